@@ -1,0 +1,22 @@
+package org.phalanx.requestmanager;
+
+import java.util.Map;
+
+/**
+ * One backend as configured.
+ *
+ * @param name         unique within the virtual database
+ * @param url          JDBC URL of the real database (relative SQLite paths already resolved)
+ * @param driverClass  JDBC driver class to load, or null to rely on DriverManager
+ * @param credentials  real login used for virtual users without their own mapping
+ * @param logins       virtual user name to real login on this backend
+ * @param poolSize     maximum connections per real login
+ * @param weight       share of reads under weighted round robin
+ */
+public record BackendConfig(String name, String url, String driverClass, Credentials credentials,
+                            Map<String, Credentials> logins, int poolSize, int weight) {
+
+    public Credentials credentialsFor(String virtualUser) {
+        return logins.getOrDefault(virtualUser, credentials);
+    }
+}

@@ -1,0 +1,28 @@
+package org.phalanx.requestmanager;
+
+import java.util.List;
+
+/**
+ * One statement as a client sent it.
+ *
+ * @param params       values as decoded from the wire: null or {@link TypedNull}, Boolean, Byte,
+ *                     Short, Integer, Long, Float, Double, BigDecimal, String, byte[], LocalDate,
+ *                     LocalTime, LocalDateTime, OffsetDateTime
+ * @param expect       what the client's call requires the statement to produce
+ * @param keyColumns   null: no generated keys wanted; empty: driver-chosen keys; else these columns
+ * @param maxRows      0 for no limit
+ * @param fetchSize    hint for the backend statement (0: driver default)
+ */
+public record Request(String sql, List<Object> params, Expect expect, List<String> keyColumns,
+                      int maxRows, int fetchSize, int queryTimeoutSeconds) {
+
+    public enum Expect { ROWS, UPDATE_COUNT, ANY }
+
+    public static Request of(String sql, Object... params) {
+        return new Request(sql, List.of(params), Expect.ANY, null, 0, 0, 0);
+    }
+
+    public boolean wantsKeys() {
+        return keyColumns != null;
+    }
+}
