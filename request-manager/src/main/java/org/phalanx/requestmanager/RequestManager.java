@@ -1,39 +1,203 @@
 package org.phalanx.requestmanager;
 
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.requestmanager.analysis.MacroRewriter;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.balancer.ReadBalancer;
+import org.phalanx.requestmanager.scheduler.LocalWriteOrdering;
+import org.phalanx.requestmanager.scheduler.LockManager;
+import org.phalanx.requestmanager.scheduler.WriteOrdering;
 
-/** The per-virtual-database pipeline. (API stub; implementation in progress.) */
+/**
+ * The per-virtual-database pipeline: analysis, scheduling (locks and total order), load
+ * balancing and execution on the backends. Strategies (replication level, wait policy,
+ * balancing, lock granularity) come from {@link RequestManagerConfig} and are composed here.
+ */
 public final class RequestManager implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(RequestManager.class);
 
-    public RequestManager(String virtualDatabaseName, RequestManagerConfig config, List<BackendConfig> backends) {
-        throw new UnsupportedOperationException("in progress");
+    private final String name;
+    private final RequestManagerConfig config;
+    private final List<Backend> backends;
+    final SqlAnalyzer analyzer;
+    private final MacroRewriter macros;
+    final LockManager locks = new LockManager();
+    final WriteOrdering ordering = new LocalWriteOrdering();
+    final ReadBalancer balancer;
+    final Statistics statistics = new Statistics();
+    private final boolean lockWholeDatabase;
+    private final AtomicLong transactionIds = new AtomicLong();
+    private final Set<VirtualSession> sessions = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    public RequestManager(String virtualDatabaseName, RequestManagerConfig config, List<BackendConfig> backendConfigs) {
+        if (backendConfigs.isEmpty()) {
+            throw new IllegalArgumentException("virtual database " + virtualDatabaseName + " has no backend");
+        }
+        if (config.replication() == ReplicationLevel.SINGLE_DB && backendConfigs.size() != 1) {
+            throw new IllegalArgumentException("SingleDB takes exactly one backend, " + virtualDatabaseName
+                    + " has " + backendConfigs.size());
+        }
+        this.name = virtualDatabaseName;
+        this.config = config;
+        this.analyzer = new SqlAnalyzer(config.analysisCacheSize());
+        this.macros = new MacroRewriter(config.macroTimeZone());
+        this.balancer = ReadBalancer.of(config.balancing());
+        List<Backend> list = new ArrayList<>();
+        Duration connectionTimeout = config.lockTimeout().compareTo(Duration.ofSeconds(30)) < 0
+                ? config.lockTimeout() : Duration.ofSeconds(30);
+        for (BackendConfig bc : backendConfigs) {
+            list.add(new Backend(bc, connectionTimeout, this::backendDisabled));
+        }
+        this.backends = List.copyOf(list);
+        this.lockWholeDatabase = switch (config.lockGranularity()) {
+            case DATABASE -> true;
+            case TABLE -> false;
+            case AUTO -> backends.stream().anyMatch(b -> b.engine().locksWholeDatabase);
+        };
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public RequestManagerConfig config() {
+        return config;
     }
 
     /** Connects to every backend; those that answer are enabled, the others stay disabled (logged). */
     public void start() throws SQLException {
+        for (Backend b : backends) {
+            try {
+                b.enable();
+            } catch (SQLException e) {
+                LOG.error("virtual database {}: backend {} could not be enabled: {}", name, b.name(), e.getMessage());
+            }
+        }
+        if (enabledBackends().isEmpty()) {
+            LOG.error("virtual database {} has no enabled backend: every request will fail", name);
+        }
     }
 
     public Session openSession(String virtualUser) throws SQLException {
-        return null;
+        if (closed) {
+            throw new SQLException("virtual database " + name + " is shutting down", "57P03");
+        }
+        VirtualSession s = new VirtualSession(this, virtualUser);
+        sessions.add(s);
+        return s;
+    }
+
+    void sessionClosed(VirtualSession s) {
+        sessions.remove(s);
     }
 
     /** Backend name to state, in configuration order. */
     public Map<String, BackendState> backendStates() {
-        return Map.of();
+        Map<String, BackendState> states = new LinkedHashMap<>();
+        for (Backend b : backends) {
+            states.put(b.name(), b.state());
+        }
+        return states;
+    }
+
+    public List<Backend> backends() {
+        return backends;
+    }
+
+    public Statistics.Snapshot statistics() {
+        return statistics.snapshot(analyzer.unparsedCount());
     }
 
     /** Operator action: take a backend out of service. */
-    public void disableBackend(String name) throws SQLException {
+    public void disableBackend(String backendName) throws SQLException {
+        for (Backend b : backends) {
+            if (b.name().equals(backendName)) {
+                b.disable("disabled by an operator");
+                return;
+            }
+        }
+        throw new SQLException("virtual database " + name + " has no backend " + backendName, "42704");
+    }
+
+    List<Backend> enabledBackends() {
+        List<Backend> enabled = new ArrayList<>(backends.size());
+        for (Backend b : backends) {
+            if (b.isEnabled()) {
+                enabled.add(b);
+            }
+        }
+        return enabled;
+    }
+
+    SQLException noBackend() {
+        return new SQLException("virtual database " + name + " has no enabled backend", "08006");
+    }
+
+    long nextTransactionId() {
+        return transactionIds.incrementAndGet();
+    }
+
+    long lockTimeoutMillis() {
+        return config.lockTimeout().toMillis();
+    }
+
+    /**
+     * What a write locks and orders against. The tables it reads count too: INSERT ... SELECT
+     * must see the same rows on every backend.
+     */
+    Collection<String> lockResources(SqlAnalysis a) {
+        if (lockWholeDatabase || a.allTables()) {
+            return Set.of(LockManager.ALL);
+        }
+        Set<String> r = new HashSet<>(a.writtenTables());
+        r.addAll(a.readTables());
+        return r.isEmpty() ? Set.of(LockManager.ALL) : r;
+    }
+
+    String rewriteMacros(String sql) {
+        return macros.rewrite(sql, Instant.now(), () -> ThreadLocalRandom.current().nextDouble());
+    }
+
+    private void backendDisabled(Backend b) {
+        if (enabledBackends().isEmpty()) {
+            LOG.error("virtual database {} has no enabled backend left", name);
+        }
     }
 
     /** Stops accepting new requests, waits up to the timeout for those in flight, closes backends. */
-    public void shutdown(java.time.Duration wait) {
+    public void shutdown(Duration wait) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (VirtualSession s : List.copyOf(sessions)) {
+            s.close();
+        }
+        for (Backend b : backends) {
+            b.close(wait);
+        }
+        LOG.info("virtual database {} shut down", name);
     }
 
     @Override
     public void close() {
-        shutdown(java.time.Duration.ZERO);
+        shutdown(Duration.ofSeconds(10));
     }
 }

@@ -1,0 +1,605 @@
+package org.phalanx.requestmanager;
+
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTransactionRollbackException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.exec.ReplicatedWrite;
+import org.phalanx.requestmanager.exec.StatementRunner;
+import org.phalanx.requestmanager.exec.WriteOutcome;
+
+/**
+ * One client connection's transaction state and request handling. Methods are synchronized so
+ * a shutdown closing the session waits for the request in progress.
+ */
+final class VirtualSession implements Session {
+    private static final Logger LOG = LogManager.getLogger(VirtualSession.class);
+
+    private final RequestManager rm;
+    private final String user;
+    private boolean autoCommit = true;
+    /** The transaction was opened by a BEGIN statement: COMMIT/ROLLBACK restore auto-commit. */
+    private boolean begunBySql;
+    private boolean readOnly;
+    private int isolation = Connection.TRANSACTION_READ_COMMITTED;
+    private boolean isolationSet;
+    private Transaction tx;
+    /**
+     * This session's last queued task per backend. A read waits until its backend has run the
+     * session's earlier writes (read-your-writes under the 'first' policy).
+     */
+    private final Map<Backend, CompletableFuture<?>> tails = new HashMap<>();
+    private boolean closed;
+
+    VirtualSession(RequestManager rm, String user) {
+        this.rm = rm;
+        this.user = user;
+    }
+
+    @Override
+    public String virtualUser() {
+        return user;
+    }
+
+    @Override
+    public synchronized boolean getAutoCommit() {
+        return autoCommit;
+    }
+
+    @Override
+    public synchronized void setAutoCommit(boolean on) throws SQLException {
+        checkOpen();
+        if (on && !autoCommit) {
+            commit();
+        }
+        autoCommit = on;
+        begunBySql = false;
+    }
+
+    @Override
+    public synchronized void setTransactionIsolation(int level) throws SQLException {
+        checkOpen();
+        if (tx != null && tx.begun()) {
+            throw new SQLException("cannot change the isolation level inside a transaction", "25001");
+        }
+        isolation = level;
+        isolationSet = true;
+    }
+
+    @Override
+    public synchronized int getTransactionIsolation() {
+        return isolation;
+    }
+
+    @Override
+    public synchronized void setReadOnly(boolean readOnly) throws SQLException {
+        checkOpen();
+        this.readOnly = readOnly;
+    }
+
+    @Override
+    public synchronized Result execute(Request r) throws SQLException {
+        checkOpen();
+        SqlAnalysis a = rm.analyzer.analyze(r.sql());
+        try {
+            switch (a.kind()) {
+                case BEGIN:
+                    if (autoCommit) {
+                        autoCommit = false;
+                        begunBySql = true;
+                    }
+                    return new Result.UpdateCount(0, null);
+                case COMMIT:
+                case ROLLBACK:
+                    if (!autoCommit) {
+                        if (a.kind() == StatementKind.COMMIT) {
+                            commit();
+                        } else {
+                            rollback();
+                        }
+                    }
+                    if (begunBySql) {
+                        autoCommit = true;
+                        begunBySql = false;
+                    }
+                    return new Result.UpdateCount(0, null);
+                case SAVEPOINT:
+                    throw new SQLFeatureNotSupportedException("savepoints are not supported yet", "0A000");
+                case READ:
+                    if (r.expect() == Request.Expect.UPDATE_COUNT) {
+                        throw new SQLException("the statement returns rows; use executeQuery or execute", "07000");
+                    }
+                    rm.statistics.reads.increment();
+                    return read(r);
+                default:
+                    if (r.expect() == Request.Expect.ROWS && !mayReturnRows(r.sql())) {
+                        throw new SQLException("the statement does not return rows; use executeUpdate or execute", "07000");
+                    }
+                    rm.statistics.writes.increment();
+                    return write(r, a);
+            }
+        } catch (SQLException e) {
+            rm.statistics.errors.increment();
+            throw e;
+        }
+    }
+
+    private static boolean mayReturnRows(String sql) {
+        String s = sql.toLowerCase(java.util.Locale.ROOT);
+        return s.contains("select") || s.contains("returning") || s.contains("pragma") || s.contains("show")
+                || s.contains("explain") || s.contains("values");
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    private Result write(Request r, SqlAnalysis a) throws SQLException {
+        if (readOnly) {
+            throw new SQLException("the connection is read-only", "25006");
+        }
+        Collection<String> resources = rm.lockResources(a);
+        boolean implicit = autoCommit;
+        Transaction t = implicit ? null : currentTransaction();
+        long txId = implicit ? rm.nextTransactionId() : t.id;
+        if (t != null) {
+            throwIfDoomed(t);
+        }
+        try {
+            acquire(txId, resources);
+            String sql = a.hasMacros() ? rm.rewriteMacros(r.sql()) : r.sql();
+            List<Backend> targets;
+            if (implicit) {
+                targets = rm.enabledBackends();
+            } else {
+                begin(t);
+                t.resources.addAll(resources);
+                targets = new ArrayList<>(t.branches.keySet());
+                targets.removeIf(b -> !b.isEnabled());
+            }
+            if (targets.isEmpty()) {
+                throw rm.noBackend();
+            }
+            Map<Backend, CompletableFuture<WriteOutcome>> futures = new LinkedHashMap<>();
+            rm.ordering.order(position -> {
+                for (Backend b : targets) {
+                    Callable<WriteOutcome> work = implicit
+                            ? () -> runAutoCommit(b, sql, r)
+                            : () -> StatementRunner.executeWrite(t.branches.get(b), sql, r);
+                    CompletableFuture<WriteOutcome> f = b.enqueue(resources, tails.get(b), work);
+                    tails.put(b, f);
+                    futures.put(b, f);
+                }
+            });
+            if (implicit) {
+                rm.locks.releaseAll(txId); // queued everywhere: later conflicting writes queue behind it
+            }
+            ReplicatedWrite<WriteOutcome> w = new ReplicatedWrite<>(futures, rm.config().waitPolicy(),
+                    (b, e) -> diverged(b, e, t, "a write"));
+            return w.await().toResult();
+        } catch (SQLTransactionRollbackException e) {
+            if (t != null) {
+                rollbackQuietly();
+            }
+            throw e;
+        } finally {
+            if (implicit) {
+                rm.locks.releaseAll(txId);
+            }
+        }
+    }
+
+    /** An auto-commit write on one backend; lock contention there is waited out, since others may have applied it. */
+    private WriteOutcome runAutoCommit(Backend b, String sql, Request r) throws Exception {
+        long deadline = System.currentTimeMillis() + rm.lockTimeoutMillis();
+        long pause = 5;
+        while (true) {
+            try (Connection c = b.connectionFor(user)) {
+                return StatementRunner.executeWrite(c, sql, r);
+            } catch (SQLException e) {
+                if (!BackendErrors.isContention(e, b.engine()) || System.currentTimeMillis() + pause > deadline) {
+                    throw e;
+                }
+                Thread.sleep(pause);
+                pause = Math.min(pause * 2, 200);
+            }
+        }
+    }
+
+    /** A backend failed what others completed: it has diverged and leaves service, unless it was contention. */
+    private void diverged(Backend b, SQLException e, Transaction t, String what) {
+        if (t != null && BackendErrors.isContention(e, b.engine())) {
+            t.doomed = new SQLTransactionRollbackException("transaction rolled back: backend " + b.name()
+                    + " could not apply it because of lock contention (" + e.getMessage() + ")", "40001");
+            return;
+        }
+        b.disable("failed " + what + " that other backends completed: " + e.getMessage()
+                + " [SQLState " + e.getSQLState() + "]");
+    }
+
+    private void acquire(long txId, Collection<String> resources) throws SQLException {
+        try {
+            rm.locks.acquire(txId, resources, rm.lockTimeoutMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting for a lock", "HY008", e);
+        }
+    }
+
+    private Transaction currentTransaction() {
+        if (tx == null) {
+            tx = new Transaction(rm.nextTransactionId());
+        }
+        return tx;
+    }
+
+    /** Lazy begin: the transaction joins every enabled backend at its first write. */
+    private void begin(Transaction t) throws SQLException {
+        if (t.begun()) {
+            return;
+        }
+        for (Backend b : rm.enabledBackends()) {
+            Connection c = null;
+            try {
+                c = b.connectionFor(user);
+                c.setAutoCommit(false);
+                if (isolationSet) {
+                    applyIsolation(b, c);
+                }
+                t.branches.put(b, c);
+            } catch (SQLException e) {
+                closeQuietly(c);
+                if (BackendErrors.isConnectionFailure(e)) {
+                    b.disable("could not open a connection: " + e.getMessage());
+                } else {
+                    // pool exhausted or similar: refuse this transaction rather than wait forever
+                    throw new SQLTransactionRollbackException("transaction rolled back: no connection to backend "
+                            + b.name() + " (" + e.getMessage() + ")", "40001", e);
+                }
+            }
+        }
+    }
+
+    private void applyIsolation(Backend b, Connection c) {
+        try {
+            c.setTransactionIsolation(isolation);
+        } catch (SQLException e) {
+            LOG.debug("backend {} keeps its own isolation level: {}", b.name(), e.getMessage());
+        }
+    }
+
+    private void throwIfDoomed(Transaction t) throws SQLException {
+        SQLException reason = t.doomed;
+        if (reason != null) {
+            rollbackQuietly();
+            throw reason;
+        }
+    }
+
+    @Override
+    public synchronized void commit() throws SQLException {
+        checkOpen();
+        Transaction t = tx;
+        if (t == null) {
+            return;
+        }
+        throwIfDoomed(t);
+        end(t, true);
+        rm.statistics.commits.increment();
+    }
+
+    @Override
+    public synchronized void rollback() throws SQLException {
+        checkOpen();
+        if (tx == null) {
+            return;
+        }
+        end(tx, false);
+        rm.statistics.rollbacks.increment();
+    }
+
+    /** Queues the commit or rollback on every branch, releases the locks, waits per policy. */
+    private void end(Transaction t, boolean commit) throws SQLException {
+        tx = null;
+        if (!t.begun()) {
+            rm.locks.releaseAll(t.id);
+            return;
+        }
+        Map<Backend, CompletableFuture<Void>> futures = new LinkedHashMap<>();
+        try {
+            rm.ordering.order(position -> {
+                for (Map.Entry<Backend, Connection> branch : t.branches.entrySet()) {
+                    Backend b = branch.getKey();
+                    Connection c = branch.getValue();
+                    if (!b.isEnabled()) {
+                        closeQuietly(c);
+                        continue;
+                    }
+                    CompletableFuture<Void> f = b.enqueue(t.resources, tails.get(b), () -> {
+                        try {
+                            if (commit) {
+                                c.commit();
+                            } else {
+                                c.rollback();
+                            }
+                        } finally {
+                            closeQuietly(c); // back to the pool, which rolls back anything left
+                        }
+                        return null;
+                    });
+                    tails.put(b, f);
+                    futures.put(b, f);
+                }
+            });
+        } finally {
+            rm.locks.releaseAll(t.id);
+        }
+        if (futures.isEmpty()) {
+            if (commit) {
+                throw rm.noBackend();
+            }
+            return;
+        }
+        new ReplicatedWrite<>(futures, rm.config().waitPolicy(),
+                (b, e) -> diverged(b, e, null, commit ? "a commit" : "a rollback")).await();
+    }
+
+    private void rollbackQuietly() {
+        try {
+            if (tx != null) {
+                end(tx, false);
+                rm.statistics.rollbacks.increment();
+            }
+        } catch (SQLException e) {
+            LOG.warn("rollback failed: {}", e.getMessage());
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    private Result read(Request r) throws SQLException {
+        Transaction t = tx;
+        if (t != null && t.begun()) {
+            return readInTransaction(r, t);
+        }
+        return readAutoCommit(r);
+    }
+
+    /**
+     * A read outside a begun transaction, on a pooled connection. A backend whose connection
+     * fails is disabled and the read retried elsewhere, unseen by the client. Any other error
+     * is checked on a second backend: if it fails there too the statement is at fault and the
+     * client gets the error; if it succeeds the first backend has diverged and is disabled.
+     */
+    private Result readAutoCommit(Request r) throws SQLException {
+        Set<Backend> tried = new HashSet<>();
+        SQLException firstError = null;
+        Backend firstFailed = null;
+        while (true) {
+            List<Backend> candidates = rm.enabledBackends();
+            candidates.removeAll(tried);
+            if (candidates.isEmpty()) {
+                throw firstError != null ? firstError : rm.noBackend();
+            }
+            Backend b = rm.balancer.choose(caughtUp(candidates));
+            tried.add(b);
+            try {
+                Result result = runRead(b, null, r);
+                if (firstFailed != null) {
+                    firstFailed.disable("failed a read that backend " + b.name() + " answered: "
+                            + firstError.getMessage());
+                }
+                return result;
+            } catch (SQLException e) {
+                rm.statistics.readRetries.increment();
+                if (BackendErrors.isConnectionFailure(e)) {
+                    b.disable("connection failed during a read: " + e.getMessage());
+                } else if (BackendErrors.isContention(e, b.engine())) {
+                    firstError = firstError == null ? e : firstError;
+                } else if (firstError == null) {
+                    firstError = e;
+                    firstFailed = b;
+                } else {
+                    throw firstError;
+                }
+            }
+        }
+    }
+
+    /** A read inside a begun transaction: on one of its branches, after its earlier writes there. */
+    private Result readInTransaction(Request r, Transaction t) throws SQLException {
+        throwIfDoomed(t);
+        while (true) {
+            List<Backend> candidates = new ArrayList<>();
+            for (Backend b : t.branches.keySet()) {
+                if (b.isEnabled()) {
+                    candidates.add(b);
+                }
+            }
+            if (candidates.isEmpty()) {
+                rollbackQuietly();
+                throw rm.noBackend();
+            }
+            Backend b = rm.balancer.choose(caughtUp(candidates));
+            try {
+                return runRead(b, t.branches.get(b), r);
+            } catch (SQLException e) {
+                if (BackendErrors.isConnectionFailure(e)) {
+                    rm.statistics.readRetries.increment();
+                    b.disable("connection failed during a read: " + e.getMessage());
+                    closeQuietly(t.branches.remove(b));
+                    continue;
+                }
+                if (b.engine() == Engine.POSTGRESQL) {
+                    // PostgreSQL aborts the whole transaction on an error, on that backend only:
+                    // keep the branches alike by ending the transaction everywhere.
+                    t.doomed = new SQLException("current transaction is aborted, commands ignored until end of"
+                            + " transaction block", "25P02");
+                }
+                throw e;
+            }
+        }
+    }
+
+    /** The candidates that have applied this session's earlier writes; waits if none has yet. */
+    private List<Backend> caughtUp(List<Backend> candidates) {
+        while (true) {
+            List<Backend> ready = new ArrayList<>(candidates.size());
+            List<CompletableFuture<?>> waiting = new ArrayList<>();
+            for (Backend b : candidates) {
+                CompletableFuture<?> tail = tails.get(b);
+                if (tail == null || tail.isDone()) {
+                    ready.add(b);
+                } else {
+                    waiting.add(tail);
+                }
+            }
+            if (!ready.isEmpty()) {
+                return ready;
+            }
+            CompletableFuture.anyOf(waiting.toArray(new CompletableFuture[0])).handle((v, e) -> null).join();
+        }
+    }
+
+    /**
+     * Runs a read on a branch connection, or on a pooled one when branch is null. The returned
+     * rows hold the statement (and the pooled connection) until closed.
+     */
+    private Result runRead(Backend b, Connection branch, Request r) throws SQLException {
+        b.readStarted();
+        Connection c = null;
+        PreparedStatement ps = null;
+        try {
+            c = branch != null ? branch : b.connectionFor(user);
+            ps = StatementRunner.prepare(c, r.sql(), r);
+            if (ps.execute()) {
+                ResultSet rs = ps.getResultSet();
+                PreparedStatement statement = ps;
+                Connection pooled = branch == null ? c : null;
+                return new Result.Rows(rs, () -> {
+                    try {
+                        closeQuietly(rs);
+                        closeQuietly(statement);
+                        closeQuietly(pooled);
+                    } finally {
+                        b.readFinished();
+                    }
+                });
+            }
+            long count = ps.getUpdateCount();
+            closeQuietly(ps);
+            if (branch == null) {
+                closeQuietly(c);
+            }
+            b.readFinished();
+            return new Result.UpdateCount(count, null);
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(ps);
+            if (branch == null) {
+                closeQuietly(c);
+            }
+            b.readFinished();
+            throw e;
+        }
+    }
+
+    // ---------------------------------------------------------------- batches, metadata
+
+    @Override
+    public synchronized long[] executeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
+        long[] counts = new long[parameterSets.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = batchElement(new Request(sql, parameterSets.get(i), Request.Expect.UPDATE_COUNT, null, 0, 0,
+                    timeout), counts, i);
+        }
+        return counts;
+    }
+
+    @Override
+    public synchronized long[] executeBatch(List<String> statements, int timeout) throws SQLException {
+        long[] counts = new long[statements.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = batchElement(new Request(statements.get(i), List.of(), Request.Expect.UPDATE_COUNT, null, 0, 0,
+                    timeout), counts, i);
+        }
+        return counts;
+    }
+
+    private long batchElement(Request r, long[] counts, int index) throws SQLException {
+        try (Result result = execute(r)) {
+            return result instanceof Result.UpdateCount u ? u.count() : java.sql.Statement.SUCCESS_NO_INFO;
+        } catch (SQLException e) {
+            throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(),
+                    Arrays.copyOf(counts, index), e);
+        }
+    }
+
+    @Override
+    public synchronized Result.Rows metadata(String method, List<Object> args) throws SQLException {
+        checkOpen();
+        List<Backend> candidates = rm.enabledBackends();
+        if (candidates.isEmpty()) {
+            throw rm.noBackend();
+        }
+        Backend b = rm.balancer.choose(candidates);
+        Connection c = b.connectionFor(user);
+        try {
+            ResultSet rs = MetadataCall.invoke(c.getMetaData(), method, args);
+            return new Result.Rows(rs, () -> {
+                closeQuietly(rs);
+                closeQuietly(c);
+            });
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(c);
+            throw e;
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        rollbackQuietly();
+        closed = true;
+        rm.sessionClosed(this);
+    }
+
+    private void checkOpen() throws SQLException {
+        if (closed) {
+            throw new SQLException("the session is closed", "08003");
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.debug("close failed: {}", e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package org.phalanx.requestmanager.analysis;
+
+import java.util.Set;
+
+/**
+ * What the analyser found in one SQL text. Immutable and shared by every execution of that text.
+ *
+ * @param writtenTables tables a write may change (lower case, unquoted, schema-qualified if
+ *                      written so); empty with {@code allTables}
+ * @param allTables     the statement may touch any table (DDL, or not understood)
+ * @param parsed        false when JSqlParser could not read it and we assumed the worst
+ * @param hasMacros     contains NOW(), CURRENT_TIMESTAMP, RAND()... that must be rewritten
+ *                      before it is sent to several backends
+ */
+public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
+                          boolean allTables, boolean parsed, boolean hasMacros) {
+}

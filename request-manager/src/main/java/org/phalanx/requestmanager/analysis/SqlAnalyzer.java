@@ -1,0 +1,176 @@
+package org.phalanx.requestmanager.analysis;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.LongAdder;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Commit;
+import net.sf.jsqlparser.statement.RollbackStatement;
+import net.sf.jsqlparser.statement.SavepointStatement;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.UnsupportedStatement;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+import net.sf.jsqlparser.util.TablesNamesFinder;
+
+/**
+ * Classifies statements with JSqlParser and caches the result by SQL text, so a prepared
+ * statement executed a million times is parsed once. A text the parser cannot read is treated
+ * as a write that may touch every table, and counted.
+ */
+public final class SqlAnalyzer {
+    private static final Set<String> DDL_WORDS = Set.of("create", "drop", "alter", "truncate", "rename", "comment");
+
+    /** One shared daemon pool for JSqlParser's parse timeout, instead of a thread per parse. */
+    private static final ExecutorService PARSE_POOL = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "phalanx-sql-parser");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final Map<String, SqlAnalysis> cache;
+    private final LongAdder unparsed = new LongAdder();
+
+    public SqlAnalyzer(int cacheSize) {
+        this.cache = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, SqlAnalysis> eldest) {
+                return size() > cacheSize;
+            }
+        });
+    }
+
+    /** Statements the parser could not read since start. */
+    public long unparsedCount() {
+        return unparsed.sum();
+    }
+
+    public SqlAnalysis analyze(String sql) {
+        SqlAnalysis cached = cache.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        SqlAnalysis analysis = analyzeUncached(sql);
+        cache.put(sql, analysis);
+        return analysis;
+    }
+
+    private SqlAnalysis analyzeUncached(String sql) {
+        boolean macros = MacroRewriter.containsMacro(sql);
+        String first = SqlLexer.firstWord(sql);
+        // Transaction demarcation is decided on the first word: dialects spell it many ways.
+        switch (first) {
+            case "begin":
+            case "start":
+                return new SqlAnalysis(StatementKind.BEGIN, Set.of(), Set.of(), false, true, false);
+            case "commit":
+            case "end":
+                return new SqlAnalysis(StatementKind.COMMIT, Set.of(), Set.of(), false, true, false);
+            case "rollback":
+                if (!SqlLexer.containsWord(sql, "to")) {
+                    return new SqlAnalysis(StatementKind.ROLLBACK, Set.of(), Set.of(), false, true, false);
+                }
+                return new SqlAnalysis(StatementKind.SAVEPOINT, Set.of(), Set.of(), false, true, false);
+            case "savepoint":
+            case "release":
+                return new SqlAnalysis(StatementKind.SAVEPOINT, Set.of(), Set.of(), false, true, false);
+            default:
+                break;
+        }
+        if (DDL_WORDS.contains(first)) {
+            return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false);
+        }
+        Statement statement;
+        try {
+            statement = CCJSqlParserUtil.parse(sql, PARSE_POOL, parser -> parser.withTimeOut(2000));
+        } catch (JSQLParserException | RuntimeException e) {
+            return unparsed(macros);
+        }
+        if (statement == null || statement instanceof UnsupportedStatement) {
+            return unparsed(macros);
+        }
+        try {
+            return classify(statement, macros);
+        } catch (RuntimeException e) {
+            return unparsed(macros);
+        }
+    }
+
+    private SqlAnalysis unparsed(boolean macros) {
+        unparsed.increment();
+        return new SqlAnalysis(StatementKind.WRITE, Set.of(), Set.of(), true, false, macros);
+    }
+
+    private static SqlAnalysis classify(Statement statement, boolean macros) {
+        if (statement instanceof Commit) {
+            return new SqlAnalysis(StatementKind.COMMIT, Set.of(), Set.of(), false, true, false);
+        }
+        if (statement instanceof RollbackStatement) {
+            return new SqlAnalysis(StatementKind.ROLLBACK, Set.of(), Set.of(), false, true, false);
+        }
+        if (statement instanceof SavepointStatement) {
+            return new SqlAnalysis(StatementKind.SAVEPOINT, Set.of(), Set.of(), false, true, false);
+        }
+        Set<String> all = tables(statement);
+        if (statement instanceof Select select) {
+            boolean locking = select.getForMode() != null;
+            PlainSelect plain = select instanceof PlainSelect p ? p : null;
+            boolean into = plain != null && plain.getIntoTables() != null && !plain.getIntoTables().isEmpty();
+            if (!locking && !into) {
+                return new SqlAnalysis(StatementKind.READ, all, Set.of(), false, true, macros);
+            }
+            // SELECT ... FOR UPDATE takes row locks and SELECT INTO creates data: both are writes.
+            return new SqlAnalysis(StatementKind.WRITE, all, all, false, true, macros);
+        }
+        Table target = null;
+        if (statement instanceof Insert insert) {
+            target = insert.getTable();
+        } else if (statement instanceof Update update) {
+            target = update.getTable();
+        } else if (statement instanceof Delete delete) {
+            target = delete.getTable();
+            if (delete.getTables() != null && !delete.getTables().isEmpty()) {
+                // multi-table DELETE: we do not know which of the named tables lose rows
+                return new SqlAnalysis(StatementKind.WRITE, all, all, false, true, macros);
+            }
+        } else if (statement instanceof Merge merge) {
+            target = merge.getTable();
+        } else if (statement instanceof Upsert upsert) {
+            target = upsert.getTable();
+        }
+        if (target == null) {
+            // SET, EXPLAIN, vendor statements...: run everywhere in order, like a write.
+            return new SqlAnalysis(StatementKind.WRITE, all, Set.of(), true, true, macros);
+        }
+        Set<String> written = Set.of(normalize(target.getFullyQualifiedName()));
+        Set<String> read = new TreeSet<>(all);
+        read.removeAll(written);
+        return new SqlAnalysis(StatementKind.WRITE, Set.copyOf(read), written, false, true, macros);
+    }
+
+    private static Set<String> tables(Statement statement) {
+        Set<String> names = new TreeSet<>();
+        for (String name : new TablesNamesFinder<>().getTables(statement)) {
+            names.add(normalize(name));
+        }
+        return Set.copyOf(names);
+    }
+
+    /** Table names compare case-insensitively and without quotes. */
+    static String normalize(String name) {
+        return name.replace("\"", "").replace("`", "").replace("[", "").replace("]", "").toLowerCase(Locale.ROOT);
+    }
+}

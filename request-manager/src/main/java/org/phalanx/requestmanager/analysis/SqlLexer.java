@@ -1,0 +1,102 @@
+package org.phalanx.requestmanager.analysis;
+
+import java.util.Locale;
+
+/**
+ * The little lexing the analyser needs without a parser: words outside string literals,
+ * quoted identifiers and comments.
+ */
+final class SqlLexer {
+    private SqlLexer() {
+    }
+
+    /** Index just past the string literal, quoted identifier or comment starting at i, or i if none does. */
+    static int skipNonCode(String sql, int i) {
+        char c = sql.charAt(i);
+        if (c == '\'' || c == '"' || c == '`') {
+            int j = i + 1;
+            while (j < sql.length()) {
+                if (sql.charAt(j) == c) {
+                    if (j + 1 < sql.length() && sql.charAt(j + 1) == c) {
+                        j += 2; // doubled quote inside the literal
+                        continue;
+                    }
+                    return j + 1;
+                }
+                if (c == '\'' && sql.charAt(j) == '\\' && j + 1 < sql.length()) {
+                    j += 2; // MySQL-style backslash escape
+                    continue;
+                }
+                j++;
+            }
+            return sql.length();
+        }
+        if (c == '-' && i + 1 < sql.length() && sql.charAt(i + 1) == '-') {
+            int end = sql.indexOf('\n', i);
+            return end < 0 ? sql.length() : end + 1;
+        }
+        if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*') {
+            int end = sql.indexOf("*/", i + 2);
+            return end < 0 ? sql.length() : end + 2;
+        }
+        return i;
+    }
+
+    static boolean isWordStart(char c) {
+        return Character.isLetter(c) || c == '_';
+    }
+
+    static boolean isWordPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+
+    /** The first word of the statement in lower case ("" if none), skipping comments and parentheses. */
+    static String firstWord(String sql) {
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            char c = sql.charAt(i);
+            if (isWordStart(c)) {
+                int j = i;
+                while (j < sql.length() && isWordPart(sql.charAt(j))) {
+                    j++;
+                }
+                return sql.substring(i, j).toLowerCase(Locale.ROOT);
+            }
+            if (!Character.isWhitespace(c) && c != '(') {
+                return "";
+            }
+            i++;
+        }
+        return "";
+    }
+
+    /** Whether the word (lower case) appears as a whole word in code. */
+    static boolean containsWord(String sql, String word) {
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            if (isWordStart(sql.charAt(i))) {
+                int j = i;
+                while (j < sql.length() && isWordPart(sql.charAt(j))) {
+                    j++;
+                }
+                if (sql.substring(i, j).equalsIgnoreCase(word)) {
+                    return true;
+                }
+                i = j;
+                continue;
+            }
+            i++;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,21 @@
+package org.phalanx.requestmanager.analysis;
+
+/** What a statement does, as far as scheduling is concerned. */
+public enum StatementKind {
+    /** Reads only: one backend answers. */
+    READ,
+    /** Changes data (also SELECT ... FOR UPDATE and anything we cannot prove read-only). */
+    WRITE,
+    /** Changes the schema. */
+    DDL,
+    BEGIN,
+    COMMIT,
+    ROLLBACK,
+    /** Savepoints: not supported yet (refused with 0A000). */
+    SAVEPOINT;
+
+    /** Sent to every backend in the total order. */
+    public boolean isWrite() {
+        return this == WRITE || this == DDL;
+    }
+}

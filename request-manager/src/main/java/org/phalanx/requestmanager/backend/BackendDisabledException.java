@@ -1,0 +1,10 @@
+package org.phalanx.requestmanager.backend;
+
+import java.sql.SQLException;
+
+/** Work skipped because its backend left service before the work started. */
+public final class BackendDisabledException extends SQLException {
+    public BackendDisabledException(String backend) {
+        super("backend " + backend + " is disabled", "08003");
+    }
+}

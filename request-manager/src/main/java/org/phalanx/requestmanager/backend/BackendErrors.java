@@ -1,0 +1,59 @@
+package org.phalanx.requestmanager.backend;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Set;
+
+/** Tells apart the errors a backend can return, because each calls for a different reaction. */
+public final class BackendErrors {
+    /** SQLStates of lock conflicts, deadlocks detected by the engine and timeouts. */
+    private static final Set<String> CONTENTION_STATES = Set.of("40001", "40P01", "55P03", "57014", "HYT00", "HYT01");
+    /** MariaDB: lock wait timeout, deadlock. */
+    private static final Set<Integer> MARIADB_CONTENTION_CODES = Set.of(1205, 1213);
+    /** SQLite result codes SQLITE_BUSY and SQLITE_LOCKED (the extended codes keep them in the low byte). */
+    private static final Set<Integer> SQLITE_CONTENTION_CODES = Set.of(5, 6);
+
+    private BackendErrors() {
+    }
+
+    /**
+     * Contention: another transaction held a lock. Not a sign the backend is broken, so it must
+     * never disable a backend.
+     */
+    public static boolean isContention(SQLException e, Engine engine) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTimeoutException) {
+                return true;
+            }
+            if (t instanceof SQLException s) {
+                if (s.getSQLState() != null && CONTENTION_STATES.contains(s.getSQLState())) {
+                    return true;
+                }
+                if (engine == Engine.MARIADB && MARIADB_CONTENTION_CODES.contains(s.getErrorCode())) {
+                    return true;
+                }
+                if (engine == Engine.SQLITE && SQLITE_CONTENTION_CODES.contains(s.getErrorCode() & 0xFF)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The connection to the backend is gone (SQLState class 08 or a connection exception type). */
+    public static boolean isConnectionFailure(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLNonTransientConnectionException || t instanceof SQLTransientConnectionException
+                    || t instanceof SQLRecoverableException) {
+                return true;
+            }
+            if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,67 @@
+package org.phalanx.requestmanager.backend;
+
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.phalanx.requestmanager.TypedNull;
+
+/** Binds wire-decoded parameter values with the setter each backend driver understands best. */
+public final class ParameterBinder {
+    private ParameterBinder() {
+    }
+
+    public static void bindAll(PreparedStatement ps, List<Object> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) {
+            bind(ps, i + 1, params.get(i));
+        }
+    }
+
+    public static void bind(PreparedStatement ps, int index, Object v) throws SQLException {
+        if (v == null) {
+            ps.setNull(index, Types.NULL);
+        } else if (v instanceof TypedNull n) {
+            ps.setNull(index, n.sqlType());
+        } else if (v instanceof String s) {
+            ps.setString(index, s);
+        } else if (v instanceof Integer i) {
+            ps.setInt(index, i);
+        } else if (v instanceof Long l) {
+            ps.setLong(index, l);
+        } else if (v instanceof Double d) {
+            ps.setDouble(index, d);
+        } else if (v instanceof BigDecimal d) {
+            ps.setBigDecimal(index, d);
+        } else if (v instanceof Boolean b) {
+            ps.setBoolean(index, b);
+        } else if (v instanceof byte[] b) {
+            ps.setBytes(index, b);
+        } else if (v instanceof Short s) {
+            ps.setShort(index, s);
+        } else if (v instanceof Byte b) {
+            ps.setByte(index, b);
+        } else if (v instanceof Float f) {
+            ps.setFloat(index, f);
+        } else if (v instanceof LocalDate d) {
+            ps.setDate(index, java.sql.Date.valueOf(d));
+        } else if (v instanceof LocalTime t) {
+            ps.setTime(index, java.sql.Time.valueOf(t));
+        } else if (v instanceof LocalDateTime t) {
+            ps.setTimestamp(index, Timestamp.valueOf(t));
+        } else if (v instanceof OffsetDateTime t) {
+            try {
+                ps.setObject(index, t);
+            } catch (SQLException e) {
+                ps.setTimestamp(index, Timestamp.from(t.toInstant()));
+            }
+        } else {
+            ps.setObject(index, v);
+        }
+    }
+}

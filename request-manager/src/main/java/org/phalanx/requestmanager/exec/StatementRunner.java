@@ -1,0 +1,89 @@
+package org.phalanx.requestmanager.exec;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.rowset.CachedRowSet;
+import javax.sql.rowset.RowSetFactory;
+import javax.sql.rowset.RowSetProvider;
+import org.phalanx.requestmanager.Request;
+import org.phalanx.requestmanager.backend.ParameterBinder;
+
+/** Runs one statement on one backend connection. */
+public final class StatementRunner {
+    private static final RowSetFactory ROW_SETS;
+
+    static {
+        try {
+            ROW_SETS = RowSetProvider.newFactory();
+        } catch (SQLException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private StatementRunner() {
+    }
+
+    /** Prepares the statement, asking for generated keys when the request wants them. */
+    public static PreparedStatement prepare(Connection c, String sql, Request r) throws SQLException {
+        PreparedStatement ps;
+        if (!r.wantsKeys()) {
+            ps = c.prepareStatement(sql);
+        } else if (r.keyColumns().isEmpty()) {
+            ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+        } else {
+            ps = c.prepareStatement(sql, r.keyColumns().toArray(new String[0]));
+        }
+        try {
+            ParameterBinder.bindAll(ps, r.params());
+            if (r.queryTimeoutSeconds() > 0) {
+                ps.setQueryTimeout(r.queryTimeoutSeconds());
+            }
+            if (r.maxRows() > 0) {
+                ps.setMaxRows(r.maxRows());
+            }
+            if (r.fetchSize() > 0) {
+                ps.setFetchSize(r.fetchSize());
+            }
+            return ps;
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+
+    public static WriteOutcome executeWrite(Connection c, String sql, Request r) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, r)) {
+            if (ps.execute()) {
+                try (ResultSet rs = ps.getResultSet()) {
+                    return new WriteOutcome(-1, detach(rs), null);
+                }
+            }
+            long count = updateCount(ps);
+            ResultSet keys = null;
+            if (r.wantsKeys()) {
+                try (ResultSet rs = ps.getGeneratedKeys()) {
+                    keys = rs == null ? null : detach(rs);
+                }
+            }
+            return new WriteOutcome(count, null, keys);
+        }
+    }
+
+    static long updateCount(Statement s) throws SQLException {
+        try {
+            return s.getLargeUpdateCount();
+        } catch (SQLException | UnsupportedOperationException e) {
+            return s.getUpdateCount();
+        }
+    }
+
+    /** A copy of the rows that no longer needs the statement or connection. */
+    public static ResultSet detach(ResultSet rs) throws SQLException {
+        CachedRowSet copy = ROW_SETS.createCachedRowSet();
+        copy.populate(rs);
+        return copy;
+    }
+}

@@ -1,0 +1,19 @@
+package org.phalanx.requestmanager.exec;
+
+import java.sql.ResultSet;
+import org.phalanx.requestmanager.Result;
+
+/**
+ * What one backend returned for a write: an update count with optional generated keys, or rows
+ * (SELECT ... FOR UPDATE, RETURNING). Rows and keys are detached copies, because the backend's
+ * statement is closed before the client reads them.
+ */
+public record WriteOutcome(long count, ResultSet rows, ResultSet keys) {
+
+    public Result toResult() {
+        if (rows != null) {
+            return new Result.Rows(rows, rows::close);
+        }
+        return new Result.UpdateCount(count, keys);
+    }
+}
