@@ -1,0 +1,17 @@
+package org.phalanx.controller.config;
+
+import org.phalanx.requestmanager.BackendConfig;
+import org.phalanx.requestmanager.RequestManagerConfig;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One virtual database as configured.
+ *
+ * @param file     the file it was read from (absolute)
+ * @param backends in configuration order, SQLite paths already absolute
+ */
+public record VirtualDatabaseConfig(String name, Path file, List<VirtualUser> users, List<BackendConfig> backends,
+                                    RequestManagerConfig requestManager) {
+}

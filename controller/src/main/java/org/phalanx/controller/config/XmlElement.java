@@ -1,0 +1,33 @@
+package org.phalanx.controller.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One element of a validated configuration file, with where it starts, so checks made after
+ * schema validation can still point the user at the spot.
+ */
+record XmlElement(String name, Map<String, String> attributes, ConfigLocation location, List<XmlElement> children) {
+
+    String attribute(String attributeName, String defaultValue) {
+        return attributes.getOrDefault(attributeName, defaultValue);
+    }
+
+    /** An attribute the schema requires. */
+    String required(String attributeName) {
+        String value = attributes.get(attributeName);
+        if (value == null) {
+            throw new IllegalStateException(location + ": schema let <" + name + "> through without " + attributeName);
+        }
+        return value;
+    }
+
+    List<XmlElement> children(String childName) {
+        return children.stream().filter(c -> c.name.equals(childName)).toList();
+    }
+
+    Optional<XmlElement> child(String childName) {
+        return children.stream().filter(c -> c.name.equals(childName)).findFirst();
+    }
+}

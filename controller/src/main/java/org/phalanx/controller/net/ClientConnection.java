@@ -1,0 +1,244 @@
+package org.phalanx.controller.net;
+
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.protocol.ErrorReply;
+import org.phalanx.protocol.FrameIO;
+import org.phalanx.protocol.Hello;
+import org.phalanx.protocol.HelloOk;
+import org.phalanx.protocol.MessageReader;
+import org.phalanx.protocol.MessageType;
+import org.phalanx.protocol.MessageWriter;
+import org.phalanx.protocol.Protocol;
+import org.phalanx.protocol.ProtocolException;
+import org.phalanx.requestmanager.Session;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One client connection, served by its own thread: the HELLO handshake (authentication before
+ * anything else), then one reply per request, in order. Whatever ends the connection — the
+ * client leaving, a protocol violation, a controller shutdown — closes its open cursors and its
+ * session, which rolls back an unfinished transaction.
+ */
+final class ClientConnection implements Runnable {
+    private static final Logger LOG = LogManager.getLogger(ClientConnection.class);
+
+    /** A client that connects must say HELLO promptly; idle sockets must not pile up. */
+    static final int HELLO_TIMEOUT_MILLIS = 10_000;
+    /** Limit before authentication: a HELLO is a few hundred bytes, and a stranger must not make us allocate more. */
+    static final int MAX_HELLO_FRAME = 64 * 1024;
+
+    private final Socket socket;
+    private final long id;
+    private final String remote;
+    private final Map<String, VirtualDatabase> virtualDatabases;
+    private final int maxFrameBytes;
+    private final Consumer<ClientConnection> onEnd;
+    private final OpenCursors cursors = new OpenCursors();
+    private Session session;
+
+    private final Object stateLock = new Object();
+    /** A request is being served: a stop waits for its reply instead of cutting it off. */
+    private boolean busy;
+    private boolean stopping;
+
+    ClientConnection(Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases, int maxFrameBytes,
+                     Consumer<ClientConnection> onEnd) {
+        this.socket = socket;
+        this.id = id;
+        this.remote = String.valueOf(socket.getRemoteSocketAddress());
+        this.virtualDatabases = virtualDatabases;
+        this.maxFrameBytes = maxFrameBytes;
+        this.onEnd = onEnd;
+    }
+
+    @Override
+    public void run() {
+        try {
+            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            OutputStream out = new BufferedOutputStream(socket.getOutputStream());
+            if (handshake(in, out)) {
+                serve(in, out, new RequestDispatcher(session, cursors, maxFrameBytes));
+            }
+        } catch (SocketTimeoutException e) {
+            LOG.warn("Closing connection from {}: no HELLO within {} ms", remote, HELLO_TIMEOUT_MILLIS);
+        } catch (ProtocolException e) {
+            LOG.warn("Closing connection from {}: {}", remote, e.getMessage());
+        } catch (IOException e) {
+            if (stopRequested()) {
+                LOG.debug("Connection from {} closed by the controller shutdown", remote);
+            } else {
+                LOG.info("Connection from {} lost: {}", remote, e.getMessage());
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.error("Connection from {} failed", remote, e);
+        } finally {
+            release();
+            onEnd.accept(this);
+        }
+    }
+
+    /** @return whether a session was opened; if not, the reason has been logged and answered where due */
+    private boolean handshake(DataInputStream in, OutputStream out) throws IOException {
+        socket.setSoTimeout(HELLO_TIMEOUT_MILLIS);
+        byte[] frame = FrameIO.read(in, MAX_HELLO_FRAME);
+        if (frame == null) {
+            LOG.debug("Connection from {} closed before HELLO", remote);
+            return false;
+        }
+        MessageReader reader = new MessageReader(frame);
+        if (reader.type() != MessageType.HELLO) {
+            throw new ProtocolException("first message is of type 0x" + Integer.toHexString(reader.type() & 0xFF)
+                    + ", not HELLO");
+        }
+        Hello hello = Hello.readBody(reader);
+        reader.end();
+        if (hello.version() != Protocol.VERSION) {
+            LOG.warn("Closing connection from {}: protocol version {} not supported", remote, hello.version());
+            refuse(out, new ErrorReply("08001", 0, "protocol version " + hello.version()
+                    + " is not supported (this controller speaks version " + Protocol.VERSION + ")"));
+            return false;
+        }
+        VirtualDatabase vdb = hello.vdb() == null ? null : virtualDatabases.get(hello.vdb());
+        if (vdb == null) {
+            LOG.warn("Refused connection from {}: unknown virtual database '{}'", remote, hello.vdb());
+            refuse(out, new ErrorReply("08004", 0, "unknown virtual database '" + hello.vdb() + "'"));
+            return false;
+        }
+        try {
+            session = vdb.login(hello.user(), hello.password());
+        } catch (SQLException e) {
+            if ("28000".equals(e.getSQLState())) {
+                LOG.warn("Authentication failed for {} '{}' on virtual database '{}' from {}",
+                        vdb.hasUser(hello.user()) ? "user" : "unknown user", hello.user(), vdb.name(), remote);
+            } else {
+                LOG.warn("Session for '{}' on virtual database '{}' from {} refused: {}",
+                        hello.user(), vdb.name(), remote, e.getMessage());
+            }
+            refuse(out, ErrorReplies.of(e));
+            return false;
+        }
+        FrameIO.write(out, new HelloOk(Protocol.VERSION, Product.NAME, Product.VERSION, id).toMessage());
+        // authenticated clients may sit idle as long as they like (connection pools do)
+        socket.setSoTimeout(0);
+        LOG.debug("Session {} opened for '{}' on virtual database '{}' from {}", id, hello.user(), vdb.name(), remote);
+        return true;
+    }
+
+    private static void refuse(OutputStream out, ErrorReply reason) throws IOException {
+        FrameIO.write(out, reason.toMessage());
+    }
+
+    private void serve(DataInputStream in, OutputStream out, RequestDispatcher dispatcher) throws IOException {
+        while (true) {
+            byte[] frame = FrameIO.read(in, maxFrameBytes);
+            if (frame == null) {
+                LOG.debug("Connection from {} closed by the client", remote);
+                return;
+            }
+            if (!startRequest()) {
+                return;
+            }
+            MessageReader request = new MessageReader(frame);
+            try {
+                FrameIO.write(out, answer(dispatcher, request));
+            } finally {
+                endRequest();
+            }
+            if (request.type() == MessageType.CLOSE || stopRequested()) {
+                return;
+            }
+        }
+    }
+
+    private MessageWriter answer(RequestDispatcher dispatcher, MessageReader request) throws ProtocolException {
+        try {
+            return dispatcher.dispatch(request);
+        } catch (SQLException e) {
+            return ErrorReplies.of(e).toMessage();
+        } catch (RuntimeException e) {
+            LOG.error("Internal error serving message type 0x{} from {}", Integer.toHexString(request.type() & 0xFF),
+                    remote, e);
+            return ErrorReplies.internal(e).toMessage();
+        }
+    }
+
+    private boolean startRequest() {
+        synchronized (stateLock) {
+            if (stopping) {
+                return false;
+            }
+            busy = true;
+            return true;
+        }
+    }
+
+    private void endRequest() {
+        synchronized (stateLock) {
+            busy = false;
+        }
+    }
+
+    private boolean stopRequested() {
+        synchronized (stateLock) {
+            return stopping;
+        }
+    }
+
+    /**
+     * Asks the connection to end: at once if it waits for a request, else after the reply to
+     * the request it is serving.
+     */
+    void requestStop() {
+        synchronized (stateLock) {
+            stopping = true;
+            if (!busy) {
+                closeSocket();
+            }
+        }
+    }
+
+    /** Ends the connection now, even in the middle of a request. */
+    void forceClose() {
+        synchronized (stateLock) {
+            stopping = true;
+        }
+        closeSocket();
+    }
+
+    String remote() {
+        return remote;
+    }
+
+    private void release() {
+        cursors.closeAll();
+        if (session != null) {
+            try {
+                session.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Closing session {} of {} failed: {}", id, remote, e.toString());
+            }
+            session = null;
+        }
+        closeSocket();
+    }
+
+    private void closeSocket() {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing is all we wanted
+        }
+    }
+}

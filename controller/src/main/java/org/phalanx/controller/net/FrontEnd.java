@@ -1,0 +1,166 @@
+package org.phalanx.controller.net;
+
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.controller.config.ListenConfig;
+import org.phalanx.controller.vdb.VirtualDatabase;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The client port: accepts connections and gives each its own platform thread
+ * ({@link ClientConnection}). A request blocks on backends for as long as it runs, and a thread
+ * per connection keeps that simple and visible in thread dumps.
+ */
+public final class FrontEnd {
+    private static final Logger LOG = LogManager.getLogger(FrontEnd.class);
+    private static final int BACKLOG = 128;
+
+    private final ListenConfig listen;
+    private final Map<String, VirtualDatabase> virtualDatabases;
+    private final Map<ClientConnection, Thread> connections = new ConcurrentHashMap<>();
+    private final AtomicLong connectionIds = new AtomicLong();
+    private ServerSocket server;
+    private Thread acceptor;
+    private volatile boolean stopping;
+
+    public FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases) {
+        this.listen = listen;
+        this.virtualDatabases = Map.copyOf(virtualDatabases);
+    }
+
+    public synchronized void start() throws IOException {
+        if (server != null) {
+            throw new IllegalStateException("already started");
+        }
+        ServerSocket s = new ServerSocket();
+        try {
+            // a restarted controller must be able to bind while old connections linger in TIME_WAIT
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getByName(listen.address()), listen.port()), BACKLOG);
+        } catch (IOException e) {
+            s.close();
+            throw new IOException("cannot listen on " + listen.address() + ":" + listen.port() + ": " + e.getMessage(), e);
+        }
+        server = s;
+        acceptor = new Thread(this::acceptLoop, "phalanx-acceptor-" + s.getLocalPort());
+        acceptor.start();
+    }
+
+    /** The bound port (the real one when the configuration said 0). */
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    public int openConnections() {
+        return connections.size();
+    }
+
+    private void acceptLoop() {
+        while (!stopping) {
+            Socket socket;
+            try {
+                socket = server.accept();
+            } catch (IOException e) {
+                if (stopping || server.isClosed()) {
+                    return;
+                }
+                // e.g. out of file descriptors: keep serving the connections we have, try again shortly
+                LOG.warn("Accepting a connection failed: {}", e.toString());
+                pause();
+                continue;
+            }
+            admit(socket);
+        }
+    }
+
+    private void admit(Socket socket) {
+        try {
+            // one small request, one small reply: Nagle's algorithm would only add latency
+            socket.setTcpNoDelay(true);
+            socket.setKeepAlive(true);
+        } catch (IOException e) {
+            LOG.info("Connection from {} lost at once: {}", socket.getRemoteSocketAddress(), e.getMessage());
+            closeQuietly(socket);
+            return;
+        }
+        long id = connectionIds.incrementAndGet();
+        ClientConnection connection = new ClientConnection(socket, id, virtualDatabases, listen.maxFrameBytes(),
+                connections::remove);
+        Thread thread = new Thread(connection, "phalanx-client-" + id);
+        // the controller's lifecycle, not its client threads, decides when the JVM ends
+        thread.setDaemon(true);
+        connections.put(connection, thread);
+        thread.start();
+    }
+
+    /**
+     * Stops accepting, lets requests in flight finish (up to {@code grace}), then closes every
+     * client connection.
+     */
+    public void stop(Duration grace) {
+        synchronized (this) {
+            if (server == null || stopping) {
+                return;
+            }
+            stopping = true;
+        }
+        closeQuietly(server);
+        join(acceptor, Duration.ofSeconds(5).toNanos());
+
+        // the acceptor has ended, so no connection is added after this snapshot
+        List<Map.Entry<ClientConnection, Thread>> open = List.copyOf(connections.entrySet());
+        if (!open.isEmpty()) {
+            LOG.info("Closing {} client connection(s), letting requests in flight finish (up to {} s)",
+                    open.size(), grace.toSeconds());
+        }
+        open.forEach(e -> e.getKey().requestStop());
+        long deadline = System.nanoTime() + grace.toNanos();
+        for (Map.Entry<ClientConnection, Thread> e : open) {
+            join(e.getValue(), deadline - System.nanoTime());
+        }
+        for (Map.Entry<ClientConnection, Thread> e : open) {
+            if (e.getValue().isAlive()) {
+                LOG.warn("Closing connection from {} in the middle of a request", e.getKey().remote());
+                e.getKey().forceClose();
+                join(e.getValue(), Duration.ofSeconds(1).toNanos());
+            }
+        }
+    }
+
+    private static void join(Thread thread, long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        try {
+            thread.join(Math.max(1, nanos / 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            // closing is all we wanted
+        }
+    }
+}

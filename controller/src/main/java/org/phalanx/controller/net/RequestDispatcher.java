@@ -1,0 +1,296 @@
+package org.phalanx.controller.net;
+
+import org.phalanx.controller.result.ResultCursor;
+import org.phalanx.protocol.Batch;
+import org.phalanx.protocol.BatchResult;
+import org.phalanx.protocol.ErrorReply;
+import org.phalanx.protocol.Execute;
+import org.phalanx.protocol.MessageReader;
+import org.phalanx.protocol.MessageType;
+import org.phalanx.protocol.MessageWriter;
+import org.phalanx.protocol.MetadataRequest;
+import org.phalanx.protocol.Protocol;
+import org.phalanx.protocol.ProtocolException;
+import org.phalanx.protocol.ResultSetReply;
+import org.phalanx.protocol.RowBatch;
+import org.phalanx.protocol.SqlNull;
+import org.phalanx.requestmanager.Request;
+import org.phalanx.requestmanager.Result;
+import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.TypedNull;
+
+import java.sql.BatchUpdateException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Serves the requests of one authenticated connection: decodes a request, runs it on the
+ * session, encodes the one reply. A request that does not follow the protocol is a
+ * {@link ProtocolException} (the connection is closed); a failing request is an SQLException
+ * (the caller answers ERROR and the connection goes on).
+ */
+final class RequestDispatcher {
+    /** Soft limit on the rows of one batch, so a batch of wide rows still fits in a frame. */
+    private static final long MAX_BATCH_BYTES = 8L * 1024 * 1024;
+
+    private final Session session;
+    private final OpenCursors cursors;
+    private final int maxFrameBytes;
+    private final long batchBytes;
+
+    RequestDispatcher(Session session, OpenCursors cursors, int maxFrameBytes) {
+        this.session = session;
+        this.cursors = cursors;
+        this.maxFrameBytes = maxFrameBytes;
+        this.batchBytes = Math.min(MAX_BATCH_BYTES, maxFrameBytes / 2);
+    }
+
+    MessageWriter dispatch(MessageReader request) throws ProtocolException, SQLException {
+        switch (request.type()) {
+            case MessageType.EXECUTE: {
+                Execute execute = Execute.readBody(request);
+                request.end();
+                return execute(execute);
+            }
+            case MessageType.BATCH: {
+                Batch batch = Batch.readBody(request);
+                request.end();
+                return batch(batch);
+            }
+            case MessageType.FETCH: {
+                int cursorId = request.readInt();
+                int fetchSize = request.readInt();
+                request.end();
+                return fetch(cursorId, fetchSize);
+            }
+            case MessageType.CLOSE_CURSOR: {
+                int cursorId = request.readInt();
+                request.end();
+                cursors.close(cursorId);
+                return ok();
+            }
+            case MessageType.SET_AUTO_COMMIT: {
+                boolean autoCommit = request.readBoolean();
+                request.end();
+                session.setAutoCommit(autoCommit);
+                return ok();
+            }
+            case MessageType.COMMIT:
+                request.end();
+                session.commit();
+                return ok();
+            case MessageType.ROLLBACK:
+                request.end();
+                session.rollback();
+                return ok();
+            case MessageType.SET_ISOLATION: {
+                int level = request.readInt();
+                request.end();
+                session.setTransactionIsolation(level);
+                return ok();
+            }
+            case MessageType.SET_READ_ONLY: {
+                boolean readOnly = request.readBoolean();
+                request.end();
+                session.setReadOnly(readOnly);
+                return ok();
+            }
+            case MessageType.METADATA: {
+                MetadataRequest metadata = MetadataRequest.readBody(request);
+                request.end();
+                return metadata(metadata);
+            }
+            case MessageType.PING:
+            case MessageType.CLOSE:
+                request.end();
+                return ok();
+            default:
+                throw new ProtocolException("unexpected message type 0x" + Integer.toHexString(request.type() & 0xFF));
+        }
+    }
+
+    private MessageWriter execute(Execute e) throws ProtocolException, SQLException {
+        Request request = new Request(e.sql(), parameters(e.params()), expect(e.mode()), keyColumns(e),
+                e.maxRows(), e.fetchSize(), e.queryTimeoutSeconds());
+        Result result = session.execute(request);
+        if (result instanceof Result.Rows rows) {
+            return firstBatch(rows, e);
+        }
+        return updateCount((Result.UpdateCount) result);
+    }
+
+    private MessageWriter firstBatch(Result.Rows rows, Execute e) throws SQLException {
+        ResultCursor cursor = openCursor(rows.resultSet(), rows, e.maxRows());
+        int cursorId = 0;
+        try {
+            // a scrollable client keeps the whole result, so it gets it at once
+            RowBatch batch = e.scrollable() ? cursor.rest() : cursor.next(fetchSize(e.fetchSize()), batchBytes);
+            if (batch.last()) {
+                cursor.close();
+            } else {
+                cursorId = cursors.register(cursor);
+            }
+            return fitted(new ResultSetReply(cursorId, cursor.columns(), batch).toMessage(), cursorId);
+        } catch (SQLException | RuntimeException ex) {
+            cursors.close(cursorId);
+            cursor.close();
+            throw ex;
+        }
+    }
+
+    private MessageWriter fetch(int cursorId, int fetchSize) throws SQLException {
+        ResultCursor cursor = cursors.get(cursorId);
+        if (cursor == null) {
+            throw new SQLException("no open cursor " + cursorId + " (it was closed or fully read)", "24000");
+        }
+        try {
+            RowBatch batch = cursor.next(fetchSize(fetchSize), batchBytes);
+            if (batch.last()) {
+                cursors.close(cursorId);
+            }
+            MessageWriter reply = new MessageWriter(MessageType.ROWS, 1024);
+            batch.write(reply);
+            return fitted(reply, cursorId);
+        } catch (SQLException | RuntimeException ex) {
+            // a cursor that failed mid-way cannot be resumed
+            cursors.close(cursorId);
+            throw ex;
+        }
+    }
+
+    private MessageWriter updateCount(Result.UpdateCount result) throws SQLException {
+        try {
+            MessageWriter reply = new MessageWriter(MessageType.UPDATE_COUNT, 64);
+            reply.writeLong(result.count());
+            ResultSet keys = result.generatedKeys();
+            reply.writeBoolean(keys != null);
+            if (keys != null) {
+                wholeResult(keys, null).writeBody(reply);
+            }
+            return fitted(reply, 0);
+        } finally {
+            // the update is done: failing to close detached keys must not turn it into an error
+            closeQuietly(result);
+        }
+    }
+
+    private MessageWriter metadata(MetadataRequest m) throws SQLException {
+        List<Object> args = new ArrayList<>(m.args().size());
+        for (Object a : m.args()) {
+            // DatabaseMetaData takes Java null for "no filter"
+            args.add(a instanceof SqlNull ? null : a);
+        }
+        Result.Rows rows = session.metadata(m.method(), args);
+        return fitted(wholeResult(rows.resultSet(), rows).toMessage(), 0);
+    }
+
+    private MessageWriter batch(Batch b) throws SQLException {
+        long[] counts;
+        try {
+            if (b.sql() != null) {
+                List<List<Object>> sets = new ArrayList<>(b.parameterSets().size());
+                for (List<Object> set : b.parameterSets()) {
+                    sets.add(parameters(set));
+                }
+                counts = session.executeBatch(b.sql(), sets, b.queryTimeoutSeconds());
+            } else {
+                counts = session.executeBatch(b.statements(), b.queryTimeoutSeconds());
+            }
+        } catch (BatchUpdateException e) {
+            return new BatchResult(countsBefore(e), ErrorReplies.of(e)).toMessage();
+        }
+        return new BatchResult(counts, null).toMessage();
+    }
+
+    private static long[] countsBefore(BatchUpdateException e) {
+        long[] large = e.getLargeUpdateCounts();
+        if (large != null) {
+            return large;
+        }
+        int[] counts = e.getUpdateCounts();
+        return counts == null ? new long[0] : java.util.Arrays.stream(counts).asLongStream().toArray();
+    }
+
+    /** Every row of a result in one RESULT_SET body (cursor 0); the result is closed. */
+    private static ResultSetReply wholeResult(ResultSet rs, AutoCloseable owner) throws SQLException {
+        ResultCursor cursor = openCursor(rs, owner, 0);
+        try {
+            return new ResultSetReply(0, cursor.columns(), cursor.rest());
+        } finally {
+            cursor.close();
+        }
+    }
+
+    private static ResultCursor openCursor(ResultSet rs, AutoCloseable owner, int maxRows) throws SQLException {
+        try {
+            return ResultCursor.open(rs, owner, maxRows);
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(rs);
+            closeQuietly(owner);
+            throw e;
+        }
+    }
+
+    /**
+     * A reply larger than the client accepts would break its connection; answer ERROR instead
+     * (and drop the cursor it belongs to) so the connection stays usable.
+     */
+    private MessageWriter fitted(MessageWriter reply, int cursorId) {
+        if (reply.payloadLength() <= maxFrameBytes) {
+            return reply;
+        }
+        cursors.close(cursorId);
+        return new ErrorReply("54000", 0, "the reply of " + reply.payloadLength()
+                + " bytes exceeds the frame limit of " + maxFrameBytes + " bytes").toMessage();
+    }
+
+    private static List<Object> parameters(List<Object> wire) {
+        List<Object> params = new ArrayList<>(wire.size());
+        for (Object p : wire) {
+            params.add(p instanceof SqlNull n ? new TypedNull(n.sqlType()) : p);
+        }
+        return params;
+    }
+
+    private static Request.Expect expect(byte mode) {
+        return switch (mode) {
+            case Execute.QUERY -> Request.Expect.ROWS;
+            case Execute.UPDATE -> Request.Expect.UPDATE_COUNT;
+            default -> Request.Expect.ANY;
+        };
+    }
+
+    private static List<String> keyColumns(Execute e) throws ProtocolException {
+        switch (e.keys()) {
+            case Execute.NO_KEYS:
+                return null;
+            case Execute.AUTO_KEYS:
+                return List.of();
+            default:
+                if (e.keyColumns().contains(null)) {
+                    throw new ProtocolException("null generated key column name");
+                }
+                return List.copyOf(e.keyColumns());
+        }
+    }
+
+    private static int fetchSize(int requested) {
+        return requested > 0 ? requested : Protocol.DEFAULT_FETCH_SIZE;
+    }
+
+    private static MessageWriter ok() {
+        return new MessageWriter(MessageType.OK, 8);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // already failing; the first error is the one to report
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package org.phalanx.controller.result;
+
+import org.phalanx.protocol.SqlNull;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+
+/**
+ * Reads the current row of a backend ResultSet into wire values. The getter is chosen by the
+ * column's declared JDBC type, never left to the backend driver's getObject, so every backend
+ * engine yields the same Java types for the same SQL types. When the typed getter fails (SQLite
+ * declares types loosely: a DATE column may hold any text) the value falls back to getObject.
+ * NULLs become {@link SqlNull} carrying the column type.
+ */
+public final class RowEncoder {
+    private final int[] jdbcTypes;
+
+    public RowEncoder(int[] jdbcTypes) {
+        this.jdbcTypes = jdbcTypes.clone();
+    }
+
+    public int columnCount() {
+        return jdbcTypes.length;
+    }
+
+    public Object[] read(ResultSet rs) throws SQLException {
+        Object[] row = new Object[jdbcTypes.length];
+        for (int i = 0; i < jdbcTypes.length; i++) {
+            row[i] = value(rs, i + 1, jdbcTypes[i]);
+        }
+        return row;
+    }
+
+    private static Object value(ResultSet rs, int column, int jdbcType) throws SQLException {
+        Object v;
+        try {
+            v = typed(rs, column, jdbcType);
+        } catch (SQLException | RuntimeException e) {
+            v = toWire(rs.getObject(column));
+        }
+        return v == null || rs.wasNull() ? new SqlNull(jdbcType) : v;
+    }
+
+    private static Object typed(ResultSet rs, int c, int jdbcType) throws SQLException {
+        switch (jdbcType) {
+            case Types.DATE: {
+                java.sql.Date d = rs.getDate(c);
+                return d == null ? null : d.toLocalDate();
+            }
+            case Types.TIME: {
+                Time t = rs.getTime(c);
+                return t == null ? null : t.toLocalTime();
+            }
+            case Types.TIMESTAMP: {
+                Timestamp t = rs.getTimestamp(c);
+                return t == null ? null : t.toLocalDateTime();
+            }
+            case Types.TIMESTAMP_WITH_TIMEZONE:
+                return rs.getObject(c, OffsetDateTime.class);
+            case Types.DECIMAL:
+            case Types.NUMERIC:
+                return rs.getBigDecimal(c);
+            case Types.BINARY:
+            case Types.VARBINARY:
+            case Types.LONGVARBINARY:
+            case Types.BLOB:
+                return rs.getBytes(c);
+            case Types.CHAR:
+            case Types.VARCHAR:
+            case Types.LONGVARCHAR:
+            case Types.NCHAR:
+            case Types.NVARCHAR:
+            case Types.LONGNVARCHAR:
+            case Types.CLOB:
+            case Types.NCLOB:
+            case Types.SQLXML:
+                return rs.getString(c);
+            case Types.BOOLEAN:
+            case Types.BIT:
+                return rs.getBoolean(c);
+            case Types.TINYINT:
+            case Types.SMALLINT:
+                // JDBC maps both to Integer; getInt also covers unsigned TINYINT (0..255)
+                return rs.getInt(c);
+            case Types.INTEGER: {
+                // read wide: SQLite's getInt silently truncates 64-bit values stored in INTEGER
+                // columns, and unsigned INT overflows int on MariaDB
+                long v = rs.getLong(c);
+                return (int) v == v ? Integer.valueOf((int) v) : Long.valueOf(v);
+            }
+            case Types.BIGINT:
+                return rs.getLong(c);
+            case Types.REAL:
+                return rs.getFloat(c);
+            case Types.FLOAT:
+            case Types.DOUBLE:
+                return rs.getDouble(c);
+            default:
+                return toWire(rs.getObject(c));
+        }
+    }
+
+    /** Maps what a driver's getObject returned to a type the wire encodes; anything else as text. */
+    static Object toWire(Object v) throws SQLException {
+        if (v == null || v instanceof String || v instanceof Integer || v instanceof Long || v instanceof Double
+                || v instanceof Boolean || v instanceof BigDecimal || v instanceof byte[] || v instanceof Float
+                || v instanceof Short || v instanceof Byte || v instanceof LocalDate || v instanceof LocalTime
+                || v instanceof LocalDateTime || v instanceof OffsetDateTime) {
+            return v;
+        }
+        if (v instanceof BigInteger b) {
+            return new BigDecimal(b);
+        }
+        if (v instanceof java.sql.Date d) {
+            return d.toLocalDate();
+        }
+        if (v instanceof Time t) {
+            return t.toLocalTime();
+        }
+        if (v instanceof Timestamp t) {
+            return t.toLocalDateTime();
+        }
+        if (v instanceof java.util.Date d) {
+            return new Timestamp(d.getTime()).toLocalDateTime();
+        }
+        if (v instanceof Instant i) {
+            return OffsetDateTime.ofInstant(i, ZoneOffset.UTC);
+        }
+        if (v instanceof ZonedDateTime z) {
+            return z.toOffsetDateTime();
+        }
+        if (v instanceof Blob b) {
+            try {
+                return b.getBytes(1, Math.toIntExact(b.length()));
+            } catch (ArithmeticException e) {
+                throw new SQLException("BLOB of " + b.length() + " bytes is too large to send", "54000");
+            } finally {
+                free(b::free);
+            }
+        }
+        if (v instanceof Clob c) {
+            try {
+                return c.getSubString(1, Math.toIntExact(c.length()));
+            } catch (ArithmeticException e) {
+                throw new SQLException("CLOB of " + c.length() + " characters is too large to send", "54000");
+            } finally {
+                free(c::free);
+            }
+        }
+        return v.toString();
+    }
+
+    private interface Release {
+        void run() throws SQLException;
+    }
+
+    /** The value is already read; a driver that cannot free a LOB early frees it with its result. */
+    private static void free(Release release) {
+        try {
+            release.run();
+        } catch (SQLException | RuntimeException | AbstractMethodError e) {
+            // nothing more to do
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package org.phalanx.controller.vdb;
+
+import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.Session;
+
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * What a virtual database needs of its request manager: sessions for authenticated users and
+ * an orderly shutdown. The seam lets the front end be tested without a request manager.
+ */
+public interface SessionSource {
+
+    Session openSession(String virtualUser) throws SQLException;
+
+    /** Stops accepting requests, waits up to {@code wait} for those in flight, closes the backends. */
+    void shutdown(Duration wait);
+
+    static SessionSource of(RequestManager requestManager) {
+        return new SessionSource() {
+            @Override
+            public Session openSession(String virtualUser) throws SQLException {
+                return requestManager.openSession(virtualUser);
+            }
+
+            @Override
+            public void shutdown(Duration wait) {
+                requestManager.shutdown(wait);
+            }
+        };
+    }
+}
