@@ -245,11 +245,15 @@ public final class Backend {
         }
     }
 
-    /** Stops the queue (waiting up to the timeout for running work) and closes the pools. */
+    /** Lets queued work drain (up to the timeout), then stops the queue and closes the pools. */
     public void close(Duration wait) {
-        executor.shutdown();
+        long deadline = System.nanoTime() + wait.toNanos();
         try {
-            executor.awaitTermination(Math.max(0, wait.toMillis()), TimeUnit.MILLISECONDS);
+            while (pending.get() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            executor.shutdown();
+            executor.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,0 +1,184 @@
+package org.phalanx.requestmanager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testing.SqliteCluster;
+
+/** The request manager on its own over three real SQLite files. */
+class ReplicationTest {
+    @TempDir
+    Path dir;
+    private RequestManager rm;
+
+    private RequestManager start(WaitPolicy policy, SqliteCluster cluster) throws SQLException {
+        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, policy,
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(5), ZoneId.of("UTC"), 1000);
+        rm = new RequestManager("test", config, cluster.backendConfigs());
+        rm.start();
+        return rm;
+    }
+
+    @AfterEach
+    void stop() {
+        if (rm != null) {
+            rm.close();
+        }
+    }
+
+    private static long update(Session s, String sql, Object... params) throws SQLException {
+        try (Result r = s.execute(Request.of(sql, params))) {
+            return ((Result.UpdateCount) r).count();
+        }
+    }
+
+    private static long count(Session s, String sql) throws SQLException {
+        try (Result r = s.execute(Request.of(sql))) {
+            ResultSet rs = ((Result.Rows) r).resultSet();
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void writesReachEveryBackendAndReadsAreSpread() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "a", "b", "c");
+        start(WaitPolicy.ALL, cluster);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT, ts TEXT)");
+            for (int i = 0; i < 20; i++) {
+                update(s, "INSERT INTO t (id, v, ts) VALUES (?, ?, CURRENT_TIMESTAMP)", i, "v" + i);
+            }
+            s.setAutoCommit(false);
+            update(s, "UPDATE t SET v = 'changed' WHERE id < 5");
+            update(s, "DELETE FROM t WHERE id = 19");
+            s.commit();
+            s.setAutoCommit(true);
+            for (String b : cluster.names()) {
+                FaultyDriver.fault(b).executions.set(0);
+            }
+            for (int i = 0; i < 30; i++) {
+                assertEquals(19, count(s, "SELECT COUNT(*) FROM t"));
+            }
+        }
+        for (String b : cluster.names()) {
+            assertEquals(10, FaultyDriver.fault(b).executions.get(), "round robin spreads reads to " + b);
+        }
+        String expected = cluster.checksum("a", "t", "id");
+        assertEquals(expected, cluster.checksum("b", "t", "id"));
+        assertEquals(expected, cluster.checksum("c", "t", "id"));
+    }
+
+    @Test
+    void rolledBackTransactionsLeaveNoTrace() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "a", "b");
+        start(WaitPolicy.FIRST, cluster);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            s.setAutoCommit(false);
+            update(s, "INSERT INTO t VALUES (1)");
+            assertEquals(1, count(s, "SELECT COUNT(*) FROM t"), "a transaction reads its own writes");
+            s.rollback();
+            assertEquals(0, count(s, "SELECT COUNT(*) FROM t"));
+            update(s, "BEGIN"); // SQL demarcation works too
+        }
+        assertEquals("0:" + cluster.checksum("a", "t", "id").split(":")[1], cluster.checksum("b", "t", "id"));
+    }
+
+    @Test
+    void readYourWritesUnderFirstWithASlowBackend() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "fast", "slow");
+        start(WaitPolicy.FIRST, cluster);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+            FaultyDriver.fault("slow").delayMillis = 150;
+            for (int i = 0; i < 5; i++) {
+                update(s, "INSERT INTO t VALUES (?, 0)", i);
+                assertEquals(i + 1, count(s, "SELECT COUNT(*) FROM t"), "auto-commit read after own write");
+            }
+            s.setAutoCommit(false);
+            for (int i = 0; i < 5; i++) {
+                update(s, "UPDATE t SET v = v + 1");
+                assertEquals(5L * (i + 1), count(s, "SELECT SUM(v) FROM t"), "read inside the transaction");
+            }
+            s.commit();
+            assertEquals(25, count(s, "SELECT SUM(v) FROM t"));
+        }
+        rm.close();
+        rm = null;
+        assertEquals(cluster.checksum("fast", "t", "id"), cluster.checksum("slow", "t", "id"));
+    }
+
+    @Test
+    void aBrokenBackendIsDisabledAndReadsAreRetried() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "a", "b", "c");
+        start(WaitPolicy.ALL, cluster);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+            FaultyDriver.fault("b").broken = true;
+            for (int i = 0; i < 6; i++) {
+                assertEquals(1, count(s, "SELECT COUNT(*) FROM t"));
+            }
+            update(s, "INSERT INTO t VALUES (2)");
+            assertEquals(BackendState.DISABLED, rm.backendStates().get("b"));
+            assertEquals(BackendState.ENABLED, rm.backendStates().get("a"));
+            assertEquals(BackendState.ENABLED, rm.backendStates().get("c"));
+        }
+        assertEquals(cluster.checksum("a", "t", "id"), cluster.checksum("c", "t", "id"));
+    }
+
+    @Test
+    void statementErrorsEverywhereDisableNobody() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "a", "b");
+        start(WaitPolicy.FIRST, cluster);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+            SQLException dup = assertThrows(SQLException.class, () -> update(s, "INSERT INTO t VALUES (1)"));
+            assertTrue(dup.getMessage().contains("UNIQUE"), dup.getMessage());
+            SQLException syntax = assertThrows(SQLException.class, () -> count(s, "SELEKT nothing"));
+            assertTrue(syntax.getMessage().contains("syntax error"), syntax.getMessage());
+            assertThrows(SQLException.class, () -> count(s, "SELECT nope FROM t"));
+            assertEquals(1, count(s, "SELECT COUNT(*) FROM t"));
+        }
+        assertTrue(rm.backendStates().values().stream().allMatch(st -> st == BackendState.ENABLED));
+    }
+
+    @Test
+    void readOnlySessionsRefuseWrites() throws Exception {
+        start(WaitPolicy.FIRST, new SqliteCluster(dir, "a"));
+        try (Session s = rm.openSession("u")) {
+            s.setReadOnly(true);
+            SQLException e = assertThrows(SQLException.class, () -> update(s, "CREATE TABLE t (id INT)"));
+            assertEquals("25006", e.getSQLState());
+        }
+    }
+
+    @Test
+    void generatedKeysComeBack() throws Exception {
+        start(WaitPolicy.FIRST, new SqliteCluster(dir, "a", "b"));
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT)");
+            Request insert = new Request("INSERT INTO t (v) VALUES (?)", List.of("x"), Request.Expect.UPDATE_COUNT,
+                    List.of(), 0, 0, 0);
+            try (Result r = s.execute(insert)) {
+                Result.UpdateCount u = assertInstanceOf(Result.UpdateCount.class, r);
+                assertTrue(u.generatedKeys().next());
+                assertEquals(1, u.generatedKeys().getLong(1));
+            }
+        }
+    }
+}
