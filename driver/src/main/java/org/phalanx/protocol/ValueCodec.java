@@ -159,7 +159,8 @@ public final class ValueCodec {
                     int nanos = r.readInt();
                     ZoneOffset offset = ZoneOffset.ofTotalSeconds(r.readInt());
                     return OffsetDateTime.ofInstant(Instant.ofEpochSecond(seconds, nanos), offset);
-                } catch (java.time.DateTimeException e) {
+                } catch (java.time.DateTimeException | ArithmeticException e) {
+                    // Instant.ofEpochSecond overflows with ArithmeticException, not DateTimeException
                     throw new ProtocolException("invalid timestamp with time zone: " + e.getMessage());
                 }
             default:

@@ -1,0 +1,238 @@
+package org.phalanx.driver;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.phalanx.protocol.Protocol;
+
+/**
+ * A parsed {@code jdbc:phalanx://host[:port][,host[:port]...]/vdbName[?key=value&...]} URL merged
+ * with the caller's Properties (URL parameters win, as in pgjdbc).
+ */
+final class ConnectionUrl {
+    static final String PREFIX = "jdbc:phalanx:";
+
+    static final String USER = "user";
+    static final String PASSWORD = "password";
+    static final String CONNECT_TIMEOUT = "connectTimeout";
+    static final String SOCKET_TIMEOUT = "socketTimeout";
+    static final String FETCH_SIZE = "fetchSize";
+
+    /** Connect timeout when none is given: long enough for a slow network, short enough to fail over. */
+    static final int DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+    record HostAndPort(String host, int port) {
+        @Override
+        public String toString() {
+            return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
+
+    private final String url;
+    private final List<HostAndPort> hosts;
+    private final String vdb;
+    private final Map<String, String> properties;
+
+    private ConnectionUrl(String url, List<HostAndPort> hosts, String vdb, Map<String, String> properties) {
+        this.url = url;
+        this.hosts = hosts;
+        this.vdb = vdb;
+        this.properties = properties;
+    }
+
+    static boolean accepts(String url) {
+        return url != null && url.startsWith(PREFIX);
+    }
+
+    static ConnectionUrl parse(String url, Properties info) throws SQLException {
+        if (!accepts(url)) {
+            throw malformed(url, "it must start with " + PREFIX + "//");
+        }
+        String rest = url.substring(PREFIX.length());
+        if (!rest.startsWith("//")) {
+            throw malformed(url, "expected '//' after " + PREFIX);
+        }
+        rest = rest.substring(2);
+        int slash = rest.indexOf('/');
+        if (slash < 0) {
+            throw malformed(url, "no virtual database name (expected /vdbName after the hosts)");
+        }
+        List<HostAndPort> hosts = parseHosts(url, rest.substring(0, slash));
+        String pathAndQuery = rest.substring(slash + 1);
+        int q = pathAndQuery.indexOf('?');
+        String vdb = decode(url, q < 0 ? pathAndQuery : pathAndQuery.substring(0, q));
+        if (vdb.isEmpty()) {
+            throw malformed(url, "the virtual database name is empty");
+        }
+        if (vdb.indexOf('/') >= 0) {
+            throw malformed(url, "the virtual database name must not contain '/'");
+        }
+
+        Map<String, String> props = new LinkedHashMap<>();
+        if (info != null) {
+            for (String name : info.stringPropertyNames()) {
+                props.put(name, info.getProperty(name));
+            }
+        }
+        if (q >= 0) {
+            parseQuery(url, pathAndQuery.substring(q + 1), props);
+        }
+        ConnectionUrl parsed = new ConnectionUrl(url, List.copyOf(hosts), vdb, Collections.unmodifiableMap(props));
+        // Validate numeric settings now, so a typo fails before any network traffic.
+        parsed.intProperty(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS);
+        parsed.intProperty(SOCKET_TIMEOUT, 0);
+        parsed.intProperty(FETCH_SIZE, 0);
+        return parsed;
+    }
+
+    private static List<HostAndPort> parseHosts(String url, String hostList) throws SQLException {
+        if (hostList.isEmpty()) {
+            throw malformed(url, "no host given");
+        }
+        List<HostAndPort> hosts = new ArrayList<>();
+        for (String spec : hostList.split(",", -1)) {
+            String host;
+            String port = null;
+            if (spec.startsWith("[")) {
+                // IPv6 literal: [::1] or [::1]:port
+                int close = spec.indexOf(']');
+                if (close < 0) {
+                    throw malformed(url, "unterminated IPv6 address in '" + spec + "'");
+                }
+                host = spec.substring(1, close);
+                String after = spec.substring(close + 1);
+                if (!after.isEmpty()) {
+                    if (!after.startsWith(":")) {
+                        throw malformed(url, "unexpected text after IPv6 address in '" + spec + "'");
+                    }
+                    port = after.substring(1);
+                }
+            } else {
+                int colon = spec.indexOf(':');
+                host = colon < 0 ? spec : spec.substring(0, colon);
+                port = colon < 0 ? null : spec.substring(colon + 1);
+            }
+            if (host.isEmpty()) {
+                throw malformed(url, "empty host name in the host list '" + hostList + "'");
+            }
+            hosts.add(new HostAndPort(host, port == null ? Protocol.DEFAULT_PORT : parsePort(url, port)));
+        }
+        return hosts;
+    }
+
+    private static int parsePort(String url, String port) throws SQLException {
+        try {
+            int p = Integer.parseInt(port);
+            if (p >= 1 && p <= 65535) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the URL
+        }
+        throw malformed(url, "invalid port '" + port + "' (expected 1-65535)");
+    }
+
+    private static void parseQuery(String url, String query, Map<String, String> props) throws SQLException {
+        for (String pair : query.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = decode(url, eq < 0 ? pair : pair.substring(0, eq));
+            if (key.isEmpty()) {
+                throw malformed(url, "parameter without a name: '" + pair + "'");
+            }
+            props.put(key, eq < 0 ? "" : decode(url, pair.substring(eq + 1)));
+        }
+    }
+
+    /** Percent-decoding only: unlike URLDecoder, '+' stays '+' (passwords contain it). */
+    private static String decode(String url, String s) throws SQLException {
+        if (s.indexOf('%') < 0) {
+            return s;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= s.length()) {
+                    throw malformed(url, "incomplete percent escape in '" + s + "'");
+                }
+                int hi = Character.digit(s.charAt(i + 1), 16);
+                int lo = Character.digit(s.charAt(i + 2), 16);
+                if (hi < 0 || lo < 0) {
+                    throw malformed(url, "invalid percent escape in '" + s + "'");
+                }
+                out.write(hi << 4 | lo);
+                i += 2;
+            } else {
+                byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+                out.write(b, 0, b.length);
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static SQLException malformed(String url, String why) {
+        return SqlExceptions.create("malformed Phalanx URL '" + url + "': " + why
+                + " (expected jdbc:phalanx://host[:port][,host[:port]...]/vdbName[?user=..&password=..])",
+                SqlExceptions.CONNECTION_FAILED);
+    }
+
+    String url() {
+        return url;
+    }
+
+    List<HostAndPort> hosts() {
+        return hosts;
+    }
+
+    String vdb() {
+        return vdb;
+    }
+
+    /** Every property, URL parameters and caller Properties merged. */
+    Map<String, String> properties() {
+        return properties;
+    }
+
+    String user() {
+        return properties.get(USER);
+    }
+
+    String password() {
+        return properties.get(PASSWORD);
+    }
+
+    /** What the controller receives in HELLO: every property except the credentials, which travel apart. */
+    Map<String, String> sessionProperties() {
+        Map<String, String> session = new LinkedHashMap<>(properties);
+        session.remove(USER);
+        session.remove(PASSWORD);
+        return session;
+    }
+
+    int intProperty(String name, int defaultValue) throws SQLException {
+        String v = properties.get(name);
+        if (v == null || v.isBlank()) {
+            return defaultValue;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw SqlExceptions.create("connection property " + name + "='" + v
+                + "' is not a non-negative integer", SqlExceptions.CONNECTION_FAILED);
+    }
+}

@@ -1,0 +1,311 @@
+package org.phalanx.driver;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.phalanx.protocol.Batch;
+import org.phalanx.protocol.BatchResult;
+import org.phalanx.protocol.ErrorReply;
+import org.phalanx.protocol.Execute;
+import org.phalanx.protocol.FrameIO;
+import org.phalanx.protocol.Hello;
+import org.phalanx.protocol.HelloOk;
+import org.phalanx.protocol.MessageReader;
+import org.phalanx.protocol.MessageType;
+import org.phalanx.protocol.MessageWriter;
+import org.phalanx.protocol.MetadataRequest;
+import org.phalanx.protocol.Protocol;
+import org.phalanx.protocol.ProtocolException;
+import org.phalanx.protocol.ResultSetReply;
+import org.phalanx.protocol.RowBatch;
+import org.phalanx.protocol.UpdateCount;
+
+/**
+ * The protocol side of a connection: one socket, one request on the wire at a time, one reply
+ * read for each. Knows nothing of java.sql objects; the facade classes call these methods.
+ *
+ * <p>Any I/O or protocol failure leaves the reply stream at an unknown position, so it marks
+ * the connection broken for good (SQLState 08006) and closes the socket.
+ */
+final class ProtocolConnection {
+
+    /** What EXECUTE produced: exactly one of the two is set. */
+    record ExecuteReply(ResultSetReply resultSet, UpdateCount updateCount) {
+    }
+
+    @FunctionalInterface
+    private interface ReplyReader<T> {
+        T read(MessageReader r) throws ProtocolException;
+    }
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+    private final ConnectionUrl.HostAndPort address;
+    private HelloOk hello;
+    private volatile boolean broken;
+    private volatile boolean closed;
+
+    private ProtocolConnection(Socket socket, ConnectionUrl.HostAndPort address) throws IOException {
+        this.socket = socket;
+        this.address = address;
+        this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 64 * 1024));
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 16 * 1024);
+    }
+
+    /**
+     * Tries each host in URL order; the first that accepts the TCP connection and answers HELLO
+     * wins. A host that refuses, times out or drops the connection is skipped; a HELLO answered
+     * with ERROR (bad credentials, unknown virtual database) is final.
+     */
+    static ProtocolConnection open(ConnectionUrl url) throws SQLException {
+        int connectTimeout = url.intProperty(ConnectionUrl.CONNECT_TIMEOUT, ConnectionUrl.DEFAULT_CONNECT_TIMEOUT_MS);
+        int socketTimeout = url.intProperty(ConnectionUrl.SOCKET_TIMEOUT, 0);
+        Hello hello = new Hello(Protocol.VERSION, url.vdb(), url.user(), url.password(), url.sessionProperties());
+        List<String> failures = new ArrayList<>();
+        IOException last = null;
+        for (ConnectionUrl.HostAndPort host : url.hosts()) {
+            Socket socket = new Socket();
+            ProtocolConnection pc = null;
+            try {
+                socket.setTcpNoDelay(true); // request/reply: never wait to coalesce small frames
+                socket.setKeepAlive(true);
+                socket.connect(new InetSocketAddress(host.host(), host.port()), connectTimeout);
+                // The handshake gets the connect timeout so a half-open host still fails over.
+                socket.setSoTimeout(connectTimeout);
+                pc = new ProtocolConnection(socket, host);
+                pc.handshake(hello);
+                socket.setSoTimeout(socketTimeout);
+                return pc;
+            } catch (IOException e) {
+                closeQuietly(socket);
+                failures.add(host + " (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+                last = e;
+            } catch (SQLException e) {
+                closeQuietly(socket);
+                if (pc != null && pc.broken && e.getCause() instanceof IOException io) {
+                    failures.add(host + " (" + io.getMessage() + ")");
+                    last = io;
+                    continue;
+                }
+                throw e;
+            }
+        }
+        throw SqlExceptions.create("could not connect to virtual database '" + url.vdb() + "' on any of "
+                + String.join(", ", failures), SqlExceptions.CONNECTION_FAILED, 0, last);
+    }
+
+    private void handshake(Hello request) throws SQLException {
+        hello = call(request.toMessage(), r -> {
+            expect(r, MessageType.HELLO_OK);
+            return HelloOk.readBody(r);
+        });
+    }
+
+    HelloOk hello() {
+        return hello;
+    }
+
+    ConnectionUrl.HostAndPort address() {
+        return address;
+    }
+
+    boolean isBroken() {
+        return broken;
+    }
+
+    boolean isUsable() {
+        return !broken && !closed;
+    }
+
+    /** Sends one request and reads its one reply; ERROR becomes the matching SQLException. */
+    private synchronized <T> T call(MessageWriter request, ReplyReader<T> reader) throws SQLException {
+        if (closed) {
+            throw SqlExceptions.connectionClosed();
+        }
+        if (broken) {
+            throw SqlExceptions.create("connection to the controller is broken", SqlExceptions.CONNECTION_BROKEN);
+        }
+        if (request.payloadLength() > Protocol.DEFAULT_MAX_FRAME) {
+            // Refused before sending, so the connection stays usable.
+            throw SqlExceptions.create("request of " + request.payloadLength() + " bytes exceeds the protocol limit of "
+                    + Protocol.DEFAULT_MAX_FRAME + " bytes", SqlExceptions.LIMIT_EXCEEDED);
+        }
+        ErrorReply error;
+        T result;
+        try {
+            FrameIO.write(out, request);
+            byte[] frame = FrameIO.read(in, Protocol.DEFAULT_MAX_FRAME);
+            if (frame == null) {
+                throw new EOFException("the controller closed the connection");
+            }
+            MessageReader r = new MessageReader(frame);
+            if (r.type() == MessageType.ERROR) {
+                error = ErrorReply.readBody(r);
+                result = null;
+            } else {
+                error = null;
+                result = reader.read(r);
+            }
+            r.end();
+        } catch (IOException e) {
+            markBroken();
+            throw SqlExceptions.broken(e);
+        }
+        if (error != null) {
+            throw SqlExceptions.fromReply(error);
+        }
+        return result;
+    }
+
+    private static void expect(MessageReader r, byte type) throws ProtocolException {
+        if (r.type() != type) {
+            throw new ProtocolException("expected reply 0x" + Integer.toHexString(type & 0xFF)
+                    + " but got 0x" + Integer.toHexString(r.type() & 0xFF));
+        }
+    }
+
+    private void callForOk(MessageWriter request) throws SQLException {
+        call(request, r -> {
+            expect(r, MessageType.OK);
+            return null;
+        });
+    }
+
+    ExecuteReply execute(Execute request) throws SQLException {
+        return call(request.toMessage(), r -> switch (r.type()) {
+            case MessageType.RESULT_SET -> new ExecuteReply(ResultSetReply.readBody(r), null);
+            case MessageType.UPDATE_COUNT -> new ExecuteReply(null, UpdateCount.readBody(r));
+            default -> {
+                expect(r, MessageType.RESULT_SET);
+                yield null;
+            }
+        });
+    }
+
+    BatchResult batch(Batch request) throws SQLException {
+        return call(request.toMessage(), r -> {
+            expect(r, MessageType.BATCH_RESULT);
+            return BatchResult.readBody(r);
+        });
+    }
+
+    /** FETCH: the next batch of an open cursor, read with the column count the client knows. */
+    RowBatch fetch(int cursorId, int fetchSize, int columnCount) throws SQLException {
+        MessageWriter w = new MessageWriter(MessageType.FETCH, 16).writeInt(cursorId).writeInt(fetchSize);
+        return call(w, r -> {
+            expect(r, MessageType.ROWS);
+            return RowBatch.read(r, columnCount);
+        });
+    }
+
+    void closeCursor(int cursorId) throws SQLException {
+        callForOk(new MessageWriter(MessageType.CLOSE_CURSOR, 16).writeInt(cursorId));
+    }
+
+    ResultSetReply metadata(MetadataRequest request) throws SQLException {
+        return call(request.toMessage(), r -> {
+            expect(r, MessageType.RESULT_SET);
+            return ResultSetReply.readBody(r);
+        });
+    }
+
+    void setAutoCommit(boolean autoCommit) throws SQLException {
+        callForOk(new MessageWriter(MessageType.SET_AUTO_COMMIT, 16).writeBoolean(autoCommit));
+    }
+
+    void commit() throws SQLException {
+        callForOk(new MessageWriter(MessageType.COMMIT, 16));
+    }
+
+    void rollback() throws SQLException {
+        callForOk(new MessageWriter(MessageType.ROLLBACK, 16));
+    }
+
+    void setIsolation(int level) throws SQLException {
+        callForOk(new MessageWriter(MessageType.SET_ISOLATION, 16).writeInt(level));
+    }
+
+    void setReadOnly(boolean readOnly) throws SQLException {
+        callForOk(new MessageWriter(MessageType.SET_READ_ONLY, 16).writeBoolean(readOnly));
+    }
+
+    /** PING with a temporary read timeout; a timeout breaks the connection (its reply would arrive late). */
+    void ping(int timeoutMillis) throws SQLException {
+        synchronized (this) {
+            int saved = getSocketTimeout();
+            try {
+                setSocketTimeout(timeoutMillis);
+                callForOk(new MessageWriter(MessageType.PING, 16));
+            } finally {
+                if (!broken && !closed) {
+                    setSocketTimeout(saved);
+                }
+            }
+        }
+    }
+
+    int getSocketTimeout() throws SQLException {
+        try {
+            return socket.getSoTimeout();
+        } catch (IOException e) {
+            markBroken();
+            throw SqlExceptions.broken(e);
+        }
+    }
+
+    void setSocketTimeout(int millis) throws SQLException {
+        try {
+            socket.setSoTimeout(millis);
+        } catch (IOException e) {
+            markBroken();
+            throw SqlExceptions.broken(e);
+        }
+    }
+
+    /** Polite close: CLOSE (the server ends the session and rolls back an open transaction), then the socket. */
+    void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (!broken) {
+                callForOk(new MessageWriter(MessageType.CLOSE, 16));
+            }
+        } catch (SQLException e) {
+            // Closing anyway; an unreachable controller drops the session on its own.
+        } finally {
+            closed = true;
+            closeQuietly(socket);
+        }
+    }
+
+    /** Immediate close without the CLOSE exchange; safe from any thread, also while a call is blocked. */
+    void abort() {
+        closed = true;
+        closeQuietly(socket);
+    }
+
+    private void markBroken() {
+        broken = true;
+        closeQuietly(socket);
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // nothing left to release
+        }
+    }
+}
