@@ -33,6 +33,11 @@ final class XmlSchemaValidator {
     private static final Pattern RULE_PREFIX = Pattern.compile("^cvc-[\\w.-]+: ");
     /** Xerces names expected elements as {"urn:...":name}; the namespace is noise to the reader. */
     private static final Pattern NAMESPACE_QUALIFIER = Pattern.compile("\"urn:phalanx:[^\"]*\":");
+    /** Rules about a value itself (enumeration, pattern, range, type); the attribute is named next. */
+    private static final Pattern FACET_RULE =
+            Pattern.compile("cvc-(enumeration|pattern|minInclusive|maxInclusive|minLength|maxLength|datatype)-valid");
+    /** ...and wraps element names in braces: '{backend}' reads better as 'backend'. */
+    private static final Pattern BRACED_NAMES = Pattern.compile("'\\{([^{}\"]*)}'");
 
     private final Schema schema;
     private final String namespace;
@@ -75,10 +80,12 @@ final class XmlSchemaValidator {
             Validator validator = schema.newValidator();
             validator.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             validator.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-            validator.setErrorHandler(new Collector(shownAs, problems));
+            Collector collector = new Collector(shownAs, problems);
+            validator.setErrorHandler(collector);
             InputSource source = new InputSource(in);
             source.setSystemId(file.toUri().toString());
             validator.validate(new SAXSource(lockedDownReader(), source));
+            collector.flush();
         } catch (SAXParseException e) {
             // already collected by the handler; a fatal error ends parsing
         } catch (SAXException e) {
@@ -105,10 +112,15 @@ final class XmlSchemaValidator {
         }
     }
 
-    /** Collects errors instead of stopping at the first, so one run shows them all. */
+    /**
+     * Collects errors instead of stopping at the first, so one run shows them all. Xerces reports
+     * a bad attribute value twice at the same spot: first the rule it breaks (which holds the
+     * allowed values), then the attribute it is on; the two become one problem.
+     */
     private final class Collector implements ErrorHandler {
         private final String shownAs;
         private final List<String> problems;
+        private SAXParseException pendingFacet;
 
         Collector(String shownAs, List<String> problems) {
             this.shownAs = shownAs;
@@ -122,25 +134,56 @@ final class XmlSchemaValidator {
 
         @Override
         public void error(SAXParseException e) {
-            add(e);
+            String message = String.valueOf(e.getMessage());
+            if (FACET_RULE.matcher(message).lookingAt()) {
+                flush();
+                pendingFacet = e;
+            } else if (pendingFacet != null && message.startsWith("cvc-attribute.3")
+                    && sameSpot(pendingFacet, e)) {
+                add(e, withoutFinalStop(readable(message)) + ": " + readable(pendingFacet.getMessage()));
+                pendingFacet = null;
+            } else {
+                flush();
+                add(e, readable(message));
+            }
         }
 
         @Override
         public void fatalError(SAXParseException e) throws SAXParseException {
-            add(e);
+            flush();
+            add(e, readable(String.valueOf(e.getMessage())));
             throw e;
         }
 
-        private void add(SAXParseException e) {
-            String reason = e.getMessage();
-            if (reason != null && reason.startsWith("cvc-elt.1")) {
+        /** Adds a held-back problem; called after each error and once validation ends. */
+        void flush() {
+            if (pendingFacet != null) {
+                add(pendingFacet, readable(pendingFacet.getMessage()));
+                pendingFacet = null;
+            }
+        }
+
+        private void add(SAXParseException e, String reason) {
+            problems.add(new ConfigLocation(shownAs, e.getLineNumber(), e.getColumnNumber()).problem(reason));
+        }
+
+        private String readable(String message) {
+            if (message.startsWith("cvc-elt.1")) {
                 // only the root element is declared globally, so this is a wrong root or a
                 // missing/wrong xmlns: say so plainly
-                reason = "the root element must be <" + rootElement + " xmlns=\"" + namespace + "\">";
+                return "the root element must be <" + rootElement + " xmlns=\"" + namespace + "\">";
             }
-            reason = NAMESPACE_QUALIFIER.matcher(RULE_PREFIX.matcher(String.valueOf(reason)).replaceFirst(""))
-                    .replaceAll("");
-            problems.add(new ConfigLocation(shownAs, e.getLineNumber(), e.getColumnNumber()).problem(reason));
+            String reason = RULE_PREFIX.matcher(message).replaceFirst("");
+            reason = NAMESPACE_QUALIFIER.matcher(reason).replaceAll("");
+            return BRACED_NAMES.matcher(reason).replaceAll("'$1'");
+        }
+
+        private static boolean sameSpot(SAXParseException a, SAXParseException b) {
+            return a.getLineNumber() == b.getLineNumber() && a.getColumnNumber() == b.getColumnNumber();
+        }
+
+        private static String withoutFinalStop(String sentence) {
+            return sentence.endsWith(".") ? sentence.substring(0, sentence.length() - 1) : sentence;
         }
     }
 }

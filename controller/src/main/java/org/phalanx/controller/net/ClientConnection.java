@@ -22,6 +22,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -35,7 +36,7 @@ final class ClientConnection implements Runnable {
     private static final Logger LOG = LogManager.getLogger(ClientConnection.class);
 
     /** A client that connects must say HELLO promptly; idle sockets must not pile up. */
-    static final int HELLO_TIMEOUT_MILLIS = 10_000;
+    static final Duration HELLO_TIMEOUT = Duration.ofSeconds(10);
     /** Limit before authentication: a HELLO is a few hundred bytes, and a stranger must not make us allocate more. */
     static final int MAX_HELLO_FRAME = 64 * 1024;
 
@@ -44,6 +45,7 @@ final class ClientConnection implements Runnable {
     private final String remote;
     private final Map<String, VirtualDatabase> virtualDatabases;
     private final int maxFrameBytes;
+    private final Duration helloTimeout;
     private final Consumer<ClientConnection> onEnd;
     private final OpenCursors cursors = new OpenCursors();
     private Session session;
@@ -54,12 +56,13 @@ final class ClientConnection implements Runnable {
     private boolean stopping;
 
     ClientConnection(Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases, int maxFrameBytes,
-                     Consumer<ClientConnection> onEnd) {
+                     Duration helloTimeout, Consumer<ClientConnection> onEnd) {
         this.socket = socket;
         this.id = id;
         this.remote = String.valueOf(socket.getRemoteSocketAddress());
         this.virtualDatabases = virtualDatabases;
         this.maxFrameBytes = maxFrameBytes;
+        this.helloTimeout = helloTimeout;
         this.onEnd = onEnd;
     }
 
@@ -72,7 +75,7 @@ final class ClientConnection implements Runnable {
                 serve(in, out, new RequestDispatcher(session, cursors, maxFrameBytes));
             }
         } catch (SocketTimeoutException e) {
-            LOG.warn("Closing connection from {}: no HELLO within {} ms", remote, HELLO_TIMEOUT_MILLIS);
+            LOG.warn("Closing connection from {}: no HELLO within {} ms", remote, helloTimeout.toMillis());
         } catch (ProtocolException e) {
             LOG.warn("Closing connection from {}: {}", remote, e.getMessage());
         } catch (IOException e) {
@@ -91,7 +94,7 @@ final class ClientConnection implements Runnable {
 
     /** @return whether a session was opened; if not, the reason has been logged and answered where due */
     private boolean handshake(DataInputStream in, OutputStream out) throws IOException {
-        socket.setSoTimeout(HELLO_TIMEOUT_MILLIS);
+        socket.setSoTimeout((int) helloTimeout.toMillis());
         byte[] frame = FrameIO.read(in, MAX_HELLO_FRAME);
         if (frame == null) {
             LOG.debug("Connection from {} closed before HELLO", remote);

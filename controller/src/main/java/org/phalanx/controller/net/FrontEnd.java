@@ -29,13 +29,20 @@ public final class FrontEnd {
     private final Map<String, VirtualDatabase> virtualDatabases;
     private final Map<ClientConnection, Thread> connections = new ConcurrentHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
+    private final Duration helloTimeout;
     private ServerSocket server;
     private Thread acceptor;
     private volatile boolean stopping;
 
     public FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases) {
+        this(listen, virtualDatabases, ClientConnection.HELLO_TIMEOUT);
+    }
+
+    /** @param helloTimeout how long a new connection may take to send HELLO (tests shorten it) */
+    FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases, Duration helloTimeout) {
         this.listen = listen;
         this.virtualDatabases = Map.copyOf(virtualDatabases);
+        this.helloTimeout = helloTimeout;
     }
 
     public synchronized void start() throws IOException {
@@ -95,7 +102,7 @@ public final class FrontEnd {
         }
         long id = connectionIds.incrementAndGet();
         ClientConnection connection = new ClientConnection(socket, id, virtualDatabases, listen.maxFrameBytes(),
-                connections::remove);
+                helloTimeout, connections::remove);
         Thread thread = new Thread(connection, "phalanx-client-" + id);
         // the controller's lifecycle, not its client threads, decides when the JVM ends
         thread.setDaemon(true);

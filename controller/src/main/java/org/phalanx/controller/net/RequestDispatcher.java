@@ -50,12 +50,12 @@ final class RequestDispatcher {
     MessageWriter dispatch(MessageReader request) throws ProtocolException, SQLException {
         switch (request.type()) {
             case MessageType.EXECUTE: {
-                Execute execute = Execute.readBody(request);
+                Execute execute = decode(() -> Execute.readBody(request));
                 request.end();
                 return execute(execute);
             }
             case MessageType.BATCH: {
-                Batch batch = Batch.readBody(request);
+                Batch batch = decode(() -> Batch.readBody(request));
                 request.end();
                 return batch(batch);
             }
@@ -98,7 +98,7 @@ final class RequestDispatcher {
                 return ok();
             }
             case MessageType.METADATA: {
-                MetadataRequest metadata = MetadataRequest.readBody(request);
+                MetadataRequest metadata = decode(() -> MetadataRequest.readBody(request));
                 request.end();
                 return metadata(metadata);
             }
@@ -108,6 +108,20 @@ final class RequestDispatcher {
                 return ok();
             default:
                 throw new ProtocolException("unexpected message type 0x" + Integer.toHexString(request.type() & 0xFF));
+        }
+    }
+
+    @FunctionalInterface
+    private interface Decoder<T> {
+        T read() throws ProtocolException;
+    }
+
+    /** A codec that trips over a malformed value with a RuntimeException still means a malformed message. */
+    private static <T> T decode(Decoder<T> decoder) throws ProtocolException {
+        try {
+            return decoder.read();
+        } catch (RuntimeException e) {
+            throw new ProtocolException("malformed message: " + e);
         }
     }
 
