@@ -106,6 +106,8 @@ final class RequestDispatcher {
             case MessageType.CLOSE:
                 request.end();
                 return ok();
+            case MessageType.HELLO:
+                throw new ProtocolException("HELLO on a connection whose session is already open");
             default:
                 throw new ProtocolException("unexpected message type 0x" + Integer.toHexString(request.type() & 0xFF));
         }
