@@ -197,7 +197,7 @@ final class Conversions {
      */
     private static Object temporal(Object v, String target) throws SQLException {
         if (v instanceof LocalDate || v instanceof LocalTime || v instanceof LocalDateTime
-                || v instanceof OffsetDateTime) {
+                || v instanceof OffsetDateTime || v instanceof Instant) {
             return v;
         } else if (v instanceof Long || v instanceof Integer) {
             return Instant.ofEpochMilli(((Number) v).longValue());

@@ -1,0 +1,93 @@
+package org.phalanx.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ConnectionUrlTest {
+
+    @Test
+    void singleHostGetsTheDefaultPort() throws SQLException {
+        ConnectionUrl u = ConnectionUrl.parse("jdbc:phalanx://db1/shop", null);
+        assertEquals(List.of(new ConnectionUrl.HostAndPort("db1", 25322)), u.hosts());
+        assertEquals("shop", u.vdb());
+        assertNull(u.user());
+    }
+
+    @Test
+    void severalHostsKeepTheirOrderAndPorts() throws SQLException {
+        ConnectionUrl u = ConnectionUrl.parse("jdbc:phalanx://a:1000,b,[::1]:2000,[fe80::1]/vdb", null);
+        assertEquals(List.of(new ConnectionUrl.HostAndPort("a", 1000), new ConnectionUrl.HostAndPort("b", 25322),
+                new ConnectionUrl.HostAndPort("::1", 2000), new ConnectionUrl.HostAndPort("fe80::1", 25322)), u.hosts());
+        assertEquals("[::1]:2000", u.hosts().get(2).toString());
+    }
+
+    @Test
+    void urlParametersAreDecodedAndOverrideProperties() throws SQLException {
+        Properties info = new Properties();
+        info.setProperty("user", "fromProps");
+        info.setProperty("password", "p");
+        info.setProperty("applicationName", "app");
+        ConnectionUrl u = ConnectionUrl.parse(
+                "jdbc:phalanx://h/vdb?user=bob&password=a+b%26c%3D&fetchSize=50&flag", info);
+        assertEquals("bob", u.user());
+        assertEquals("a+b&c=", u.password(), "'+' stays '+', percent escapes are decoded");
+        assertEquals(50, u.intProperty(ConnectionUrl.FETCH_SIZE, 0));
+        assertEquals("", u.properties().get("flag"));
+        assertEquals("app", u.sessionProperties().get("applicationName"));
+        assertFalse(u.sessionProperties().containsKey("password"), "credentials travel apart from the properties");
+        assertFalse(u.sessionProperties().containsKey("user"));
+    }
+
+    @Test
+    void userAndPasswordMayComeFromPropertiesOnly() throws SQLException {
+        Properties info = new Properties();
+        info.setProperty("user", "carol");
+        info.setProperty("password", "pw");
+        ConnectionUrl u = ConnectionUrl.parse("jdbc:phalanx://h:9/vdb", info);
+        assertEquals("carol", u.user());
+        assertEquals("pw", u.password());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "jdbc:phalanx:",
+        "jdbc:phalanx:h/vdb",
+        "jdbc:phalanx://h",
+        "jdbc:phalanx://h/",
+        "jdbc:phalanx:///vdb",
+        "jdbc:phalanx://a,,b/vdb",
+        "jdbc:phalanx://h:/vdb",
+        "jdbc:phalanx://h:0/vdb",
+        "jdbc:phalanx://h:65536/vdb",
+        "jdbc:phalanx://h:abc/vdb",
+        "jdbc:phalanx://[::1/vdb",
+        "jdbc:phalanx://h/v/x",
+        "jdbc:phalanx://h/vdb?%zz=1",
+        "jdbc:phalanx://h/vdb?=1",
+        "jdbc:phalanx://h/vdb?socketTimeout=-5",
+        "jdbc:phalanx://h/vdb?connectTimeout=soon",
+    })
+    void malformedUrlsAreRefusedWithAClearMessage(String url) {
+        SQLException e = assertThrows(SQLException.class, () -> ConnectionUrl.parse(url, null));
+        assertTrue(e.getMessage().contains(url) || e.getMessage().contains("connection property"), e.getMessage());
+        assertEquals("08001", e.getSQLState());
+    }
+
+    @Test
+    void onlyPhalanxUrlsAreAccepted() {
+        assertTrue(ConnectionUrl.accepts("jdbc:phalanx://h/vdb"));
+        assertFalse(ConnectionUrl.accepts("jdbc:postgresql://h/db"));
+        assertFalse(ConnectionUrl.accepts(null));
+    }
+}
