@@ -514,7 +514,7 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         }
         // LOB columns come back as LOB objects, as applications written for other drivers expect.
         int jdbcType = columns.get(column - 1).jdbcType();
-        if ((jdbcType == Types.BLOB) && v instanceof byte[] b) {
+        if (jdbcType == Types.BLOB && v instanceof byte[] b) {
             return new MemoryBlob(b.clone());
         }
         if ((jdbcType == Types.CLOB || jdbcType == Types.NCLOB) && v instanceof String s) {

@@ -26,6 +26,7 @@ final class StreamingRows implements Rows {
     private Object[] current;
     private int row;
     private boolean exhausted;
+    private SQLException failure;
     private boolean closed;
     private int fetchCount;
     private int largestBatch;
@@ -47,6 +48,10 @@ final class StreamingRows implements Rows {
 
     @Override
     public boolean next() throws SQLException {
+        if (failure != null) {
+            throw SqlExceptions.create("the result set cannot go on after a failed fetch: " + failure.getMessage(),
+                    failure.getSQLState(), failure.getErrorCode(), failure);
+        }
         if (exhausted || closed) {
             return false;
         }
@@ -59,9 +64,7 @@ final class StreamingRows implements Rows {
             }
             fetchNext();
         }
-        current = batch.get(index);
-        batch.set(index, null); // the current row is held apart; let the batch slot go
-        index++;
+        current = batch.get(index++);
         row++;
         return true;
     }
@@ -74,7 +77,18 @@ final class StreamingRows implements Rows {
     }
 
     private void fetchNext() throws SQLException {
-        RowBatch next = protocol.fetch(cursorId, fetchSize > 0 ? fetchSize : Protocol.DEFAULT_FETCH_SIZE, columnCount);
+        RowBatch next;
+        try {
+            next = protocol.fetch(cursorId, fetchSize > 0 ? fetchSize : Protocol.DEFAULT_FETCH_SIZE, columnCount);
+        } catch (SQLException e) {
+            // The server drops a cursor whose fetch failed (and a broken connection has none left),
+            // so there is nothing to close; the rows that never came must not look like the end.
+            failure = e;
+            serverDone = true;
+            batch = List.of();
+            index = 0;
+            throw e;
+        }
         fetchCount++;
         batch = next.rows();
         index = 0;

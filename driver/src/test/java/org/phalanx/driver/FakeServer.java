@@ -63,6 +63,10 @@ final class FakeServer implements AutoCloseable {
                     List.<Object[]>of(new Object[] {"t1"}, new Object[] {"t2"}).iterator(), 0, true);
         }
 
+        MessageWriter fetch(int cursor, int size, Session s) {
+            return s.fetch(cursor, size);
+        }
+
         MessageWriter ok() {
             return new MessageWriter(MessageType.OK);
         }
@@ -90,7 +94,7 @@ final class FakeServer implements AutoCloseable {
             return new ResultSetReply(id, columns, new RowBatch(first, false)).toMessage();
         }
 
-        private MessageWriter fetch(int cursor, int size) {
+        MessageWriter fetch(int cursor, int size) {
             Iterator<Object[]> rows = cursors.get(cursor);
             if (rows == null) {
                 return new ErrorReply("24000", 0, "no open cursor " + cursor).toMessage();
@@ -104,6 +108,11 @@ final class FakeServer implements AutoCloseable {
             MessageWriter w = new MessageWriter(MessageType.ROWS, 1024);
             new RowBatch(batch, last).write(w);
             return w;
+        }
+
+        /** Drops a cursor, as a server does when fetching from it failed. */
+        void dropCursor(int cursor) {
+            cursors.remove(cursor);
         }
 
         int openCursors() {
@@ -218,7 +227,7 @@ final class FakeServer implements AutoCloseable {
                 return b.metadata(m, s);
             }
             case MessageType.FETCH:
-                return s.fetch(r.readInt(), r.readInt());
+                return b.fetch(r.readInt(), r.readInt(), s);
             case MessageType.CLOSE_CURSOR:
                 s.cursors.remove(r.readInt());
                 return b.ok();

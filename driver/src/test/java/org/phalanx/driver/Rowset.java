@@ -9,7 +9,7 @@ import org.phalanx.protocol.Execute;
 import org.phalanx.protocol.MessageWriter;
 
 /** Serves N generated rows (id, name) for any EXECUTE, honouring fetch size and scrollable. */
-final class Rowset extends FakeServer.Behaviour {
+class Rowset extends FakeServer.Behaviour {
     static final List<ColumnInfo> COLUMNS = List.of(ColumnInfo.simple("id", Types.INTEGER, "INTEGER"),
             ColumnInfo.simple("name", Types.VARCHAR, "VARCHAR"));
 

@@ -12,7 +12,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import org.junit.jupiter.api.Test;
+import org.phalanx.protocol.ErrorReply;
 import org.phalanx.protocol.MessageType;
+import org.phalanx.protocol.MessageWriter;
 
 /** Forward-only results stream one batch at a time from the server cursor. */
 class StreamingResultSetTest {
@@ -135,6 +137,37 @@ class StreamingResultSetTest {
             assertTrue(rs.isAfterLast());
             assertEquals(0, rs.getRow());
             assertEquals(1, server.count(MessageType.FETCH));
+        }
+    }
+
+    @Test
+    void aFailedFetchIsReportedAndNeverLooksLikeTheEnd() throws Exception {
+        FakeServer.Behaviour failingSecondFetch = new Rowset(100) {
+            private int fetches;
+
+            @Override
+            MessageWriter fetch(int cursor, int size, FakeServer.Session s) {
+                if (++fetches == 2) {
+                    s.dropCursor(cursor);
+                    return new ErrorReply("HY000", 5, "backend lost").toMessage();
+                }
+                return super.fetch(cursor, size, s);
+            }
+        };
+        try (FakeServer server = new FakeServer().with(failingSecondFetch);
+             Connection c = DriverManager.getConnection(server.url());
+             Statement st = c.createStatement()) {
+            st.setFetchSize(10);
+            ResultSet rs = st.executeQuery("select");
+            for (int i = 0; i < 20; i++) {
+                assertTrue(rs.next());
+            }
+            SQLException e = assertThrows(SQLException.class, rs::next);
+            assertEquals("backend lost", e.getMessage());
+            assertThrows(SQLException.class, rs::next, "still failing, not a silent end of rows");
+            rs.close();
+            assertEquals(0, server.count(MessageType.CLOSE_CURSOR), "the server already dropped the cursor");
+            assertTrue(st.executeQuery("select").next(), "the connection keeps serving");
         }
     }
 
