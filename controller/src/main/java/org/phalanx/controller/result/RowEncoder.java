@@ -18,12 +18,14 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
 
 /**
  * Reads the current row of a backend ResultSet into wire values. The getter is chosen by the
  * column's declared JDBC type, never left to the backend driver's getObject, so every backend
  * engine yields the same Java types for the same SQL types. When the typed getter fails (SQLite
- * declares types loosely: a DATE column may hold any text) the value falls back to getObject.
+ * declares types loosely: a DATE column may hold any text) the value falls back to getObject
+ * (ISO-8601 text in a date/time column still becomes a date/time).
  * NULLs become {@link SqlNull} carrying the column type.
  */
 public final class RowEncoder {
@@ -50,9 +52,34 @@ public final class RowEncoder {
         try {
             v = typed(rs, column, jdbcType);
         } catch (SQLException | RuntimeException e) {
-            v = toWire(rs.getObject(column));
+            v = looselyTyped(toWire(rs.getObject(column)), jdbcType);
         }
         return v == null || rs.wasNull() ? new SqlNull(jdbcType) : v;
+    }
+
+    /**
+     * A value the typed getter refused. SQLite keeps dates as ISO-8601 text, which its driver's
+     * getDate does not parse ("2024-02-29" fails); such text still becomes a date. Anything
+     * else stays as the backend gave it.
+     */
+    private static Object looselyTyped(Object v, int jdbcType) {
+        if (!(v instanceof String text)) {
+            return v;
+        }
+        try {
+            switch (jdbcType) {
+                case Types.DATE:
+                    return LocalDate.parse(text);
+                case Types.TIME:
+                    return LocalTime.parse(text);
+                case Types.TIMESTAMP:
+                    return LocalDateTime.parse(text.replace(' ', 'T'));
+                default:
+                    return v;
+            }
+        } catch (DateTimeParseException e) {
+            return v;
+        }
     }
 
     private static Object typed(ResultSet rs, int c, int jdbcType) throws SQLException {
@@ -100,7 +127,10 @@ public final class RowEncoder {
                 // read wide: SQLite's getInt silently truncates 64-bit values stored in INTEGER
                 // columns, and unsigned INT overflows int on MariaDB
                 long v = rs.getLong(c);
-                return (int) v == v ? Integer.valueOf((int) v) : Long.valueOf(v);
+                if ((int) v == v) {
+                    return (int) v;
+                }
+                return v; // (not a ?: expression: it would promote the Integer branch to Long)
             }
             case Types.BIGINT:
                 return rs.getLong(c);
