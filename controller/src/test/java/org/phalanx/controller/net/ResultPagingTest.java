@@ -37,9 +37,8 @@ class ResultPagingTest extends FrontEndTestBase {
     void items() throws IOException {
         try (TestClient c = loggedIn()) {
             c.call(execute("CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT)"));
-            for (int i = 1; i <= 25; i++) {
-                c.call(execute("INSERT INTO items(id, name) VALUES (?, ?)", i, "item " + i));
-            }
+            c.call(execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25)"
+                    + " INSERT INTO items(id, name) SELECT i, 'item ' || i FROM n"));
         }
     }
 
@@ -206,6 +205,36 @@ class ResultPagingTest extends FrontEndTestBase {
                     "INSERT INTO nosuch VALUES (1)",
                     "UPDATE items SET name = 'b' WHERE id = 2"), List.of(), 0).toMessage()));
             assertTrue(failed.error() != null && failed.error().message().contains("nosuch"), String.valueOf(failed.error()));
+            c.ok(TestClient.message(MessageType.PING));
+        }
+    }
+
+    @Test
+    void wideRowsComeInSmallerBatchesSoEachFitsInAFrame() throws IOException {
+        try (TestClient c = loggedIn()) {
+            c.call(execute("CREATE TABLE wide(id INTEGER, data BLOB)"));
+            c.call(execute("WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19)"
+                    + " INSERT INTO wide SELECT i, randomblob(10000) FROM n"));
+            ResultSetReply first = resultSet(c.call(query("SELECT id, data FROM wide ORDER BY id", 100, 0, false)));
+            int received = first.firstBatch().rows().size();
+            assertTrue(received < 20, "a 100-row batch of 10 KB rows would not fit in " + MAX_FRAME + " bytes");
+            assertFalse(first.firstBatch().last());
+            RowBatch batch;
+            do {
+                batch = rows(c.call(fetch(first.cursorId(), 100)));
+                received += batch.rows().size();
+            } while (!batch.last());
+            assertEquals(20, received);
+        }
+    }
+
+    @Test
+    void aRowLargerThanAFrameIsAnErrorNotABrokenConnection() throws IOException {
+        try (TestClient c = loggedIn()) {
+            ErrorReply error = TestClient.error(c.call(query("SELECT randomblob(" + (MAX_FRAME + 1) + ")", 10, 0,
+                    false)));
+            assertEquals("54000", error.sqlState());
+            assertEquals(0, session().openResults.get());
             c.ok(TestClient.message(MessageType.PING));
         }
     }

@@ -21,14 +21,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * SQLite connection. It deliberately ignores maxRows so the controller's own limit is tested.
  * Tests subclass it to inject failures or delays.
  */
-class SqliteSession implements Session {
+public class SqliteSession implements Session {
     final Connection connection;
     private final String user;
     /** Results handed out and not closed yet: a leak shows here. */
     final AtomicInteger openResults = new AtomicInteger();
-    final CountDownLatch closed = new CountDownLatch(1);
+    public final CountDownLatch closed = new CountDownLatch(1);
 
-    SqliteSession(Path db, String user) throws SQLException {
+    public SqliteSession(Path db, String user) throws SQLException {
         this.connection = DriverManager.getConnection("jdbc:sqlite:" + db);
         this.user = user;
     }
