@@ -33,11 +33,11 @@ final class XmlSchemaValidator {
     private static final Pattern RULE_PREFIX = Pattern.compile("^cvc-[\\w.-]+: ");
     /** Xerces names expected elements as {"urn:...":name}; the namespace is noise to the reader. */
     private static final Pattern NAMESPACE_QUALIFIER = Pattern.compile("\"urn:phalanx:[^\"]*\":");
+    /** ...and wraps element names in braces: '{backend}' reads better as 'backend'. */
+    private static final Pattern BRACED_NAMES = Pattern.compile("'\\{([^{}\"]*)}'");
     /** Rules about a value itself (enumeration, pattern, range, type); the attribute is named next. */
     private static final Pattern FACET_RULE =
             Pattern.compile("cvc-(enumeration|pattern|minInclusive|maxInclusive|minLength|maxLength|datatype)-valid");
-    /** ...and wraps element names in braces: '{backend}' reads better as 'backend'. */
-    private static final Pattern BRACED_NAMES = Pattern.compile("'\\{([^{}\"]*)}'");
 
     private final Schema schema;
     private final String namespace;
