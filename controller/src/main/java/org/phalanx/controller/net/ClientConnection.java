@@ -109,7 +109,7 @@ final class ClientConnection implements Runnable {
         reader.end();
         if (hello.version() != Protocol.VERSION) {
             LOG.warn("Closing connection from {}: protocol version {} not supported", remote, hello.version());
-            refuse(out, new ErrorReply("08001", 0, "protocol version " + hello.version()
+            refuse(out, new ErrorReply("08004", 0, "protocol version " + hello.version()
                     + " is not supported (this controller speaks version " + Protocol.VERSION + ")"));
             return false;
         }

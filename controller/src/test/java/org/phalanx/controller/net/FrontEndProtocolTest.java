@@ -98,7 +98,8 @@ class FrontEndProtocolTest extends FrontEndTestBase {
         try (TestClient c = client()) {
             ErrorReply error = TestClient.error(c.call(new org.phalanx.protocol.Hello((short) 99, "demo", "demo",
                     "secret", Map.of()).toMessage()));
-            assertEquals("08001", error.sqlState());
+            assertEquals("08004", error.sqlState());
+            assertTrue(error.message().contains("version 1"), error.message());
             assertTrue(c.closedByServer());
         }
     }
