@@ -76,6 +76,16 @@ public final class Controller {
                 config.listen().address(), frontEnd.port(), String.join(", ", byName.keySet()));
     }
 
+    /** Backend states of a hosted virtual database, in configuration order. */
+    public synchronized Map<String, org.phalanx.requestmanager.BackendState> backendStates(String virtualDatabase) {
+        for (VirtualDatabase vdb : running) {
+            if (vdb.name().equals(virtualDatabase)) {
+                return vdb.backendStates();
+            }
+        }
+        throw new IllegalArgumentException("no virtual database " + virtualDatabase);
+    }
+
     /** The port clients connect to; the real one when the configuration asked for port 0. */
     public synchronized int port() {
         if (frontEnd == null) {

@@ -134,7 +134,7 @@ final class VirtualSession implements Session {
                     rm.statistics.reads.increment();
                     return read(r);
                 default:
-                    if (r.expect() == Request.Expect.ROWS && !mayReturnRows(r.sql())) {
+                    if (r.expect() == Request.Expect.ROWS && a.parsed() && !mayReturnRows(r.sql())) {
                         throw new SQLException("the statement does not return rows; use executeUpdate or execute", "07000");
                     }
                     rm.statistics.writes.increment();
@@ -146,6 +146,7 @@ final class VirtualSession implements Session {
         }
     }
 
+    /** Refuse before running, not after: a write run by mistake through executeQuery would stay applied. */
     private static boolean mayReturnRows(String sql) {
         String s = sql.toLowerCase(java.util.Locale.ROOT);
         return s.contains("select") || s.contains("returning") || s.contains("pragma") || s.contains("show")

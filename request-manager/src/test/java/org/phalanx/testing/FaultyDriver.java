@@ -41,6 +41,8 @@ public final class FaultyDriver implements java.sql.Driver {
         public volatile boolean broken;
         /** Statement executions that reached the real driver. */
         public final java.util.concurrent.atomic.AtomicLong executions = new java.util.concurrent.atomic.AtomicLong();
+        /** ResultSet.next() calls on this backend's results: shows how far a result was read. */
+        public final java.util.concurrent.atomic.AtomicLong rowsRead = new java.util.concurrent.atomic.AtomicLong();
     }
 
     public static Fault fault(String name) {
@@ -81,6 +83,9 @@ public final class FaultyDriver implements java.sql.Driver {
             if (!name.equals("close") && !name.equals("isClosed") && !name.equals("abort")) {
                 check(fault);
             }
+            if (name.equals("next") && proxy instanceof java.sql.ResultSet) {
+                fault.rowsRead.incrementAndGet();
+            }
             if (EXECUTE.contains(name)) {
                 fault.executions.incrementAndGet();
                 if (fault.delayMillis > 0) {
@@ -98,6 +103,10 @@ public final class FaultyDriver implements java.sql.Driver {
             }
             if (result instanceof java.sql.Statement s && method.getReturnType() == java.sql.Statement.class) {
                 return wrap(java.sql.Statement.class, s, fault);
+            }
+            if (result instanceof java.sql.ResultSet rs && method.getReturnType() == java.sql.ResultSet.class
+                    && (name.equals("executeQuery") || name.equals("getResultSet"))) {
+                return wrap(java.sql.ResultSet.class, rs, fault);
             }
             return result;
         };

@@ -1,10 +1,12 @@
 package org.phalanx.controller.vdb;
 
+import org.phalanx.requestmanager.BackendState;
 import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.Session;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * What a virtual database needs of its request manager: sessions for authenticated users and
@@ -17,6 +19,11 @@ public interface SessionSource {
     /** Stops accepting requests, waits up to {@code wait} for those in flight, closes the backends. */
     void shutdown(Duration wait);
 
+    /** Backend name to state, in configuration order (empty when there is no request manager). */
+    default Map<String, BackendState> backendStates() {
+        return Map.of();
+    }
+
     static SessionSource of(RequestManager requestManager) {
         return new SessionSource() {
             @Override
@@ -27,6 +34,11 @@ public interface SessionSource {
             @Override
             public void shutdown(Duration wait) {
                 requestManager.shutdown(wait);
+            }
+
+            @Override
+            public Map<String, BackendState> backendStates() {
+                return requestManager.backendStates();
             }
         };
     }

@@ -62,6 +62,11 @@ public final class VirtualDatabase {
         return users.exists(user);
     }
 
+    /** Backend name to state, in configuration order. */
+    public java.util.Map<String, org.phalanx.requestmanager.BackendState> backendStates() {
+        return sessions.backendStates();
+    }
+
     public void shutdown(Duration wait) {
         sessions.shutdown(wait);
         LOG.info("Virtual database {} shut down", name);

@@ -1,0 +1,81 @@
+package org.phalanx.controller.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+import org.phalanx.controller.Controller;
+import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testing.SqliteCluster;
+
+/**
+ * A controller started in-process from real XML files, serving virtual database "vdb" (user
+ * "app", password "secret") over SQLite backend files that go through the fault injector.
+ */
+final class PhalanxCluster implements AutoCloseable {
+    final SqliteCluster files;
+    final Controller controller;
+    final Path dir;
+
+    PhalanxCluster(Path dir, String waitPolicy, String... backends) throws Exception {
+        this.dir = dir;
+        this.files = new SqliteCluster(dir, backends);
+        files.backendConfigs(); // resets every fault knob of these names
+        StringBuilder b = new StringBuilder();
+        for (String name : backends) {
+            b.append("    <backend name=\"").append(name).append("\" url=\"")
+                    .append(FaultyDriver.url(name, "jdbc:sqlite:" + files.file(name)))
+                    .append("\" driver=\"").append(FaultyDriver.class.getName()).append("\" poolSize=\"40\"/>\n");
+        }
+        Files.writeString(dir.resolve("vdb.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb">
+                  <users>
+                    <user name="app" password="secret"/>
+                  </users>
+                  <backends>
+                %s  </backends>
+                  <requestManager replication="RAIDb-1" waitPolicy="%s" balancing="least-pending" lockTimeout="20s"/>
+                </virtualDatabase>
+                """.formatted(b, waitPolicy));
+        Files.writeString(dir.resolve("controller.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen address="127.0.0.1" port="0"/>
+                  <virtualDatabase file="vdb.xml"/>
+                </controller>
+                """);
+        controller = Controller.fromConfig(dir.resolve("controller.xml"));
+        controller.start();
+    }
+
+    String url() {
+        return "jdbc:phalanx://127.0.0.1:" + controller.port() + "/vdb";
+    }
+
+    Connection connect() throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", "app");
+        p.setProperty("password", "secret");
+        return DriverManager.getConnection(url(), p);
+    }
+
+    /** Table checksums of every backend file, which must all be equal. */
+    void assertIdentical(String table, String orderBy) throws SQLException {
+        List<String> names = files.names();
+        String expected = files.checksum(names.get(0), table, orderBy);
+        for (String n : names.subList(1, names.size())) {
+            org.junit.jupiter.api.Assertions.assertEquals(expected, files.checksum(n, table, orderBy),
+                    "table " + table + " differs between " + names.get(0) + " and " + n);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        controller.stop();
+    }
+}
