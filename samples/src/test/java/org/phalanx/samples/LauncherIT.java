@@ -1,0 +1,147 @@
+package org.phalanx.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * bin/phalanx as a user runs it: the demo, a controller process stopped with SIGTERM, and an
+ * invalid configuration. Runs after packaging, so the launcher finds the built jars.
+ */
+class LauncherIT {
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final Path LAUNCHER = ROOT.resolve("bin/phalanx");
+
+    @TempDir
+    Path dir;
+
+    /** A copy of the sample folder listening on a free port: an independent cluster. */
+    private Path sampleCopy(int port) throws IOException {
+        Path sample = ROOT.resolve("samples/raidb1-sqlite");
+        for (String f : List.of("controller.xml", "demo.xml")) {
+            Files.copy(sample.resolve(f), dir.resolve(f));
+        }
+        Path controller = dir.resolve("controller.xml");
+        Files.writeString(controller, Files.readString(controller).replace("port=\"25322\"", "port=\"" + port + "\""));
+        return dir;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static Process launch(Path output, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(LAUNCHER.toString());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    @Test
+    void demoShowsReplicationAndStopsItsController() throws Exception {
+        Path folder = sampleCopy(freePort());
+        Path output = dir.resolve("demo.out");
+        Process demo = launch(output, "demo", folder.toString());
+        assertTrue(demo.waitFor(3, TimeUnit.MINUTES), "demo finished");
+        String out = Files.readString(output);
+        assertEquals(0, demo.exitValue(), out);
+        assertTrue(out.contains("All 3 backends hold the same rows"), out);
+        for (int i = 1; i <= 3; i++) {
+            assertTrue(Files.exists(folder.resolve("backend" + i + ".db")), "backend files live in the copied folder");
+        }
+        assertTrue(Files.readString(folder.resolve("controller.log")).contains("Phalanx controller stopped"));
+    }
+
+    @Test
+    void controllerProcessFinishesRequestsAndStopsCleanlyOnSigterm() throws Exception {
+        int port = freePort();
+        Path folder = sampleCopy(port);
+        Path log = dir.resolve("controller.out");
+        Process controller = launch(log, "controller", folder.resolve("controller.xml").toString());
+        try {
+            waitForPort(port, controller, log);
+            String url = "jdbc:phalanx://127.0.0.1:" + port + "/demo?user=demo&password=demo";
+            int acknowledged = 0;
+            try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, ?)")) {
+                    for (int i = 0; i < 200; i++) {
+                        ps.setInt(1, i);
+                        ps.setString(2, "row " + i);
+                        ps.executeUpdate();
+                        acknowledged++;
+                    }
+                }
+                c.setAutoCommit(false);
+                s.executeUpdate("INSERT INTO t VALUES (1000, 'never committed')");
+                controller.destroy(); // SIGTERM
+                assertTrue(controller.waitFor(1, TimeUnit.MINUTES), "controller exited");
+            } catch (SQLException expected) {
+                // the connection is closed under the open transaction: that is the point
+            }
+            String out = Files.readString(log);
+            assertTrue(out.contains("Phalanx controller stopped"), out);
+            for (int i = 1; i <= 3; i++) {
+                try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("backend" + i + ".db"));
+                     Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*), MAX(id) FROM t")) {
+                    rs.next();
+                    assertEquals(acknowledged, rs.getInt(1), "acknowledged rows on backend " + i);
+                    assertEquals(199, rs.getInt(2), "the open transaction rolled back on backend " + i);
+                }
+            }
+        } finally {
+            controller.destroyForcibly();
+        }
+    }
+
+    @Test
+    void anInvalidConfigurationIsRefusedWithFileLineAndColumn() throws Exception {
+        Path bad = dir.resolve("bad.xml");
+        Files.writeString(bad, """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen port="not-a-port"/>
+                  <virtualDatabase file="missing.xml"/>
+                </controller>
+                """);
+        Path output = dir.resolve("bad.out");
+        Process p = launch(output, "controller", bad.toString());
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES));
+        String out = Files.readString(output);
+        assertEquals(2, p.exitValue(), out);
+        assertTrue(out.contains(bad + ":3:"), "file:line:col of the bad port in: " + out);
+    }
+
+    private static void waitForPort(int port, Process process, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new AssertionError("controller exited: " + Files.readString(log));
+            }
+            try (Socket ignored = new Socket("127.0.0.1", port)) {
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(100);
+            }
+        }
+        throw new AssertionError("controller did not listen within 60 s: " + Files.readString(log));
+    }
+}
