@@ -181,4 +181,47 @@ class ReplicationTest {
             }
         }
     }
+
+    @Test
+    void withNoBackendLeftClientsGetAClearError() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "a", "b");
+        start(WaitPolicy.FIRST, cluster);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            FaultyDriver.fault("a").broken = true;
+            FaultyDriver.fault("b").broken = true;
+            SQLException read = assertThrows(SQLException.class, () -> count(s, "SELECT COUNT(*) FROM t"));
+            assertEquals("08006", read.getSQLState());
+            assertTrue(read.getMessage().contains("no enabled backend"), read.getMessage());
+            SQLException write = assertThrows(SQLException.class, () -> update(s, "INSERT INTO t VALUES (1)"));
+            assertEquals("08006", write.getSQLState());
+        }
+    }
+
+    @Test
+    void waitingTooLongForAConflictingTransactionIs40001AndReadsAreNeverBlocked() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "a", "b");
+        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.FIRST,
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofMillis(300), ZoneId.of("UTC"), 1000);
+        rm = new RequestManager("test", config, cluster.backendConfigs());
+        rm.start();
+        try (Session holder = rm.openSession("u"); Session waiter = rm.openSession("u");
+             Session reader = rm.openSession("u")) {
+            update(holder, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(holder, "CREATE TABLE other (id INTEGER PRIMARY KEY)");
+            holder.setAutoCommit(false);
+            update(holder, "INSERT INTO t VALUES (1)");
+            waiter.setAutoCommit(false);
+            assertEquals(0, count(waiter, "SELECT COUNT(*) FROM other"));
+            // SQLite allows one writer: the waiter's write waits for the holder, then gives up
+            SQLException e = assertThrows(SQLException.class, () -> update(waiter, "INSERT INTO other VALUES (7)"));
+            assertEquals("40001", e.getSQLState(), e.getMessage());
+            assertEquals(0, count(reader, "SELECT COUNT(*) FROM t"), "reads run beside a writing transaction");
+            holder.commit();
+            update(waiter, "INSERT INTO other VALUES (8)");
+            waiter.commit();
+            assertEquals(1, count(reader, "SELECT COUNT(*) FROM t"));
+            assertEquals(8, count(reader, "SELECT SUM(id) FROM other"), "the refused write was rolled back");
+        }
+    }
 }
