@@ -1,0 +1,133 @@
+package org.phalanx.requestmanager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.phalanx.testing.DatabaseServers;
+
+/**
+ * PostgreSQL and MariaDB replicas of one virtual database: engines with row locks, so the
+ * scheduler locks tables, lets transactions on different tables run side by side, and breaks
+ * a deadlock between transactions with 40001.
+ */
+class RowLockingEnginesTest {
+    private static final String DB = "phalanx_rm_test";
+    private RequestManager rm;
+    private String pgUrl;
+    private String mariaUrl;
+
+    @BeforeEach
+    void start() throws SQLException {
+        pgUrl = DatabaseServers.createPostgres(DB);
+        mariaUrl = DatabaseServers.createMariaDb(DB);
+        List<BackendConfig> backends = List.of(
+                new BackendConfig("pg", pgUrl, null, new Credentials("postgres", ""), Map.of(), 10, 1),
+                new BackendConfig("maria", mariaUrl, null, new Credentials("root", ""), Map.of(), 10, 1));
+        rm = new RequestManager("rows", new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(5), ZoneId.of("UTC"), 100), backends);
+        rm.start();
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE a (id INT PRIMARY KEY, v INT NOT NULL)");
+            update(s, "CREATE TABLE b (id INT PRIMARY KEY, v INT NOT NULL)");
+            update(s, "INSERT INTO a VALUES (1, 0)");
+            update(s, "INSERT INTO b VALUES (1, 0)");
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        if (rm != null) {
+            rm.close();
+            DatabaseServers.dropPostgres(DB);
+            DatabaseServers.dropMariaDb(DB);
+        }
+    }
+
+    private static long update(Session s, String sql) throws SQLException {
+        try (Result r = s.execute(Request.of(sql))) {
+            return ((Result.UpdateCount) r).count();
+        }
+    }
+
+    @Test
+    void transactionsOnDifferentTablesRunSideBySide() throws Exception {
+        try (Session t1 = rm.openSession("u"); Session t2 = rm.openSession("u")) {
+            t1.setAutoCommit(false);
+            update(t1, "UPDATE a SET v = v + 1 WHERE id = 1");
+            t2.setAutoCommit(false);
+            // would wait for t1 (and time out) if the scheduler locked the whole database
+            CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+                try {
+                    update(t2, "UPDATE b SET v = v + 1 WHERE id = 1");
+                    t2.commit();
+                } catch (SQLException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            other.get(4, TimeUnit.SECONDS);
+            t1.commit();
+        }
+        assertEquals(List.of(1, 1), values("a", "b"));
+    }
+
+    @Test
+    void aDeadlockBetweenTransactionsIsBrokenWith40001() throws Exception {
+        try (Session t1 = rm.openSession("u"); Session t2 = rm.openSession("u")) {
+            t1.setAutoCommit(false);
+            t2.setAutoCommit(false);
+            update(t1, "UPDATE a SET v = v + 10 WHERE id = 1");
+            update(t2, "UPDATE b SET v = v + 100 WHERE id = 1");
+            CompletableFuture<Long> t1WantsB = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return update(t1, "UPDATE b SET v = v + 10 WHERE id = 1");
+                } catch (SQLException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            Thread.sleep(200); // t1 now waits for t2's lock on b
+            SQLException e = assertThrows(SQLException.class, () -> update(t2, "UPDATE a SET v = v + 100 WHERE id = 1"));
+            assertEquals("40001", e.getSQLState());
+            assertEquals(1L, t1WantsB.get(5, TimeUnit.SECONDS), "t1 goes on once t2 is rolled back");
+            t1.commit();
+        }
+        // t2 rolled back everywhere, t1 committed everywhere
+        assertEquals(List.of(10, 10), values("a", "b"));
+    }
+
+    /** v of row 1 of each table, checked identical on both engines. */
+    private List<Integer> values(String... tables) throws SQLException {
+        List<Integer> pg = read(pgUrl, "postgres", tables);
+        List<Integer> maria = read(mariaUrl, "root", tables);
+        assertEquals(pg, maria, "PostgreSQL and MariaDB replicas differ");
+        return pg;
+    }
+
+    private static List<Integer> read(String url, String user, String... tables) throws SQLException {
+        List<Integer> result = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(url, user, ""); Statement s = c.createStatement()) {
+            for (String t : tables) {
+                try (ResultSet rs = s.executeQuery("SELECT v FROM " + t + " WHERE id = 1")) {
+                    assertTrue(rs.next());
+                    result.add(rs.getInt(1));
+                }
+            }
+        }
+        return result;
+    }
+}
