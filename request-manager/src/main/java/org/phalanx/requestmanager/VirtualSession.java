@@ -29,6 +29,7 @@ import org.phalanx.requestmanager.backend.Engine;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
+import org.phalanx.requestmanager.scheduler.LockManager;
 
 /**
  * One client connection's transaction state and request handling. Methods are synchronized so
@@ -110,6 +111,9 @@ final class VirtualSession implements Session {
                         autoCommit = false;
                         begunBySql = true;
                     }
+                    return new Result.UpdateCount(0, null);
+                case BEGIN_IMMEDIATE:
+                    beginImmediate();
                     return new Result.UpdateCount(0, null);
                 case COMMIT:
                 case ROLLBACK:
@@ -207,6 +211,44 @@ final class VirtualSession implements Session {
             if (implicit) {
                 rm.locks.releaseAll(txId);
             }
+        }
+    }
+
+    /**
+     * BEGIN IMMEDIATE: lock the whole database and join every backend now, so the reads that
+     * follow see the latest committed state and nothing can change it before this transaction
+     * writes (a safe read-then-write, as on SQLite itself).
+     */
+    private void beginImmediate() throws SQLException {
+        if (readOnly) {
+            throw new SQLException("the connection is read-only", "25006");
+        }
+        if (tx != null && tx.begun()) {
+            throw new SQLException("a transaction is already in progress", "25001");
+        }
+        if (autoCommit) {
+            autoCommit = false;
+            begunBySql = true;
+        }
+        Transaction t = currentTransaction();
+        Collection<String> all = Set.of(LockManager.ALL);
+        try {
+            acquire(t.id, all);
+            begin(t);
+            t.resources.addAll(all);
+            // a barrier on every backend: the branch is ready once earlier conflicting work has run there
+            rm.ordering.order(position -> {
+                for (Backend b : t.branches.keySet()) {
+                    tails.put(b, b.enqueue(all, tails.get(b), () -> null));
+                }
+            });
+        } catch (SQLException e) {
+            rollbackQuietly();
+            if (begunBySql) {
+                autoCommit = true;
+                begunBySql = false;
+            }
+            throw e;
         }
     }
 

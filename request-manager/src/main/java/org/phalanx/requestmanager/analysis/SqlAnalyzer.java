@@ -74,6 +74,10 @@ public final class SqlAnalyzer {
         // Transaction demarcation is decided on the first word: dialects spell it many ways.
         switch (first) {
             case "begin":
+                if (SqlLexer.containsWord(sql, "immediate") || SqlLexer.containsWord(sql, "exclusive")) {
+                    return new SqlAnalysis(StatementKind.BEGIN_IMMEDIATE, Set.of(), Set.of(), true, true, false);
+                }
+                return new SqlAnalysis(StatementKind.BEGIN, Set.of(), Set.of(), false, true, false);
             case "start":
                 return new SqlAnalysis(StatementKind.BEGIN, Set.of(), Set.of(), false, true, false);
             case "commit":

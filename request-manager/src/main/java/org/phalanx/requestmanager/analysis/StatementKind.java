@@ -9,6 +9,11 @@ public enum StatementKind {
     /** Changes the schema. */
     DDL,
     BEGIN,
+    /**
+     * BEGIN IMMEDIATE / EXCLUSIVE (SQLite's way to read then write safely): the transaction
+     * takes the whole-database lock and joins the backends at once.
+     */
+    BEGIN_IMMEDIATE,
     COMMIT,
     ROLLBACK,
     /** Savepoints: not supported yet (refused with 0A000). */
