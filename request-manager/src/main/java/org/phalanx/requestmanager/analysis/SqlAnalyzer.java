@@ -1,11 +1,11 @@
 package org.phalanx.requestmanager.analysis;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
@@ -41,16 +41,13 @@ public final class SqlAnalyzer {
         return t;
     });
 
-    private final Map<String, SqlAnalysis> cache;
+    /** Lock-free on the hit path: every request of every client looks up here. */
+    private final Map<String, SqlAnalysis> cache = new ConcurrentHashMap<>();
+    private final int cacheSize;
     private final LongAdder unparsed = new LongAdder();
 
     public SqlAnalyzer(int cacheSize) {
-        this.cache = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, SqlAnalysis> eldest) {
-                return size() > cacheSize;
-            }
-        });
+        this.cacheSize = cacheSize;
     }
 
     /** Statements the parser could not read since start. */
@@ -64,6 +61,13 @@ public final class SqlAnalyzer {
             return cached;
         }
         SqlAnalysis analysis = analyzeUncached(sql);
+        if (cache.size() >= cacheSize) {
+            // full (applications that inline literals): drop an arbitrary entry rather than track recency
+            Iterator<String> any = cache.keySet().iterator();
+            if (any.hasNext()) {
+                cache.remove(any.next());
+            }
+        }
         cache.put(sql, analysis);
         return analysis;
     }
