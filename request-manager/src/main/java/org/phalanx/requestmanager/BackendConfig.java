@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,9 +13,16 @@ import java.util.Map;
  * @param logins       virtual user name to real login on this backend
  * @param poolSize     maximum connections per real login
  * @param weight       share of reads under weighted round robin
+ * @param tables       tables declared statically in the configuration (may be empty); checked
+ *                     against the backend's metadata when it is enabled
  */
 public record BackendConfig(String name, String url, String driverClass, Credentials credentials,
-                            Map<String, Credentials> logins, int poolSize, int weight) {
+                            Map<String, Credentials> logins, int poolSize, int weight, List<DeclaredTable> tables) {
+
+    public BackendConfig(String name, String url, String driverClass, Credentials credentials,
+                         Map<String, Credentials> logins, int poolSize, int weight) {
+        this(name, url, driverClass, credentials, logins, poolSize, weight, List.of());
+    }
 
     public Credentials credentialsFor(String virtualUser) {
         return logins.getOrDefault(virtualUser, credentials);

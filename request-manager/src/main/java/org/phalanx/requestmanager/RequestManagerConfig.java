@@ -2,6 +2,7 @@ package org.phalanx.requestmanager;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.List;
 
 /**
  * The strategies a virtual database composes. Each is an independent choice.
@@ -10,10 +11,19 @@ import java.time.ZoneId;
  *                         rolled back with SQLState 40001
  * @param macroTimeZone    zone in which NOW()/CURRENT_* are evaluated when rewritten
  * @param analysisCacheSize SQL texts whose analysis is kept
+ * @param placementRules   where CREATE TABLE puts new tables under RAIDb-0/RAIDb-2, tried in
+ *                         order; without a matching rule a new table goes to every backend
+ *                         (RAIDb-2) or to one in turn (RAIDb-0)
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
-                                   int analysisCacheSize) {
+                                   int analysisCacheSize, List<PlacementRule> placementRules) {
+
+    public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
+                                LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
+                                int analysisCacheSize) {
+        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize, List.of());
+    }
 
     public static RequestManagerConfig defaults() {
         return new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.FIRST, BalancingPolicy.ROUND_ROBIN,
