@@ -20,6 +20,11 @@ import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
+import org.phalanx.requestmanager.routing.PartialReplication;
+import org.phalanx.requestmanager.routing.Placement;
+import org.phalanx.requestmanager.routing.Routing;
+import org.phalanx.requestmanager.routing.SchemaLearner;
+import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.LocalWriteOrdering;
 import org.phalanx.requestmanager.scheduler.LockManager;
 import org.phalanx.requestmanager.scheduler.WriteOrdering;
@@ -41,6 +46,8 @@ public final class RequestManager implements AutoCloseable {
     final WriteOrdering ordering = new LocalWriteOrdering();
     final ReadBalancer balancer;
     final Statistics statistics = new Statistics();
+    final SchemaView schema = new SchemaView();
+    final Routing routing;
     private final boolean lockWholeDatabase;
     private final AtomicLong transactionIds = new AtomicLong();
     private final Set<VirtualSession> sessions = ConcurrentHashMap.newKeySet();
@@ -49,6 +56,14 @@ public final class RequestManager implements AutoCloseable {
     public RequestManager(String virtualDatabaseName, RequestManagerConfig config, List<BackendConfig> backendConfigs) {
         if (backendConfigs.isEmpty()) {
             throw new IllegalArgumentException("virtual database " + virtualDatabaseName + " has no backend");
+        }
+        for (PlacementRule rule : config.placementRules()) {
+            for (String backend : rule.backends()) {
+                if (backendConfigs.stream().noneMatch(b -> b.name().equals(backend))) {
+                    throw new IllegalArgumentException((rule.location() == null ? "" : rule.location() + ": ")
+                            + "placement rule names unknown backend " + backend);
+                }
+            }
         }
         if (config.replication() == ReplicationLevel.SINGLE_DB && backendConfigs.size() != 1) {
             throw new IllegalArgumentException("SingleDB takes exactly one backend, " + virtualDatabaseName
@@ -66,6 +81,9 @@ public final class RequestManager implements AutoCloseable {
             list.add(new Backend(bc, connectionTimeout, this::backendDisabled));
         }
         this.backends = List.copyOf(list);
+        this.routing = config.replication().isPartial()
+                ? new PartialReplication(schema, new Placement(config.placementRules(), defaultPlacement(config)))
+                : Routing.EVERYWHERE;
         this.lockWholeDatabase = switch (config.lockGranularity()) {
             case DATABASE -> true;
             case TABLE -> false;
@@ -81,18 +99,60 @@ public final class RequestManager implements AutoCloseable {
         return config;
     }
 
-    /** Connects to every backend; those that answer are enabled, the others stay disabled (logged). */
+    /** Without a matching rule, RAIDb-2 puts a new table everywhere and RAIDb-0 on one backend in turn. */
+    private static PlacementRule defaultPlacement(RequestManagerConfig config) {
+        return config.replication() == ReplicationLevel.RAIDB_0
+                ? new PlacementRule(null, PlacementRule.Policy.ROUND_ROBIN, List.of(), 1, null)
+                : new PlacementRule(null, PlacementRule.Policy.ALL, List.of(), 0, null);
+    }
+
+    /**
+     * Connects to every backend and learns its tables; those that answer are enabled, the others
+     * stay disabled (logged).
+     *
+     * @throws SQLException when a table declared in the configuration is missing from its backend
+     */
     public void start() throws SQLException {
+        List<String> contradictions = new ArrayList<>();
         for (Backend b : backends) {
             try {
                 b.enable();
+                learnSchema(b, contradictions);
             } catch (SQLException e) {
+                b.disable("could not be enabled: " + e.getMessage());
                 LOG.error("virtual database {}: backend {} could not be enabled: {}", name, b.name(), e.getMessage());
+                schema.learn(b, declaredTables(b));
             }
+        }
+        if (!contradictions.isEmpty()) {
+            throw new SQLException(String.join("\n", contradictions), "XX000");
         }
         if (enabledBackends().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend: every request will fail", name);
         }
+    }
+
+    private void learnSchema(Backend b, List<String> contradictions) throws SQLException {
+        Set<String> tables;
+        try (java.sql.Connection c = b.connection(b.config().credentials())) {
+            tables = SchemaLearner.tables(c);
+        }
+        for (DeclaredTable declared : b.config().tables()) {
+            if (!tables.contains(declared.name())) {
+                contradictions.add((declared.location() == null ? "" : declared.location() + ": ") + "backend "
+                        + b.name() + " has no table " + declared.name() + " (it holds: "
+                        + (tables.isEmpty() ? "no tables" : String.join(", ", new java.util.TreeSet<>(tables))) + ")");
+            }
+        }
+        schema.learn(b, tables);
+    }
+
+    private static Set<String> declaredTables(Backend b) {
+        Set<String> names = new HashSet<>();
+        for (DeclaredTable t : b.config().tables()) {
+            names.add(t.name());
+        }
+        return names;
     }
 
     public Session openSession(String virtualUser) throws SQLException {

@@ -4,6 +4,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Map;
 import java.util.Set;
 import org.phalanx.requestmanager.backend.Backend;
@@ -20,6 +23,24 @@ final class Transaction {
     final Set<String> resources = new HashSet<>();
     /** Set when the transaction can no longer commit everywhere; it must roll back. */
     volatile SQLException doomed;
+    /**
+     * Per backend, what undoes this transaction's DDL in the schema view; run by that backend's
+     * rollback task, after the DDL itself has run there. Filled from backend threads.
+     */
+    final Map<Backend, List<Runnable>> schemaUndo = new ConcurrentHashMap<>();
+
+    void undoLater(Backend b, Runnable undo) {
+        schemaUndo.computeIfAbsent(b, k -> new CopyOnWriteArrayList<>()).add(undo);
+    }
+
+    void undoSchema(Backend b) {
+        List<Runnable> undo = schemaUndo.remove(b);
+        if (undo != null) {
+            for (int i = undo.size() - 1; i >= 0; i--) {
+                undo.get(i).run();
+            }
+        }
+    }
 
     Transaction(long id) {
         this.id = id;

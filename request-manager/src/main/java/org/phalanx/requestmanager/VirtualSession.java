@@ -29,6 +29,7 @@ import org.phalanx.requestmanager.backend.Engine;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
+import org.phalanx.requestmanager.routing.ReadRoute;
 import org.phalanx.requestmanager.scheduler.LockManager;
 
 /**
@@ -136,7 +137,7 @@ final class VirtualSession implements Session {
                         throw new SQLException("the statement returns rows; use executeQuery or execute", "07000");
                     }
                     rm.statistics.reads.increment();
-                    return read(r);
+                    return read(r, a);
                 default:
                     if (r.expect() == Request.Expect.ROWS && a.parsed() && !mayReturnRows(r.sql())) {
                         throw new SQLException("the statement does not return rows; use executeUpdate or execute", "07000");
@@ -173,24 +174,23 @@ final class VirtualSession implements Session {
         try {
             acquire(txId, resources);
             String sql = a.hasMacros() ? rm.rewriteMacros(r.sql()) : r.sql();
-            List<Backend> targets;
-            if (implicit) {
-                targets = rm.enabledBackends();
-            } else {
-                begin(t);
+            List<Backend> targets = rm.routing.writeTargets(a, rm.enabledBackends());
+            if (!implicit) {
+                join(t, targets);
                 t.resources.addAll(resources);
-                targets = new ArrayList<>(t.branches.keySet());
-                targets.removeIf(b -> !b.isEnabled());
+                targets = new ArrayList<>(targets);
+                targets.removeIf(b -> !t.branches.containsKey(b) || !b.isEnabled());
             }
             if (targets.isEmpty()) {
                 throw rm.noBackend();
             }
+            List<Backend> chosen = targets;
             Map<Backend, CompletableFuture<WriteOutcome>> futures = new LinkedHashMap<>();
             rm.ordering.order(position -> {
-                for (Backend b : targets) {
+                for (Backend b : chosen) {
                     Callable<WriteOutcome> work = implicit
-                            ? () -> runAutoCommit(b, sql, r)
-                            : () -> StatementRunner.executeWrite(t.branches.get(b), sql, r);
+                            ? () -> followSchema(b, a, null, runAutoCommit(b, sql, r))
+                            : () -> followSchema(b, a, t, StatementRunner.executeWrite(t.branches.get(b), sql, r));
                     CompletableFuture<WriteOutcome> f = b.enqueue(resources, tails.get(b), work);
                     tails.put(b, f);
                     futures.put(b, f);
@@ -234,7 +234,7 @@ final class VirtualSession implements Session {
         Collection<String> all = Set.of(LockManager.ALL);
         try {
             acquire(t.id, all);
-            begin(t);
+            join(t, rm.enabledBackends());
             t.resources.addAll(all);
             // a barrier on every backend: the branch is ready once earlier conflicting work has run there
             rm.ordering.order(position -> {
@@ -250,6 +250,17 @@ final class VirtualSession implements Session {
             }
             throw e;
         }
+    }
+
+    /** After a DDL statement succeeded on a backend: the schema view follows (undone if the transaction rolls back). */
+    private WriteOutcome followSchema(Backend b, SqlAnalysis a, Transaction t, WriteOutcome outcome) {
+        if (a.ddl() != null) {
+            Runnable undo = rm.routing.applied(b, a);
+            if (undo != null && t != null) {
+                t.undoLater(b, undo);
+            }
+        }
+        return outcome;
     }
 
     /** An auto-commit write on one backend; lock contention there is waited out, since others may have applied it. */
@@ -296,12 +307,15 @@ final class VirtualSession implements Session {
         return tx;
     }
 
-    /** Lazy begin: the transaction joins every enabled backend at its first write. */
-    private void begin(Transaction t) throws SQLException {
-        if (t.begun()) {
-            return;
-        }
-        for (Backend b : rm.enabledBackends()) {
+    /**
+     * Lazy begin: the transaction joins a backend (opens its branch there) the first time it
+     * writes there. A backend that cannot be reached is disabled and left out.
+     */
+    private void join(Transaction t, List<Backend> backends) throws SQLException {
+        for (Backend b : backends) {
+            if (t.branches.containsKey(b)) {
+                continue;
+            }
             Connection c = null;
             try {
                 c = b.connectionFor(user);
@@ -376,6 +390,9 @@ final class VirtualSession implements Session {
                     Connection c = branch.getValue();
                     if (!b.isEnabled()) {
                         closeQuietly(c);
+                        if (!commit) {
+                            t.undoSchema(b);
+                        }
                         continue;
                     }
                     CompletableFuture<Void> f = b.enqueue(t.resources, tails.get(b), () -> {
@@ -384,6 +401,7 @@ final class VirtualSession implements Session {
                                 c.commit();
                             } else {
                                 c.rollback();
+                                t.undoSchema(b);
                             }
                         } finally {
                             closeQuietly(c); // back to the pool, which rolls back anything left
@@ -420,12 +438,19 @@ final class VirtualSession implements Session {
 
     // ---------------------------------------------------------------- reads
 
-    private Result read(Request r) throws SQLException {
+    private Result read(Request r, SqlAnalysis a) throws SQLException {
         Transaction t = tx;
         if (t != null && t.begun()) {
-            return readInTransaction(r, t);
+            throwIfDoomed(t);
+            ReadRoute route = rm.routing.read(a, rm.enabledBackends());
+            for (Backend b : route.candidates()) {
+                if (t.branches.containsKey(b)) {
+                    return readInTransaction(r, a, t);
+                }
+            }
+            // the transaction has not touched the backends this read needs: read committed data there
         }
-        return readAutoCommit(r);
+        return readAutoCommit(r, a);
     }
 
     /**
@@ -434,12 +459,13 @@ final class VirtualSession implements Session {
      * is checked on a second backend: if it fails there too the statement is at fault and the
      * client gets the error; if it succeeds the first backend has diverged and is disabled.
      */
-    private Result readAutoCommit(Request r) throws SQLException {
+    private Result readAutoCommit(Request r, SqlAnalysis a) throws SQLException {
         Set<Backend> tried = new HashSet<>();
         SQLException firstError = null;
         Backend firstFailed = null;
         while (true) {
-            List<Backend> candidates = rm.enabledBackends();
+            ReadRoute route = rm.routing.read(a, rm.enabledBackends());
+            List<Backend> candidates = new ArrayList<>(route.candidates());
             candidates.removeAll(tried);
             if (candidates.isEmpty()) {
                 throw firstError != null ? firstError : rm.noBackend();
@@ -448,7 +474,7 @@ final class VirtualSession implements Session {
             tried.add(b);
             try {
                 Result result = runRead(b, null, r);
-                if (firstFailed != null) {
+                if (firstFailed != null && route.equivalent()) {
                     firstFailed.disable("failed a read that backend " + b.name() + " answered: "
                             + firstError.getMessage());
                 }
@@ -469,13 +495,12 @@ final class VirtualSession implements Session {
         }
     }
 
-    /** A read inside a begun transaction: on one of its branches, after its earlier writes there. */
-    private Result readInTransaction(Request r, Transaction t) throws SQLException {
-        throwIfDoomed(t);
+    /** A read inside a begun transaction: on one of its branches able to serve it, after its earlier writes there. */
+    private Result readInTransaction(Request r, SqlAnalysis a, Transaction t) throws SQLException {
         while (true) {
             List<Backend> candidates = new ArrayList<>();
-            for (Backend b : t.branches.keySet()) {
-                if (b.isEnabled()) {
+            for (Backend b : rm.routing.read(a, rm.enabledBackends()).candidates()) {
+                if (t.branches.containsKey(b)) {
                     candidates.add(b);
                 }
             }

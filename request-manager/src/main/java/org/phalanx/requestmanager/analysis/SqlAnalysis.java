@@ -11,7 +11,13 @@ import java.util.Set;
  * @param parsed        false when JSqlParser could not read it and we assumed the worst
  * @param hasMacros     contains NOW(), CURRENT_TIMESTAMP, RAND()... that must be rewritten
  *                      before it is sent to several backends
+ * @param ddl           for DDL the parser understood: its effect on the set of tables, else null
  */
 public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
-                          boolean allTables, boolean parsed, boolean hasMacros) {
+                          boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl) {
+
+    public SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
+                       boolean allTables, boolean parsed, boolean hasMacros) {
+        this(kind, readTables, writtenTables, allTables, parsed, hasMacros, null);
+    }
 }

@@ -98,19 +98,22 @@ public final class SqlAnalyzer {
             default:
                 break;
         }
-        if (DDL_WORDS.contains(first)) {
-            return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false);
-        }
+        boolean ddl = DDL_WORDS.contains(first);
         Statement statement;
         try {
             statement = CCJSqlParserUtil.parse(sql, PARSE_POOL, parser -> parser.withTimeOut(2000));
         } catch (JSQLParserException | RuntimeException e) {
-            return unparsed(macros);
+            // DDL the parser cannot read still runs (everywhere): it is not counted as unparsed SQL
+            return ddl ? new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false) : unparsed(macros);
         }
         if (statement == null || statement instanceof UnsupportedStatement) {
-            return unparsed(macros);
+            return ddl ? new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false) : unparsed(macros);
         }
         try {
+            if (ddl) {
+                // DDL locks everything; the effect tells partial replication where the table lives now
+                return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false, DdlEffects.of(statement));
+            }
             return classify(statement, macros);
         } catch (RuntimeException e) {
             return unparsed(macros);
@@ -178,7 +181,7 @@ public final class SqlAnalyzer {
     }
 
     /** Table names compare case-insensitively and without quotes. */
-    static String normalize(String name) {
+    public static String normalize(String name) {
         return name.replace("\"", "").replace("`", "").replace("[", "").replace("]", "").toLowerCase(Locale.ROOT);
     }
 }

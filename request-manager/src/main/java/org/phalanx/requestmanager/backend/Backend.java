@@ -66,6 +66,10 @@ public final class Backend {
         return config.name();
     }
 
+    public BackendConfig config() {
+        return config;
+    }
+
     public Engine engine() {
         return engine;
     }
