@@ -77,13 +77,22 @@ public final class Controller {
     }
 
     /** Backend states of a hosted virtual database, in configuration order. */
-    public synchronized Map<String, org.phalanx.requestmanager.BackendState> backendStates(String virtualDatabase) {
+    public Map<String, org.phalanx.requestmanager.BackendState> backendStates(String virtualDatabase) {
+        return hosted(virtualDatabase).backendStates();
+    }
+
+    /** Request counters of a hosted virtual database (reads, writes, unparsed statements...). */
+    public org.phalanx.requestmanager.Statistics.Snapshot statistics(String virtualDatabase) {
+        return hosted(virtualDatabase).statistics();
+    }
+
+    private synchronized VirtualDatabase hosted(String name) {
         for (VirtualDatabase vdb : running) {
-            if (vdb.name().equals(virtualDatabase)) {
-                return vdb.backendStates();
+            if (vdb.name().equals(name)) {
+                return vdb;
             }
         }
-        throw new IllegalArgumentException("no virtual database " + virtualDatabase);
+        throw new IllegalArgumentException("no virtual database " + name);
     }
 
     /** The port clients connect to; the real one when the configuration asked for port 0. */

@@ -2,6 +2,7 @@ package org.phalanx.controller.vdb;
 
 import org.phalanx.requestmanager.BackendState;
 import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.Statistics;
 import org.phalanx.requestmanager.Session;
 
 import java.sql.SQLException;
@@ -24,6 +25,11 @@ public interface SessionSource {
         return Map.of();
     }
 
+    /** Request counters, unparsed statements included (null when there is no request manager). */
+    default Statistics.Snapshot statistics() {
+        return null;
+    }
+
     static SessionSource of(RequestManager requestManager) {
         return new SessionSource() {
             @Override
@@ -39,6 +45,11 @@ public interface SessionSource {
             @Override
             public Map<String, BackendState> backendStates() {
                 return requestManager.backendStates();
+            }
+
+            @Override
+            public Statistics.Snapshot statistics() {
+                return requestManager.statistics();
             }
         };
     }

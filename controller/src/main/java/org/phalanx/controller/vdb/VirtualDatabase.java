@@ -67,6 +67,11 @@ public final class VirtualDatabase {
         return sessions.backendStates();
     }
 
+    /** Request counters of this virtual database, unparsed statements included. */
+    public org.phalanx.requestmanager.Statistics.Snapshot statistics() {
+        return sessions.statistics();
+    }
+
     public void shutdown(Duration wait) {
         sessions.shutdown(wait);
         LOG.info("Virtual database {} shut down", name);
