@@ -3,7 +3,9 @@ package org.phalanx.controller.config;
 import org.phalanx.requestmanager.BackendConfig;
 import org.phalanx.requestmanager.BalancingPolicy;
 import org.phalanx.requestmanager.Credentials;
+import org.phalanx.requestmanager.DeclaredTable;
 import org.phalanx.requestmanager.LockGranularity;
+import org.phalanx.requestmanager.PlacementRule;
 import org.phalanx.requestmanager.ReplicationLevel;
 import org.phalanx.requestmanager.RequestManagerConfig;
 import org.phalanx.requestmanager.WaitPolicy;
@@ -13,16 +15,21 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * Reads a virtual database file ({@code urn:phalanx:virtual-database:1}): validates it against
  * virtual-database.xsd, then checks what a schema cannot say well (unique names, login
- * mappings that name declared users, time zones, durations) with the position of each problem.
+ * mappings that name declared users, time zones, durations, table declarations, placement
+ * rules that fit the replication level) with the position of each problem.
  */
 public final class VirtualDatabaseConfigReader {
     private static final RequestManagerConfig DEFAULTS = RequestManagerConfig.defaults();
@@ -52,9 +59,13 @@ public final class VirtualDatabaseConfigReader {
 
     private VirtualDatabaseConfig build(Path file) throws ConfigException {
         List<VirtualUser> users = users(root.child("users").orElseThrow());
-        List<BackendConfig> backends = backends(root.child("backends").orElseThrow(), users);
-        RequestManagerConfig requestManager = root.child("requestManager")
-                .map(e -> requestManager(e, backends.size()))
+        Optional<XmlElement> requestManagerElement = root.child("requestManager");
+        ReplicationLevel replication = requestManagerElement
+                .map(VirtualDatabaseConfigReader::replication)
+                .orElse(DEFAULTS.replication());
+        List<BackendConfig> backends = backends(root.child("backends").orElseThrow(), users, replication);
+        RequestManagerConfig requestManager = requestManagerElement
+                .map(e -> requestManager(e, replication, backends))
                 .orElse(DEFAULTS);
         problems.throwIfAny();
         return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager);
@@ -75,8 +86,11 @@ public final class VirtualDatabaseConfigReader {
         return users;
     }
 
-    private List<BackendConfig> backends(XmlElement backendsElement, List<VirtualUser> users) {
+    private List<BackendConfig> backends(XmlElement backendsElement, List<VirtualUser> users,
+                                         ReplicationLevel replication) {
         Map<String, ConfigLocation> seen = new HashMap<>();
+        // under RAIDb-0: each declared table to the backend that holds it and where it is declared
+        Map<String, Map.Entry<String, ConfigLocation>> partitioned = new HashMap<>();
         List<BackendConfig> backends = new ArrayList<>();
         for (XmlElement e : backendsElement.children("backend")) {
             String name = e.required("name");
@@ -96,9 +110,56 @@ public final class VirtualDatabaseConfigReader {
                     new Credentials(e.attribute("user", null), e.attribute("password", null)),
                     logins(e, users),
                     intAttribute(e, "poolSize", DEFAULT_POOL_SIZE),
-                    intAttribute(e, "weight", DEFAULT_WEIGHT)));
+                    intAttribute(e, "weight", DEFAULT_WEIGHT),
+                    tables(e, name, replication, partitioned)));
         }
         return backends;
+    }
+
+    /**
+     * The tables a backend declares, in order, by normalised name.
+     *
+     * @param partitioned under RAIDb-0, the tables already declared on earlier backends (filled in)
+     */
+    private List<DeclaredTable> tables(XmlElement backend, String backendName, ReplicationLevel replication,
+                                       Map<String, Map.Entry<String, ConfigLocation>> partitioned) {
+        Map<String, ConfigLocation> seen = new HashMap<>();
+        List<DeclaredTable> tables = new ArrayList<>();
+        for (XmlElement e : backend.children("table")) {
+            String written = e.required("name").trim();
+            String name = tableName(written);
+            if (name.isEmpty()) {
+                problems.add(e.location("name"), "table name '" + written + "' is empty once unquoted");
+                continue;
+            }
+            ConfigLocation first = seen.putIfAbsent(name, e.location());
+            if (first != null) {
+                problems.add(e.location(), "table '" + name + "' is declared twice on backend '" + backendName
+                        + "' (first at line " + first.line() + ")");
+                continue;
+            }
+            if (replication == ReplicationLevel.RAIDB_0) {
+                Map.Entry<String, ConfigLocation> holder =
+                        partitioned.putIfAbsent(name, Map.entry(backendName, e.location()));
+                if (holder != null) {
+                    problems.add(e.location(), "under RAIDb-0 each table lives on one backend, and table '" + name
+                            + "' is already declared on backend '" + holder.getKey() + "' (line "
+                            + holder.getValue().line() + ")");
+                    continue;
+                }
+            }
+            tables.add(new DeclaredTable(name, e.location().toString()));
+        }
+        return List.copyOf(tables);
+    }
+
+    /**
+     * A table name as the request manager compares it: without quotes ("", ``, []) and in lower
+     * case, schema qualification kept as written.
+     */
+    static String tableName(String written) {
+        return written.replace("\"", "").replace("`", "").replace("[", "").replace("]", "")
+                .trim().toLowerCase(Locale.ROOT);
     }
 
     private Map<String, Credentials> logins(XmlElement backend, List<VirtualUser> users) {
@@ -118,9 +179,8 @@ public final class VirtualDatabaseConfigReader {
         return Map.copyOf(logins);
     }
 
-    private RequestManagerConfig requestManager(XmlElement e, int backendCount) {
-        ReplicationLevel replication = e.attributes().containsKey("replication")
-                ? replication(e.required("replication").trim()) : DEFAULTS.replication();
+    private RequestManagerConfig requestManager(XmlElement e, ReplicationLevel replication, List<BackendConfig> backends) {
+        int backendCount = backends.size();
         if (replication == ReplicationLevel.SINGLE_DB && backendCount != 1) {
             problems.add(e.location(), "replication SingleDB takes exactly one backend, found " + backendCount);
         }
@@ -134,7 +194,142 @@ public final class VirtualDatabaseConfigReader {
                         ? LockGranularity.valueOf(constant(e.required("lockGranularity"))) : DEFAULTS.lockGranularity(),
                 lockTimeout(e),
                 macroTimeZone(e),
-                intAttribute(e, "analysisCacheSize", DEFAULTS.analysisCacheSize()));
+                intAttribute(e, "analysisCacheSize", DEFAULTS.analysisCacheSize()),
+                placementRules(e, replication, backends));
+    }
+
+    /** The createTable rules in order, each checked against the backends and the replication level. */
+    private List<PlacementRule> placementRules(XmlElement requestManager, ReplicationLevel replication,
+                                               List<BackendConfig> backends) {
+        List<XmlElement> elements = requestManager.children("createTable");
+        if (elements.isEmpty()) {
+            return List.of();
+        }
+        if (!replication.isPartial()) {
+            problems.add(elements.get(0).location(), "createTable rules apply only under replication RAIDb-0 or"
+                    + " RAIDb-2, and replication is " + replicationText(replication)
+                    + (requestManager.attributes().containsKey("replication") ? "" : " (the default)")
+                    + ": they would be ignored");
+        }
+        List<String> known = backends.stream().map(BackendConfig::name).toList();
+        List<PlacementRule> rules = new ArrayList<>();
+        ConfigLocation defaultRule = null;
+        for (int i = 0; i < elements.size(); i++) {
+            XmlElement e = elements.get(i);
+            Pattern pattern = pattern(e);
+            if (!e.attributes().containsKey("pattern")) {
+                Optional<XmlElement> shadowed = elements.stream().skip(i + 1)
+                        .filter(r -> r.attributes().containsKey("pattern")).findFirst();
+                if (defaultRule != null) {
+                    problems.add(e.location(), "a second default createTable rule (no pattern); the first is at line "
+                            + defaultRule.line());
+                } else if (shadowed.isPresent()) {
+                    problems.add(e.location(), "the default createTable rule (no pattern) matches every table, so it"
+                            + " must be the last rule (the rule at line " + shadowed.get().location().line()
+                            + " would never be used)");
+                }
+                if (defaultRule == null) {
+                    defaultRule = e.location();
+                }
+            }
+            rules.add(placementRule(e, pattern, replication, known));
+        }
+        return List.copyOf(rules);
+    }
+
+    private Pattern pattern(XmlElement e) {
+        String text = e.attribute("pattern", null);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Pattern.compile(text.trim());
+        } catch (PatternSyntaxException ex) {
+            problems.add(e.location("pattern"), "pattern '" + text.trim() + "' is not a regular expression: "
+                    + ex.getDescription() + (ex.getIndex() >= 0 ? " at index " + ex.getIndex() : ""));
+            return null;
+        }
+    }
+
+    private PlacementRule placementRule(XmlElement e, Pattern pattern, ReplicationLevel replication, List<String> known) {
+        String policyText = e.required("policy").trim();
+        PlacementRule.Policy policy = PlacementRule.Policy.valueOf(constant(policyText));
+        List<String> listed = backendList(e, known);
+        boolean hasBackends = e.attributes().containsKey("backends");
+        boolean hasCount = e.attributes().containsKey("count");
+        int count = intAttribute(e, "count", 0);
+        boolean partitioning = replication == ReplicationLevel.RAIDB_0;
+        switch (policy) {
+            case BACKENDS -> {
+                if (!hasBackends) {
+                    problems.add(e.location(), "policy backends needs a backends attribute listing where new tables go");
+                } else if (partitioning && listed.size() > 1) {
+                    problems.add(e.location("backends"), "under RAIDb-0 each table lives on one backend, but this"
+                            + " rule places it on " + listed.size() + " (" + String.join(", ", listed) + ")");
+                }
+                if (hasCount) {
+                    problems.add(e.location("count"), "count applies to policies round-robin and random only;"
+                            + " policy backends places a table on every backend listed");
+                }
+            }
+            case ROUND_ROBIN, RANDOM -> {
+                // as written, so a misspelt name is reported once (as unknown), not again as too small a pool
+                int pool = hasBackends ? writtenNames(e).size() : known.size();
+                if (!hasCount) {
+                    problems.add(e.location(), "policy " + policyText + " needs count: how many backends get each new table");
+                } else if (count > pool) {
+                    problems.add(e.location("count"), "count " + count + " is more than the " + pool + " backend"
+                            + (pool == 1 ? "" : "s") + " policy " + policyText + " chooses from");
+                } else if (partitioning && count > 1) {
+                    problems.add(e.location("count"), "under RAIDb-0 each table lives on one backend, but count "
+                            + count + " places each new table on " + count + " backends");
+                }
+            }
+            case ALL -> {
+                if (hasBackends) {
+                    problems.add(e.location("backends"), "policy all places a table on every backend; to list"
+                            + " backends, use policy backends");
+                }
+                if (hasCount) {
+                    problems.add(e.location("count"), "count applies to policies round-robin and random only;"
+                            + " policy all places a table on every backend");
+                }
+                if (partitioning && known.size() > 1) {
+                    problems.add(e.location("policy"), "under RAIDb-0 each table lives on one backend, but policy all"
+                            + " places it on all " + known.size() + " backends");
+                }
+            }
+        }
+        return new PlacementRule(pattern, policy, listed,
+                policy == PlacementRule.Policy.ROUND_ROBIN || policy == PlacementRule.Policy.RANDOM ? count : 0,
+                e.location().toString());
+    }
+
+    /** The backends attribute as names, each checked to be a declared backend named once. */
+    private List<String> backendList(XmlElement e, List<String> known) {
+        String text = e.attribute("backends", null);
+        if (text == null) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        for (String name : writtenNames(e)) {
+            if (!known.contains(name)) {
+                problems.add(e.location("backends"), "createTable names unknown backend '" + name + "' (declared: "
+                        + String.join(", ", known) + ")");
+            } else {
+                names.add(name);
+            }
+        }
+        if (writtenNames(e).size() < text.trim().split("\\s+").length) {
+            problems.add(e.location("backends"), "backends names the same backend twice: " + text.trim());
+        }
+        return List.copyOf(names);
+    }
+
+    /** The distinct names in the backends attribute, in order. */
+    private static List<String> writtenNames(XmlElement e) {
+        String text = e.attribute("backends", "").trim();
+        return text.isEmpty() ? List.of() : Arrays.stream(text.split("\\s+")).distinct().toList();
     }
 
     private Duration lockTimeout(XmlElement e) {
@@ -173,11 +368,27 @@ public final class VirtualDatabaseConfigReader {
         return text == null ? defaultValue : Integer.parseInt(text.trim());
     }
 
-    private static ReplicationLevel replication(String text) {
-        return switch (text) {
+    private static ReplicationLevel replication(XmlElement requestManager) {
+        String text = requestManager.attribute("replication", null);
+        if (text == null) {
+            return DEFAULTS.replication();
+        }
+        return switch (text.trim()) {
             case "SingleDB" -> ReplicationLevel.SINGLE_DB;
+            case "RAIDb-0" -> ReplicationLevel.RAIDB_0;
             case "RAIDb-1" -> ReplicationLevel.RAIDB_1;
+            case "RAIDb-2" -> ReplicationLevel.RAIDB_2;
             default -> throw new IllegalStateException("schema let replication '" + text + "' through");
+        };
+    }
+
+    /** How the configuration writes a level. */
+    private static String replicationText(ReplicationLevel level) {
+        return switch (level) {
+            case SINGLE_DB -> "SingleDB";
+            case RAIDB_0 -> "RAIDb-0";
+            case RAIDB_1 -> "RAIDb-1";
+            case RAIDB_2 -> "RAIDb-2";
         };
     }
 

@@ -5,10 +5,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One element of a validated configuration file, with where it starts, so checks made after
+ * One element of a validated configuration file, with where it is, so checks made after
  * schema validation can still point the user at the spot.
+ *
+ * @param location           where its start tag ends (as StAX and the schema validator report it)
+ * @param attributeLocations where each attribute's name is written, by local name (may miss some)
  */
-record XmlElement(String name, Map<String, String> attributes, ConfigLocation location, List<XmlElement> children) {
+record XmlElement(String name, Map<String, String> attributes, ConfigLocation location,
+                  Map<String, ConfigLocation> attributeLocations, List<XmlElement> children) {
+
+    /** Where an attribute is written, or the element's location if that is not known. */
+    ConfigLocation location(String attributeName) {
+        return attributeLocations.getOrDefault(attributeName, location);
+    }
 
     String attribute(String attributeName, String defaultValue) {
         return attributes.getOrDefault(attributeName, defaultValue);

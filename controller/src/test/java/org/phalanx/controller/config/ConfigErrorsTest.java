@@ -240,6 +240,266 @@ class ConfigErrorsTest {
         assertOnlyProblem(refused(), file, 7, "SingleDB takes exactly one backend, found 2");
     }
 
+    /** Four SQLite backends (lines 3 to 8) and the given requestManager from line 9 on. */
+    private Path partial(String requestManager) {
+        return vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends>
+                    <backend name="db1" url="jdbc:sqlite:db1.db"/>
+                    <backend name="db2" url="jdbc:sqlite:db2.db"/>
+                    <backend name="db3" url="jdbc:sqlite:db3.db"/>
+                    <backend name="db4" url="jdbc:sqlite:db4.db"/>
+                  </backends>
+                %s</virtualDatabase>
+                """.formatted(requestManager.indent(2)));
+    }
+
+    @Test
+    void replicationLevelsAreListed() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-3"/>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 9, "The value 'RAIDb-3' of attribute 'replication'");
+        assertTrue(e.getMessage().contains("[RAIDb-0, RAIDb-1, RAIDb-2, SingleDB]"), e.getMessage());
+    }
+
+    @Test
+    void placementRuleNamingAnUnknownBackend() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="orders" policy="backends" backends="db1 db2"/>
+                  <createTable pattern="log_.*" policy="round-robin" count="1"
+                               backends="db3 db9"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 12, "createTable names unknown backend 'db9' (declared: db1, db2, db3, db4)");
+    }
+
+    @Test
+    void roundRobinAndRandomNeedCount() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="log_.*" policy="round-robin"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "policy round-robin needs count");
+        file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="log_.*" policy="round-robin" count="1"/>
+                  <createTable pattern="tmp_.*" policy="random" backends="db1 db2"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 11, "policy random needs count");
+    }
+
+    @Test
+    void countLargerThanItsPool() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="log_.*" policy="round-robin" backends="db1 db2"
+                               count="3"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 11, "count 3 is more than the 2 backends policy round-robin chooses from");
+        file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="tmp_.*" policy="random" count="5"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "count 5 is more than the 4 backends policy random chooses from");
+    }
+
+    @Test
+    void policyBackendsNeedsBackends() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="orders"
+                               policy="backends"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 11, "policy backends needs a backends attribute");
+    }
+
+    @Test
+    void attributesAPolicyWouldIgnoreAreRefused() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="orders" policy="backends" backends="db1" count="1"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "count applies to policies round-robin and random only");
+        file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable policy="all" backends="db1 db2"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "policy all places a table on every backend; to list backends, use policy backends");
+        file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="x" policy="backends" backends="db1 db2 db1"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "backends names the same backend twice");
+    }
+
+    @Test
+    void invalidPatternIsReportedAtItsAttribute() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable policy="all"
+                      pattern="log_(.*"
+                  />
+                </requestManager>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 11, "pattern 'log_(.*' is not a regular expression: Unclosed group");
+        assertTrue(e.problems().get(0).startsWith(file + ":11:9: "), "column of the attribute: " + e.getMessage());
+    }
+
+    @Test
+    void defaultRuleMustBeLastAndAlone() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable policy="all"/>
+                  <createTable pattern="log_.*" policy="round-robin" count="2"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "must be the last rule (the rule at line 11 would never be used)");
+        file = partial("""
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="log_.*" policy="round-robin" count="2"/>
+                  <createTable policy="all"/>
+                  <createTable policy="random" count="2"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 12, "a second default createTable rule (no pattern); the first is at line 11");
+    }
+
+    @Test
+    void placementRulesAreRefusedWhereTheyWouldBeIgnored() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-1">
+                  <createTable pattern="log_.*" policy="round-robin" count="2"/>
+                  <createTable policy="all"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10,
+                "createTable rules apply only under replication RAIDb-0 or RAIDb-2, and replication is RAIDb-1:");
+        file = partial("""
+                <requestManager>
+                  <createTable policy="all"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "replication is RAIDb-1 (the default): they would be ignored");
+        file = vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <requestManager replication="SingleDB">
+                    <createTable policy="all"/>
+                  </requestManager>
+                </virtualDatabase>
+                """);
+        assertOnlyProblem(refused(), file, 5, "and replication is SingleDB: they would be ignored");
+    }
+
+    @Test
+    void partitioningRefusesRulesPlacingATableOnSeveralBackends() {
+        Path file = partial("""
+                <requestManager replication="RAIDb-0">
+                  <createTable pattern="a_.*" policy="backends" backends="db1"/>
+                  <createTable pattern="b_.*" policy="round-robin" count="1"/>
+                  <createTable pattern="c_.*" policy="random" count="1" backends="db3 db4"/>
+                  <createTable policy="all"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 13, "under RAIDb-0 each table lives on one backend, but policy all places it on all 4 backends");
+        file = partial("""
+                <requestManager replication="RAIDb-0">
+                  <createTable pattern="a_.*" policy="backends"
+                               backends="db1 db2"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 11, "under RAIDb-0 each table lives on one backend, but this rule places it on 2 (db1, db2)");
+        file = partial("""
+                <requestManager replication="RAIDb-0">
+                  <createTable pattern="a_.*" policy="random" count="2"/>
+                </requestManager>
+                """);
+        assertOnlyProblem(refused(), file, 10, "under RAIDb-0 each table lives on one backend, but count 2 places each new table on 2 backends");
+    }
+
+    @Test
+    void partitioningAcceptsPolicyAllOverASingleBackend() throws Exception {
+        vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <requestManager replication="RAIDb-0"><createTable policy="all"/></requestManager>
+                </virtualDatabase>
+                """);
+        assertEquals(1, ControllerConfigReader.read(dir.resolve("controller.xml")).virtualDatabases().get(0)
+                .requestManager().placementRules().size());
+    }
+
+    @Test
+    void tableDeclaredTwiceOnOneBackend() {
+        Path file = vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends>
+                    <backend name="db1" url="jdbc:sqlite:db1.db">
+                      <table name="items"/>
+                      <table name="orders"/>
+                      <table name='"Items"'/>
+                    </backend>
+                    <backend name="db2" url="jdbc:sqlite:db2.db"><table name="items"/></backend>
+                  </backends>
+                  <requestManager replication="RAIDb-2"/>
+                </virtualDatabase>
+                """);
+        assertOnlyProblem(refused(), file, 7, "table 'items' is declared twice on backend 'db1' (first at line 5)");
+    }
+
+    @Test
+    void partitionedTableDeclaredOnTwoBackends() {
+        Path file = vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends>
+                    <backend name="db1" url="jdbc:sqlite:db1.db">
+                      <table name="items"/>
+                      <table name="orders"/>
+                    </backend>
+                    <backend name="db2" url="jdbc:sqlite:db2.db">
+                      <table name="customers"/>
+                      <table name="ORDERS"/>
+                    </backend>
+                  </backends>
+                  <requestManager replication="RAIDb-0"/>
+                </virtualDatabase>
+                """);
+        assertOnlyProblem(refused(), file, 10,
+                "under RAIDb-0 each table lives on one backend, and table 'orders' is already declared on backend 'db1' (line 6)");
+    }
+
+    @Test
+    void tableElementIsChecked() {
+        Path file = vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends>
+                    <backend name="db1" url="jdbc:sqlite:db1.db">
+                      <table/>
+                    </backend>
+                  </backends>
+                </virtualDatabase>
+                """);
+        assertOnlyProblem(refused(), file, 5, "Attribute 'name' must appear on element 'table'");
+    }
+
     @Test
     void missingVirtualDatabaseFile() {
         Path controller = ConfigFiles.write(dir, "controller.xml", """

@@ -6,7 +6,10 @@ import org.phalanx.protocol.Protocol;
 import org.phalanx.requestmanager.BackendConfig;
 import org.phalanx.requestmanager.BalancingPolicy;
 import org.phalanx.requestmanager.Credentials;
+import org.phalanx.requestmanager.DeclaredTable;
 import org.phalanx.requestmanager.LockGranularity;
+import org.phalanx.requestmanager.PlacementRule;
+import org.phalanx.requestmanager.PlacementRule.Policy;
 import org.phalanx.requestmanager.ReplicationLevel;
 import org.phalanx.requestmanager.RequestManagerConfig;
 import org.phalanx.requestmanager.WaitPolicy;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -165,6 +169,124 @@ class ControllerConfigReaderTest {
         assertTrue(config.file().isAbsolute());
         assertEquals("jdbc:sqlite:" + dir.toAbsolutePath().normalize().resolve("db1.db"),
                 config.virtualDatabases().get(0).backends().get(0).url());
+    }
+
+    @Test
+    void partialReplicationRulesAndDeclaredTablesBecomeTheRightRecords() throws Exception {
+        Path controller = ConfigFiles.controller(dir, "shop.xml");
+        Path vdb = ConfigFiles.write(dir, "shop.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="shop">
+                  <users><user name="app" password="pw"/><user name="report" password="pw"/></users>
+                  <backends>
+                    <backend name="db1" url="jdbc:sqlite:db1.db">
+                      <table name="items"/>
+                      <table name="Orders"/>
+                    </backend>
+                    <backend name="db2" url="jdbc:postgresql://localhost/shop" user="shop">
+                      <table name="items"/>
+                      <login virtualUser="report" user="reader"/>
+                      <table name='"Order_Lines"'/>
+                      <table name="public.`Customers`"/>
+                    </backend>
+                    <backend name="db3" url="jdbc:sqlite:db3.db"/>
+                    <backend name="db4" url="jdbc:sqlite:db4.db"/>
+                    <backend name="db5" url="jdbc:sqlite:db5.db"/>
+                  </backends>
+                  <requestManager replication="RAIDb-2" waitPolicy="all">
+                    <createTable pattern="orders|order_lines" policy="backends" backends="db1 db2"/>
+                    <createTable pattern="log_.*" policy="round-robin" count="2" backends="db3 db4 db5"/>
+                    <createTable pattern=" tmp_.* " policy="random" count="1"/>
+                    <createTable policy="all"/>
+                  </requestManager>
+                </virtualDatabase>
+                """);
+        String f = vdb.toString();
+
+        VirtualDatabaseConfig shop = ControllerConfigReader.read(controller).virtualDatabases().get(0);
+
+        assertEquals(List.of(new DeclaredTable("items", f + ":5:28"), new DeclaredTable("orders", f + ":6:29")),
+                shop.backends().get(0).tables());
+        BackendConfig db2 = shop.backends().get(1);
+        assertEquals(List.of(new DeclaredTable("items", f + ":9:28"), new DeclaredTable("order_lines", f + ":11:36"),
+                new DeclaredTable("public.customers", f + ":12:41")), db2.tables());
+        assertEquals(Map.of("report", new Credentials("reader", null)), db2.logins(), "logins mixed with tables");
+        assertEquals(List.of(), shop.backends().get(2).tables());
+
+        RequestManagerConfig rm = shop.requestManager();
+        assertEquals(ReplicationLevel.RAIDB_2, rm.replication());
+        assertEquals(WaitPolicy.ALL, rm.waitPolicy());
+        assertEquals(RequestManagerConfig.defaults().lockTimeout(), rm.lockTimeout());
+        List<PlacementRule> rules = rm.placementRules();
+        assertEquals(4, rules.size());
+        assertRule(rules.get(0), "orders|order_lines", Policy.BACKENDS, List.of("db1", "db2"), 0, f + ":19:85");
+        assertRule(rules.get(1), "log_.*", Policy.ROUND_ROBIN, List.of("db3", "db4", "db5"), 2, f + ":20:90");
+        assertRule(rules.get(2), "tmp_.*", Policy.RANDOM, List.of(), 1, f + ":21:64");
+        assertRule(rules.get(3), null, Policy.ALL, List.of(), 0, f + ":22:32");
+
+        assertTrue(rules.get(0).matches("order_lines"));
+        assertFalse(rules.get(0).matches("orders_archive"), "the whole name must match");
+        assertTrue(rules.get(1).matches("log_2024"));
+        assertTrue(rules.get(2).matches("tmp_x"));
+        assertTrue(rules.get(3).matches("anything"));
+    }
+
+    @Test
+    void partitioningWithOneBackendPerTable() throws Exception {
+        Path controller = ConfigFiles.controller(dir, "parts.xml");
+        ConfigFiles.write(dir, "parts.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="parts">
+                  <users><user name="u" password="p"/></users>
+                  <backends>
+                    <backend name="db1" url="jdbc:sqlite:db1.db"><table name="items"/></backend>
+                    <backend name="db2" url="jdbc:sqlite:db2.db"><table name="orders"/></backend>
+                  </backends>
+                  <requestManager replication="RAIDb-0">
+                    <createTable pattern="order.*" policy="backends" backends="db2"/>
+                    <createTable pattern="tmp_.*" policy="random" count="1" backends="db1 db2"/>
+                    <createTable policy="round-robin" count="1"/>
+                  </requestManager>
+                </virtualDatabase>
+                """);
+
+        VirtualDatabaseConfig parts = ControllerConfigReader.read(controller).virtualDatabases().get(0);
+
+        assertEquals(ReplicationLevel.RAIDB_0, parts.requestManager().replication());
+        assertEquals(List.of("items"), parts.backends().get(0).tables().stream().map(DeclaredTable::name).toList());
+        assertEquals(List.of("orders"), parts.backends().get(1).tables().stream().map(DeclaredTable::name).toList());
+        List<PlacementRule> rules = parts.requestManager().placementRules();
+        assertEquals(List.of(Policy.BACKENDS, Policy.RANDOM, Policy.ROUND_ROBIN),
+                rules.stream().map(PlacementRule::policy).toList());
+        assertEquals(List.of(List.of("db2"), List.of("db1", "db2"), List.of()),
+                rules.stream().map(PlacementRule::backends).toList());
+        assertEquals(List.of(0, 1, 1), rules.stream().map(PlacementRule::count).toList());
+        assertNull(rules.get(2).pattern());
+    }
+
+    @Test
+    void withoutRulesOrTablesNothingChanges() throws Exception {
+        Path controller = ConfigFiles.controller(dir, "demo.xml");
+        ConfigFiles.write(dir, "demo.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <requestManager replication="RAIDb-2"/>
+                </virtualDatabase>
+                """);
+
+        VirtualDatabaseConfig demo = ControllerConfigReader.read(controller).virtualDatabases().get(0);
+
+        assertEquals(List.of(), demo.requestManager().placementRules());
+        assertEquals(List.of(), demo.backends().get(0).tables());
+        assertEquals(ReplicationLevel.RAIDB_2, demo.requestManager().replication());
+    }
+
+    private static void assertRule(PlacementRule rule, String pattern, Policy policy, List<String> backends, int count,
+                                   String location) {
+        assertEquals(pattern, rule.pattern() == null ? null : rule.pattern().pattern(), rule.toString());
+        assertEquals(policy, rule.policy(), rule.toString());
+        assertEquals(backends, rule.backends(), rule.toString());
+        assertEquals(count, rule.count(), rule.toString());
+        assertEquals(location, rule.location(), rule.toString());
     }
 
     private static List<BackendConfig> backends(Path controller) throws ConfigException, IOException {
