@@ -14,15 +14,24 @@ import java.util.List;
  * @param placementRules   where CREATE TABLE puts new tables under RAIDb-0/RAIDb-2, tried in
  *                         order; without a matching rule a new table goes to every backend
  *                         (RAIDb-2) or to one in turn (RAIDb-0)
+ * @param cache            the result cache, or null for none
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
-                                   int analysisCacheSize, List<PlacementRule> placementRules) {
+                                   int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache) {
+
+    public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
+                                LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
+                                int analysisCacheSize, List<PlacementRule> placementRules) {
+        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize,
+                placementRules, null);
+    }
 
     public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                 LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
                                 int analysisCacheSize) {
-        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize, List.of());
+        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize,
+                List.of(), null);
     }
 
     public static RequestManagerConfig defaults() {

@@ -1,10 +1,12 @@
 package org.phalanx.requestmanager;
 
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.List;
 
 /** What executing a {@link Request} produced. */
-public sealed interface Result extends AutoCloseable permits Result.Rows, Result.UpdateCount {
+public sealed interface Result extends AutoCloseable permits Result.Rows, Result.Cached, Result.UpdateCount {
 
     @Override
     void close() throws SQLException;
@@ -16,14 +18,25 @@ public sealed interface Result extends AutoCloseable permits Result.Rows, Result
     final class Rows implements Result {
         private final ResultSet resultSet;
         private final AutoCloseable release;
+        private final List<Object[]> prefix;
 
         public Rows(ResultSet resultSet, AutoCloseable release) {
+            this(resultSet, release, List.of());
+        }
+
+        /** @param prefix rows already read from the result set (as {@link org.phalanx.requestmanager.exec.RowReader} values), to send first */
+        public Rows(ResultSet resultSet, AutoCloseable release, List<Object[]> prefix) {
             this.resultSet = resultSet;
             this.release = release;
+            this.prefix = prefix;
         }
 
         public ResultSet resultSet() {
             return resultSet;
+        }
+
+        public List<Object[]> prefix() {
+            return prefix;
         }
 
         @Override
@@ -35,6 +48,16 @@ public sealed interface Result extends AutoCloseable permits Result.Rows, Result
             } catch (Exception e) {
                 throw new SQLException(e.getMessage(), e);
             }
+        }
+    }
+
+    /**
+     * Rows held in memory (a result cache hit): values as {@link org.phalanx.requestmanager.exec.RowReader}
+     * produces them, shared with the cache, so never modified.
+     */
+    record Cached(ResultSetMetaData metaData, List<Object[]> rows) implements Result {
+        @Override
+        public void close() {
         }
     }
 

@@ -132,13 +132,15 @@ final class RequestDispatcher {
                 e.maxRows(), e.fetchSize(), e.queryTimeoutSeconds());
         Result result = session.execute(request);
         if (result instanceof Result.Rows rows) {
-            return firstBatch(rows, e);
+            return firstBatch(openCursor(rows, e.maxRows()), e);
+        }
+        if (result instanceof Result.Cached cached) {
+            return firstBatch(ResultCursor.of(cached, e.maxRows()), e);
         }
         return updateCount((Result.UpdateCount) result);
     }
 
-    private MessageWriter firstBatch(Result.Rows rows, Execute e) throws SQLException {
-        ResultCursor cursor = openCursor(rows.resultSet(), rows, e.maxRows());
+    private MessageWriter firstBatch(ResultCursor cursor, Execute e) throws SQLException {
         int cursorId = 0;
         try {
             // a scrollable client keeps the whole result, so it gets it at once
@@ -236,6 +238,16 @@ final class RequestDispatcher {
             return new ResultSetReply(0, cursor.columns(), cursor.rest());
         } finally {
             cursor.close();
+        }
+    }
+
+    private static ResultCursor openCursor(Result.Rows rows, int maxRows) throws SQLException {
+        try {
+            return ResultCursor.open(rows, maxRows);
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(rows.resultSet());
+            closeQuietly(rows);
+            throw e;
         }
     }
 

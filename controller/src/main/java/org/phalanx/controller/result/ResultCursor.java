@@ -4,11 +4,16 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.protocol.ColumnInfo;
 import org.phalanx.protocol.RowBatch;
+import org.phalanx.protocol.SqlNull;
+import org.phalanx.requestmanager.Result;
+import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.exec.RowReader;
 
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -19,23 +24,29 @@ import java.util.List;
 public final class ResultCursor implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(ResultCursor.class);
 
+    /** Null for a cached result: then every row is in {@code pending}. */
     private final ResultSet resultSet;
     private final AutoCloseable owner;
     private final List<ColumnInfo> columns;
-    private final RowEncoder encoder;
+    private final RowReader reader;
     private final long maxRows;
+    /** Rows already read (a cached result, or what the cache read before giving up), sent before the rest. */
+    private final Iterator<Object[]> pending;
+    private Object[] pendingRow;
     private long rowsRead;
     /** The ResultSet stands on a row not sent yet (the read-ahead). */
     private boolean onUnsentRow;
     private boolean exhausted;
     private boolean closed;
 
-    private ResultCursor(ResultSet resultSet, AutoCloseable owner, List<ColumnInfo> columns, int maxRows) {
+    private ResultCursor(ResultSet resultSet, AutoCloseable owner, List<ColumnInfo> columns, int maxRows,
+                         List<Object[]> pending) {
         this.resultSet = resultSet;
         this.owner = owner;
         this.columns = columns;
-        this.encoder = new RowEncoder(ColumnDescriber.jdbcTypes(columns));
+        this.reader = new RowReader(ColumnDescriber.jdbcTypes(columns));
         this.maxRows = maxRows;
+        this.pending = pending.iterator();
     }
 
     /**
@@ -44,7 +55,18 @@ public final class ResultCursor implements AutoCloseable {
      * @param maxRows the client's Statement.setMaxRows, 0 for no limit
      */
     public static ResultCursor open(ResultSet resultSet, AutoCloseable owner, int maxRows) throws SQLException {
-        return new ResultCursor(resultSet, owner, ColumnDescriber.describe(resultSet.getMetaData()), maxRows);
+        return new ResultCursor(resultSet, owner, ColumnDescriber.describe(resultSet.getMetaData()), maxRows, List.of());
+    }
+
+    /** A live result whose first rows were already read into memory. */
+    public static ResultCursor open(Result.Rows rows, int maxRows) throws SQLException {
+        ResultSet rs = rows.resultSet();
+        return new ResultCursor(rs, rows, ColumnDescriber.describe(rs.getMetaData()), maxRows, rows.prefix());
+    }
+
+    /** A result held in memory (a cache hit). */
+    public static ResultCursor of(Result.Cached cached, int maxRows) throws SQLException {
+        return new ResultCursor(null, null, ColumnDescriber.describe(cached.metaData()), maxRows, cached.rows());
     }
 
     public List<ColumnInfo> columns() {
@@ -59,7 +81,8 @@ public final class ResultCursor implements AutoCloseable {
         List<Object[]> batch = new ArrayList<>(Math.min(rows, 1024));
         long bytes = 0;
         while (batch.size() < rows && bytes < byteBudget && (onUnsentRow || advance())) {
-            Object[] row = encoder.read(resultSet);
+            Object[] row = pendingRow != null ? wire(pendingRow) : wire(reader.read(resultSet));
+            pendingRow = null;
             onUnsentRow = false;
             batch.add(row);
             bytes += estimatedSize(row);
@@ -76,13 +99,33 @@ public final class ResultCursor implements AutoCloseable {
     }
 
     private boolean advance() throws SQLException {
-        if (exhausted || (maxRows > 0 && rowsRead >= maxRows) || !resultSet.next()) {
+        if (exhausted || (maxRows > 0 && rowsRead >= maxRows)) {
+            exhausted = true;
+            return false;
+        }
+        if (pending.hasNext()) {
+            pendingRow = pending.next();
+        } else if (resultSet == null || !resultSet.next()) {
             exhausted = true;
             return false;
         }
         rowsRead++;
         onUnsentRow = true;
         return true;
+    }
+
+    /** The request manager marks NULLs with their type; the wire has its own marker. Copies: cached rows are shared. */
+    private static Object[] wire(Object[] row) {
+        Object[] out = row;
+        for (int i = 0; i < row.length; i++) {
+            if (row[i] instanceof TypedNull n) {
+                if (out == row) {
+                    out = row.clone();
+                }
+                out[i] = new SqlNull(n.sqlType());
+            }
+        }
+        return out;
     }
 
     /** Closes the ResultSet and its owner; a failure is logged, never thrown, as the rows are already out. */
@@ -93,7 +136,9 @@ public final class ResultCursor implements AutoCloseable {
         }
         closed = true;
         try {
-            resultSet.close();
+            if (resultSet != null) {
+                resultSet.close();
+            }
         } catch (SQLException | RuntimeException e) {
             LOG.warn("Closing a backend result set failed: {}", e.toString());
         }

@@ -1,12 +1,14 @@
-package org.phalanx.controller.result;
+package org.phalanx.requestmanager.exec;
 
-import org.phalanx.protocol.SqlNull;
+import org.phalanx.requestmanager.TypedNull;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Blob;
 import java.sql.Clob;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import javax.sql.rowset.RowSetMetaDataImpl;
 import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -21,18 +23,72 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 
 /**
- * Reads the current row of a backend ResultSet into wire values. The getter is chosen by the
+ * Reads the current row of a backend ResultSet into canonical Java values (the types the wire
+ * protocol encodes), for the client and for the result cache alike. The getter is chosen by the
  * column's declared JDBC type, never left to the backend driver's getObject, so every backend
  * engine yields the same Java types for the same SQL types. When the typed getter fails (SQLite
  * declares types loosely: a DATE column may hold any text) the value falls back to getObject
  * (ISO-8601 text in a date/time column still becomes a date/time).
- * NULLs become {@link SqlNull} carrying the column type.
+ * NULLs become {@link TypedNull} carrying the column type.
  */
-public final class RowEncoder {
+public final class RowReader {
     private final int[] jdbcTypes;
 
-    public RowEncoder(int[] jdbcTypes) {
+    public RowReader(int[] jdbcTypes) {
         this.jdbcTypes = jdbcTypes.clone();
+    }
+
+    /** A reader for the columns the metadata declares (a column whose type cannot be read counts as OTHER). */
+    public static RowReader of(ResultSetMetaData md) throws SQLException {
+        int[] types = new int[md.getColumnCount()];
+        for (int i = 0; i < types.length; i++) {
+            try {
+                types[i] = md.getColumnType(i + 1);
+            } catch (SQLException | RuntimeException e) {
+                types[i] = Types.OTHER;
+            }
+        }
+        return new RowReader(types);
+    }
+
+    /**
+     * A copy of the metadata that outlives the backend result (cached results are served long
+     * after it is closed). Properties a driver cannot report keep neutral defaults.
+     */
+    public static ResultSetMetaData detach(ResultSetMetaData md) throws SQLException {
+        RowSetMetaDataImpl copy = new RowSetMetaDataImpl();
+        int n = md.getColumnCount();
+        copy.setColumnCount(n);
+        for (int i = 1; i <= n; i++) {
+            int c = i;
+            copy.setColumnLabel(c, guard(() -> md.getColumnLabel(c), ""));
+            copy.setColumnName(c, guard(() -> md.getColumnName(c), ""));
+            copy.setTableName(c, guard(() -> md.getTableName(c), ""));
+            copy.setSchemaName(c, guard(() -> md.getSchemaName(c), ""));
+            copy.setCatalogName(c, guard(() -> md.getCatalogName(c), ""));
+            copy.setColumnType(c, guard(() -> md.getColumnType(c), Types.OTHER));
+            copy.setColumnTypeName(c, guard(() -> md.getColumnTypeName(c), ""));
+            copy.setPrecision(c, Math.max(0, guard(() -> md.getPrecision(c), 0)));
+            copy.setScale(c, Math.max(0, guard(() -> md.getScale(c), 0)));
+            copy.setNullable(c, guard(() -> md.isNullable(c), ResultSetMetaData.columnNullableUnknown));
+            copy.setAutoIncrement(c, guard(() -> md.isAutoIncrement(c), false));
+            copy.setSigned(c, guard(() -> md.isSigned(c), true));
+            copy.setColumnDisplaySize(c, Math.max(0, guard(() -> md.getColumnDisplaySize(c), 0)));
+        }
+        return copy;
+    }
+
+    private interface Property<T> {
+        T get() throws SQLException;
+    }
+
+    private static <T> T guard(Property<T> property, T fallback) {
+        try {
+            T value = property.get();
+            return value == null ? fallback : value;
+        } catch (SQLException | RuntimeException e) {
+            return fallback;
+        }
     }
 
     public int columnCount() {
@@ -54,7 +110,7 @@ public final class RowEncoder {
         } catch (SQLException | RuntimeException e) {
             v = looselyTyped(toWire(rs.getObject(column)), jdbcType);
         }
-        return v == null || rs.wasNull() ? new SqlNull(jdbcType) : v;
+        return v == null || rs.wasNull() ? new TypedNull(jdbcType) : v;
     }
 
     /**

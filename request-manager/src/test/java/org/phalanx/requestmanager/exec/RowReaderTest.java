@@ -1,11 +1,10 @@
-package org.phalanx.controller.result;
+package org.phalanx.requestmanager.exec;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.protocol.ColumnInfo;
-import org.phalanx.protocol.SqlNull;
+import org.phalanx.requestmanager.TypedNull;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -25,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Value conversion by declared column type, on a real SQLite database with its loose typing. */
-class RowEncoderTest {
+class RowReaderTest {
     @TempDir
     Path dir;
     Connection db;
@@ -49,9 +48,9 @@ class RowEncoderTest {
             s.execute("DELETE FROM t");
             s.execute(insert);
             try (ResultSet rs = s.executeQuery("SELECT * FROM t")) {
-                List<ColumnInfo> columns = ColumnDescriber.describe(rs.getMetaData());
+                RowReader reader = RowReader.of(rs.getMetaData());
                 assertTrue(rs.next());
-                return new RowEncoder(ColumnDescriber.jdbcTypes(columns)).read(rs);
+                return reader.read(rs);
             }
         }
     }
@@ -93,32 +92,23 @@ class RowEncoderTest {
     }
 
     @Test
-    void nullsAreSqlNullsWithTheColumnType() throws SQLException {
+    void nullsAreTypedNullsWithTheColumnType() throws SQLException {
         Object[] row = row("INSERT INTO t(txt) VALUES (NULL)");
-        assertEquals(new SqlNull(Types.INTEGER), row[0]);
-        assertEquals(new SqlNull(Types.VARCHAR), row[7]);
+        assertEquals(new TypedNull(Types.INTEGER), row[0]);
+        assertEquals(new TypedNull(Types.VARCHAR), row[7]);
         for (Object v : row) {
-            assertInstanceOf(SqlNull.class, v);
+            assertInstanceOf(TypedNull.class, v);
         }
     }
 
     @Test
     void objectsWithoutAWireTypeTravelAsText() throws SQLException {
-        assertEquals("x", RowEncoder.toWire('x'));
+        assertEquals("x", RowReader.toWire('x'));
         assertEquals(java.util.UUID.fromString("00000000-0000-0000-0000-000000000001").toString(),
-                RowEncoder.toWire(java.util.UUID.fromString("00000000-0000-0000-0000-000000000001")));
-        assertEquals(LocalDate.of(2024, 1, 2), RowEncoder.toWire(java.sql.Date.valueOf("2024-01-02")));
+                RowReader.toWire(java.util.UUID.fromString("00000000-0000-0000-0000-000000000001")));
+        assertEquals(LocalDate.of(2024, 1, 2), RowReader.toWire(java.sql.Date.valueOf("2024-01-02")));
         assertEquals(new BigDecimal("12345678901234567890"),
-                RowEncoder.toWire(new java.math.BigInteger("12345678901234567890")));
-        assertFalse(RowEncoder.toWire(new Object()) instanceof Object[]);
-    }
-
-    @Test
-    void columnsAreDescribedEvenForExpressions() throws SQLException {
-        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 + 1 AS two, 'a' || 'b'")) {
-            List<ColumnInfo> columns = ColumnDescriber.describe(rs.getMetaData());
-            assertEquals("two", columns.get(0).label());
-            assertEquals(2, columns.size());
-        }
+                RowReader.toWire(new java.math.BigInteger("12345678901234567890")));
+        assertFalse(RowReader.toWire(new Object()) instanceof Object[]);
     }
 }
