@@ -19,7 +19,11 @@ import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
+import org.phalanx.requestmanager.cache.CacheStatistics;
+import org.phalanx.requestmanager.cache.ResultCache;
+import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.routing.PartialReplication;
 import org.phalanx.requestmanager.routing.Placement;
 import org.phalanx.requestmanager.routing.Routing;
@@ -48,6 +52,8 @@ public final class RequestManager implements AutoCloseable {
     final Statistics statistics = new Statistics();
     final SchemaView schema = new SchemaView();
     final Routing routing;
+    /** Null when the virtual database has no result cache. */
+    final ResultCache cache;
     private final boolean lockWholeDatabase;
     private final AtomicLong transactionIds = new AtomicLong();
     private final Set<VirtualSession> sessions = ConcurrentHashMap.newKeySet();
@@ -84,6 +90,7 @@ public final class RequestManager implements AutoCloseable {
         this.routing = config.replication().isPartial()
                 ? new PartialReplication(schema, new Placement(config.placementRules(), defaultPlacement(config)))
                 : Routing.EVERYWHERE;
+        this.cache = config.cache() == null ? null : new ResultCache(config.cache(), this::pendingRequests);
         this.lockWholeDatabase = switch (config.lockGranularity()) {
             case DATABASE -> true;
             case TABLE -> false;
@@ -229,6 +236,71 @@ public final class RequestManager implements AutoCloseable {
         Set<String> r = new HashSet<>(a.writtenTables());
         r.addAll(a.readTables());
         return r.isEmpty() ? Set.of(LockManager.ALL) : r;
+    }
+
+    /** Requests in progress over all backends (load for load-triggered relaxed caching). */
+    int pendingRequests() {
+        int sum = 0;
+        for (Backend b : backends) {
+            sum += b.pending();
+        }
+        return sum;
+    }
+
+    /** The result cache's counters, or null without a cache. */
+    public CacheStatistics cacheStatistics() {
+        return cache == null ? null : cache.statistics();
+    }
+
+    /** Operator action: empty the result cache. */
+    public void flushCache() {
+        if (cache != null) {
+            cache.flush();
+        }
+    }
+
+    /** What a read depends on, for the cache: its footprint, or its whole tables. */
+    static List<Touch> readTouches(SqlAnalysis a, List<Object> params) {
+        List<Touch> touches = Touch.of(a.footprint(), params);
+        if (touches != null) {
+            return touches;
+        }
+        List<Touch> whole = new ArrayList<>();
+        for (String t : a.readTables()) {
+            whole.add(Touch.wholeTable(SchemaView.key(t), false));
+        }
+        return whole;
+    }
+
+    /** What a write may change, for the cache; null when it may change anything. */
+    static List<Touch> writeTouches(SqlAnalysis a, List<Object> params) {
+        if (a.kind() == StatementKind.DDL || a.allTables()) {
+            return null;
+        }
+        List<Touch> touches = Touch.of(a.footprint(), params);
+        if (touches != null) {
+            return touches;
+        }
+        List<Touch> whole = new ArrayList<>();
+        for (String t : a.writtenTables()) {
+            whole.add(Touch.wholeTable(SchemaView.key(t), true));
+        }
+        return whole;
+    }
+
+    /** Called inside the write ordering, after a write or commit is queued everywhere, before its reply. */
+    void invalidateCache(List<Touch> writes) {
+        if (cache != null) {
+            cache.invalidate(writes);
+        }
+    }
+
+    /** What a read must find applied on a backend before the cache may store its rows. */
+    Collection<String> readResources(SqlAnalysis a) {
+        if (lockWholeDatabase) {
+            return Set.of(LockManager.ALL);
+        }
+        return a.readTables();
     }
 
     String rewriteMacros(String sql) {

@@ -2,6 +2,7 @@ package org.phalanx.requestmanager;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Map;
 import java.util.Set;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.cache.Touch;
 
 /**
  * An explicit transaction of one session. It joins the backends lazily, at its first write
@@ -21,6 +23,11 @@ final class Transaction {
     final Map<Backend, Connection> branches = new LinkedHashMap<>();
     /** Everything its writes locked; its commit/rollback orders against these. */
     final Set<String> resources = new HashSet<>();
+    /** Tables it has written (its reads of them must not use the result cache). */
+    final Set<String> writtenTables = new HashSet<>();
+    /** What its writes may change, for the result cache when it commits; null once unknown. */
+    List<Touch> cacheWrites = new ArrayList<>();
+
     /** Set when the transaction can no longer commit everywhere; it must roll back. */
     volatile SQLException doomed;
     /**

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransactionRollbackException;
@@ -28,7 +29,10 @@ import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.Engine;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
+import org.phalanx.requestmanager.exec.RowReader;
 import org.phalanx.requestmanager.exec.WriteOutcome;
+import org.phalanx.requestmanager.cache.ResultCache;
+import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.routing.ReadRoute;
 import org.phalanx.requestmanager.scheduler.LockManager;
 
@@ -195,7 +199,13 @@ final class VirtualSession implements Session {
                     tails.put(b, f);
                     futures.put(b, f);
                 }
+                if (implicit) {
+                    rm.invalidateCache(RequestManager.writeTouches(a, r.params()));
+                }
             });
+            if (!implicit) {
+                noteCacheWrites(t, a, r.params());
+            }
             if (implicit) {
                 rm.locks.releaseAll(txId); // queued everywhere: later conflicting writes queue behind it
             }
@@ -249,6 +259,25 @@ final class VirtualSession implements Session {
                 begunBySql = false;
             }
             throw e;
+        }
+    }
+
+    /** Remembers what a transaction's write may change: the cache learns it when the transaction commits. */
+    private void noteCacheWrites(Transaction t, SqlAnalysis a, List<Object> params) {
+        if (a.allTables() || a.kind() == StatementKind.DDL) {
+            t.writtenTables.add(LockManager.ALL);
+        } else {
+            for (String w : a.writtenTables()) {
+                t.writtenTables.add(org.phalanx.requestmanager.routing.SchemaView.key(w));
+            }
+        }
+        if (rm.cache != null && t.cacheWrites != null) {
+            List<Touch> touches = RequestManager.writeTouches(a, params);
+            if (touches == null) {
+                t.cacheWrites = null;
+            } else {
+                t.cacheWrites.addAll(touches);
+            }
         }
     }
 
@@ -411,6 +440,9 @@ final class VirtualSession implements Session {
                     tails.put(b, f);
                     futures.put(b, f);
                 }
+                if (commit && !t.writtenTables.isEmpty()) {
+                    rm.invalidateCache(t.cacheWrites);
+                }
             });
         } finally {
             rm.locks.releaseAll(t.id);
@@ -439,6 +471,103 @@ final class VirtualSession implements Session {
     // ---------------------------------------------------------------- reads
 
     private Result read(Request r, SqlAnalysis a) throws SQLException {
+        if (rm.cache != null && cacheable(r, a)) {
+            Result cached = readThroughCache(r, a);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        return readUncached(r, a);
+    }
+
+    private static boolean cacheable(Request r, SqlAnalysis a) {
+        return a.parsed() && !a.hasMacros() && !a.allTables() && !a.readTables().isEmpty() && !r.wantsKeys();
+    }
+
+    /** A hit, a filled miss, or null to read without the cache. */
+    private Result readThroughCache(Request r, SqlAnalysis a) throws SQLException {
+        Transaction t = tx;
+        boolean inTransaction = t != null && t.begun();
+        if (inTransaction && (t.writtenTables.contains(LockManager.ALL) || readsAny(a, t.writtenTables))) {
+            return null; // its own uncommitted writes: never from (or into) the cache
+        }
+        ResultCache.Decision d = rm.cache.lookup(r.sql(), r.params(), r.maxRows(),
+                RequestManager.readTouches(a, r.params()), !inTransaction);
+        if (d instanceof ResultCache.Hit hit) {
+            return new Result.Cached(hit.metaData(), hit.rows());
+        }
+        if (d instanceof ResultCache.Wait wait) {
+            ResultCache.Hit hit = wait.result().join();
+            return hit == null ? null : new Result.Cached(hit.metaData(), hit.rows());
+        }
+        if (d instanceof ResultCache.Miss miss) {
+            return fill(r, a, miss.fill());
+        }
+        return null;
+    }
+
+    private static boolean readsAny(SqlAnalysis a, Set<String> tables) {
+        for (String table : a.readTables()) {
+            if (tables.contains(org.phalanx.requestmanager.routing.SchemaView.key(table))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Runs a cache miss on a backend that has applied every write queued on the read's tables
+     * and stores its rows; a result over the row limit is returned as it streams, not stored.
+     * Returns null (read without the cache) when no backend is caught up or the read failed.
+     */
+    private Result fill(Request r, SqlAnalysis a, ResultCache.Fill fill) throws SQLException {
+        boolean settled = false;
+        try {
+            List<Backend> ready = new ArrayList<>();
+            for (Backend b : caughtUp(rm.routing.read(a, rm.enabledBackends()).candidates())) {
+                if (b.caughtUp(rm.readResources(a))) {
+                    ready.add(b);
+                }
+            }
+            if (ready.isEmpty()) {
+                return null;
+            }
+            Result result = runRead(rm.balancer.choose(ready), null, r);
+            if (!(result instanceof Result.Rows rows)) {
+                return result;
+            }
+            ResultSet rs = rows.resultSet();
+            try {
+                RowReader reader = RowReader.of(rs.getMetaData());
+                int limit = rm.cache.maxEntryRows();
+                List<Object[]> list = new ArrayList<>();
+                while (list.size() <= limit && rs.next()) {
+                    list.add(reader.read(rs));
+                }
+                if (list.size() > limit) {
+                    rm.cache.abandon(fill, true);
+                    settled = true;
+                    return new Result.Rows(rs, rows, list);
+                }
+                ResultSetMetaData meta = RowReader.detach(rs.getMetaData());
+                rows.close();
+                rm.cache.store(fill, meta, list);
+                settled = true;
+                return new Result.Cached(meta, list);
+            } catch (SQLException | RuntimeException e) {
+                closeQuietly(rows);
+                throw e;
+            }
+        } catch (SQLException e) {
+            return null; // the usual path retries elsewhere and reports what must be reported
+        } finally {
+            if (!settled) {
+                rm.cache.abandon(fill, false);
+            }
+        }
+    }
+
+    private Result readUncached(Request r, SqlAnalysis a) throws SQLException {
         Transaction t = tx;
         if (t != null && t.begun()) {
             throwIfDoomed(t);

@@ -12,12 +12,23 @@ import java.util.Set;
  * @param hasMacros     contains NOW(), CURRENT_TIMESTAMP, RAND()... that must be rewritten
  *                      before it is sent to several backends
  * @param ddl           for DDL the parser understood: its effect on the set of tables, else null
+ * @param footprint     what a read reads / a write changes, table by table, for the result
+ *                      cache; null when unknown (the cache then works per table)
  */
 public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
-                          boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl) {
+                          boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl, Footprint footprint) {
 
     public SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
                        boolean allTables, boolean parsed, boolean hasMacros) {
-        this(kind, readTables, writtenTables, allTables, parsed, hasMacros, null);
+        this(kind, readTables, writtenTables, allTables, parsed, hasMacros, null, null);
+    }
+
+    public SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
+                       boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl) {
+        this(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, null);
+    }
+
+    SqlAnalysis withFootprint(Footprint f) {
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, f);
     }
 }

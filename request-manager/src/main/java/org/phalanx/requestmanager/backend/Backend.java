@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -44,8 +43,11 @@ public final class Backend {
     private final Map<Credentials, HikariDataSource> pools = new ConcurrentHashMap<>();
     private final ExecutorService executor;
     private final AtomicInteger pending = new AtomicInteger();
-    /** Last task queued per resource. Only touched inside the write ordering's delivery. */
-    private final Map<String, CompletableFuture<?>> tails = new HashMap<>();
+    /**
+     * Last task queued per resource. Written only inside the write ordering's delivery; read
+     * concurrently by {@link #caughtUp}, so an update never leaves a moment without the new task.
+     */
+    private final Map<String, CompletableFuture<?>> tails = new ConcurrentHashMap<>();
     private volatile BackendState state = BackendState.DISABLED;
     private volatile String disabledReason = "not started";
     private final Consumer<Backend> onDisable;
@@ -212,8 +214,8 @@ public final class Backend {
             CompletableFuture.allOf(deps.toArray(new CompletableFuture[0])).whenComplete((v, e) -> submit(run, result));
         }
         if (resources.contains(LockManager.ALL)) {
-            tails.clear(); // the new task comes after all of them
             tails.put(LockManager.ALL, result);
+            tails.keySet().removeIf(k -> !k.equals(LockManager.ALL)); // the new task comes after all of them
         } else {
             for (String r : resources) {
                 tails.put(r, result);
@@ -241,6 +243,32 @@ public final class Backend {
 
     public void readFinished() {
         pending.decrementAndGet();
+    }
+
+    /**
+     * Whether every write queued so far on these resources (or on the whole database) has run
+     * here: a read then sees all of them.
+     */
+    public boolean caughtUp(Collection<String> resources) {
+        if (resources.contains(LockManager.ALL)) {
+            for (CompletableFuture<?> f : tails.values()) {
+                if (!f.isDone()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        CompletableFuture<?> all = tails.get(LockManager.ALL);
+        if (all != null && !all.isDone()) {
+            return false;
+        }
+        for (String r : resources) {
+            CompletableFuture<?> f = tails.get(r);
+            if (f != null && !f.isDone()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void addIfPending(List<CompletableFuture<?>> deps, CompletableFuture<?> f) {

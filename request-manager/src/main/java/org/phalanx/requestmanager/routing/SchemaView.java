@@ -70,7 +70,7 @@ public final class SchemaView {
     }
 
     /** Schema qualifiers are dropped: backends name the same table with or without them. */
-    static String key(String table) {
+    public static String key(String table) {
         String t = table.toLowerCase(Locale.ROOT);
         int dot = t.lastIndexOf('.');
         return dot >= 0 ? t.substring(dot + 1) : t;

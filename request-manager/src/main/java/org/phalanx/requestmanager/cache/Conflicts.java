@@ -1,0 +1,36 @@
+package org.phalanx.requestmanager.cache;
+
+import java.util.Map;
+import org.phalanx.requestmanager.CacheConfig.Granularity;
+
+/** Whether a write may change what a cached read returned, at a given granularity. */
+final class Conflicts {
+    private Conflicts() {
+    }
+
+    /** Both touches are on the same table. */
+    static boolean mayChange(Granularity granularity, Touch write, Touch read) {
+        if (granularity == Granularity.DATABASE || granularity == Granularity.TABLE) {
+            return true;
+        }
+        boolean columnsMeet = write.rowsChange() || write.columns() == null || read.columns() == null
+                || !java.util.Collections.disjoint(write.columns(), read.columns());
+        if (!columnsMeet) {
+            return false;
+        }
+        if (granularity == Granularity.COLUMN) {
+            return true;
+        }
+        // VALUE: the rows the write touches and the rows the read selected are disjoint when a key
+        // column the write does not change has a different value on each side
+        for (Map.Entry<String, Object> k : write.keys().entrySet()) {
+            Object readValue = read.keys().get(k.getKey());
+            boolean keyChanged = write.columns() == null ? !write.rowsChange() : write.columns().contains(k.getKey());
+            if (readValue != null && !keyChanged && readValue.getClass() == k.getValue().getClass()
+                    && !readValue.equals(k.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

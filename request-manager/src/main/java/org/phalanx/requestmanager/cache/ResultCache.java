@@ -1,0 +1,359 @@
+package org.phalanx.requestmanager.cache;
+
+import java.sql.ResultSetMetaData;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
+import org.phalanx.requestmanager.CacheConfig;
+import org.phalanx.requestmanager.CacheConfig.Action;
+import org.phalanx.requestmanager.CacheConfig.Rule;
+
+/**
+ * The query result cache of one virtual database.
+ *
+ * <p>Strong consistency: a write calls {@link #invalidate} once it is queued on every backend
+ * and before it is acknowledged; that removes every entry it may change and marks every read
+ * still being filled that it may change, so that read's rows are not stored (the race that
+ * would otherwise insert a stale entry). Reads being filled register before they pick a
+ * backend, and only use a backend that has applied every write queued on their tables.
+ *
+ * <p>Relaxed entries are not invalidated: they are served until their staleness limit.
+ * Identical reads arriving while one is being filled wait for its rows.
+ */
+public final class ResultCache {
+    private final CacheConfig config;
+    private final IntSupplier load;
+    private final Map<CacheKey, Entry> entries = new LinkedHashMap<>(256, 0.75f, true);
+    /** Table to the eager entries and the fills reading it. */
+    private final Map<String, Set<Entry>> entriesByTable = new HashMap<>();
+    private final Map<String, Set<Fill>> fillsByTable = new HashMap<>();
+    private final Map<CacheKey, Fill> fills = new HashMap<>();
+    /** SQL texts whose results were too big to cache: not tried again. */
+    private final Set<String> tooBig = ConcurrentHashMap.newKeySet();
+    private final Map<String, Rule> ruleBySql = new ConcurrentHashMap<>();
+    private static final Rule DEFAULT = new Rule(null, Action.EAGER, null, "default");
+    private long memory;
+    private boolean relaxedActive;
+    private long hits;
+    private long misses;
+    private long invalidations;
+    private long evictions;
+    private long notStored;
+    private final Map<String, Long> ruleHits = new HashMap<>();
+
+    /** @param load backends' pending requests, for load-triggered relaxed rules */
+    public ResultCache(CacheConfig config, IntSupplier load) {
+        this.config = config;
+        this.load = load;
+    }
+
+    public CacheConfig config() {
+        return config;
+    }
+
+    /** What a read should do. */
+    public sealed interface Decision permits Hit, Miss, Wait, Bypass {
+    }
+
+    /** Served from the cache. */
+    public record Hit(ResultSetMetaData metaData, List<Object[]> rows) implements Decision {
+    }
+
+    /** Not cached: run it, then {@link #store} or {@link #abandon} the fill. */
+    public record Miss(Fill fill) implements Decision {
+    }
+
+    /** The same read is being filled: wait for it (null: it could not be stored, run it yourself). */
+    public record Wait(CompletableFuture<Hit> result) implements Decision {
+    }
+
+    /** Not for the cache: run it as usual. */
+    public record Bypass() implements Decision {
+    }
+
+    /** A read in progress whose rows may be stored. */
+    public static final class Fill {
+        final CacheKey key;
+        final List<Touch> touches;
+        final Rule rule;
+        final boolean relaxed;
+        final CompletableFuture<Hit> waiters = new CompletableFuture<>();
+        boolean dirty;
+
+        Fill(CacheKey key, List<Touch> touches, Rule rule, boolean relaxed) {
+            this.key = key;
+            this.touches = touches;
+            this.rule = rule;
+            this.relaxed = relaxed;
+        }
+    }
+
+    private static final class Entry {
+        final CacheKey key;
+        final Hit hit;
+        final List<Touch> touches;
+        final long bytes;
+        final long expiresAt; // 0 for eager entries
+        final String rule;
+
+        Entry(CacheKey key, Hit hit, List<Touch> touches, long bytes, long expiresAt, String rule) {
+            this.key = key;
+            this.hit = hit;
+            this.touches = touches;
+            this.bytes = bytes;
+            this.expiresAt = expiresAt;
+            this.rule = rule;
+        }
+    }
+
+    /**
+     * @param touches what the read depends on, table by table (never null: callers pass
+     *                whole-table touches when the footprint is unknown)
+     * @param mayStore false inside a transaction: its reads may use the cache but never fill it
+     */
+    public Decision lookup(String sql, List<Object> params, int maxRows, List<Touch> touches, boolean mayStore) {
+        Rule rule = rule(sql);
+        if (rule.action() == Action.NO_CACHING || tooBig.contains(sql)) {
+            return new Bypass();
+        }
+        CacheKey key = CacheKey.of(sql, params, maxRows);
+        long now = System.nanoTime();
+        synchronized (this) {
+            boolean relaxed = rule.action() == Action.RELAXED && relaxedApplies();
+            Entry e = entries.get(key);
+            if (e != null) {
+                if (e.expiresAt == 0 || (relaxed && now - e.expiresAt < 0)) {
+                    hits++;
+                    ruleHits.merge(e.rule, 1L, Long::sum);
+                    return e.hit;
+                }
+                remove(e); // expired, or relaxed while relaxed rules are off
+            }
+            misses++;
+            Fill running = fills.get(key);
+            if (running != null) {
+                return new Wait(running.waiters);
+            }
+            if (!mayStore) {
+                return new Bypass();
+            }
+            Fill fill = new Fill(key, touches, rule, relaxed);
+            fills.put(key, fill);
+            if (!relaxed) {
+                for (Touch t : touches) {
+                    fillsByTable.computeIfAbsent(t.table(), k -> new HashSet<>()).add(fill);
+                }
+            }
+            return new Miss(fill);
+        }
+    }
+
+    /** Stores the rows of a fill unless a conflicting write came meanwhile; wakes its waiters. */
+    public void store(Fill fill, ResultSetMetaData metaData, List<Object[]> rows) {
+        Hit hit = new Hit(metaData, List.copyOf(rows));
+        synchronized (this) {
+            finish(fill);
+            long bytes = estimate(rows);
+            if (fill.dirty || bytes > config.maxMemoryBytes()) {
+                notStored++;
+                fill.waiters.complete(null);
+                return;
+            }
+            long expiresAt = fill.relaxed ? System.nanoTime() + fill.rule.staleness().toNanos() : 0;
+            Entry e = new Entry(fill.key, hit, fill.touches, bytes, expiresAt, fill.rule.location());
+            Entry old = entries.put(fill.key, e);
+            if (old != null) {
+                unindex(old);
+            }
+            memory += bytes;
+            if (!fill.relaxed) {
+                for (Touch t : fill.touches) {
+                    entriesByTable.computeIfAbsent(t.table(), k -> new HashSet<>()).add(e);
+                }
+            }
+            evictOverflow();
+        }
+        fill.waiters.complete(hit);
+    }
+
+    /** The fill will not be stored (failed, too big, served elsewhere). */
+    public void abandon(Fill fill, boolean resultTooBig) {
+        synchronized (this) {
+            finish(fill);
+            notStored++;
+        }
+        if (resultTooBig) {
+            tooBig.add(fill.key.sql());
+        }
+        fill.waiters.complete(null);
+    }
+
+    /** Rows a result may have to be stored. */
+    public int maxEntryRows() {
+        return config.maxEntryRows();
+    }
+
+    /** A write is queued everywhere: drop what it may change (touches null: it may change anything). */
+    public synchronized void invalidate(List<Touch> writes) {
+        if (writes == null || config.granularity() == CacheConfig.Granularity.DATABASE) {
+            invalidateAll();
+            return;
+        }
+        for (Touch w : writes) {
+            Set<Entry> reading = entriesByTable.get(w.table());
+            if (reading != null) {
+                for (Entry e : List.copyOf(reading)) {
+                    if (conflicts(w, e.touches)) {
+                        remove(e);
+                        invalidations++;
+                    }
+                }
+            }
+            Set<Fill> filling = fillsByTable.get(w.table());
+            if (filling != null) {
+                for (Fill f : filling) {
+                    if (conflicts(w, f.touches)) {
+                        f.dirty = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Drops every eager entry and spoils every fill in progress (DDL, unknown writes). */
+    public synchronized void invalidateAll() {
+        for (Entry e : List.copyOf(entries.values())) {
+            if (e.expiresAt == 0) {
+                remove(e);
+                invalidations++;
+            }
+        }
+        for (Fill f : fills.values()) {
+            f.dirty = true;
+        }
+    }
+
+    /** Operator action: empty the cache, relaxed entries included. */
+    public synchronized void flush() {
+        entries.clear();
+        entriesByTable.clear();
+        memory = 0;
+        for (Fill f : fills.values()) {
+            f.dirty = true;
+        }
+        tooBig.clear();
+    }
+
+    public synchronized CacheStatistics statistics() {
+        return new CacheStatistics(hits, misses, invalidations, evictions, entries.size(), memory, notStored,
+                Map.copyOf(ruleHits));
+    }
+
+    private boolean conflicts(Touch write, List<Touch> reads) {
+        for (Touch r : reads) {
+            if (r.table().equals(write.table()) && Conflicts.mayChange(config.granularity(), write, r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Rule rule(String sql) {
+        Rule cached = ruleBySql.get(sql);
+        if (cached != null) {
+            return cached;
+        }
+        Rule found = DEFAULT;
+        if (sql.contains("/*phalanx:nocache*/")) {
+            found = new Rule(null, Action.NO_CACHING, null, "hint");
+        } else {
+            for (Rule r : config.rules()) {
+                if (r.pattern().matcher(sql).find()) {
+                    found = r;
+                    break;
+                }
+            }
+        }
+        if (ruleBySql.size() > 10_000) {
+            ruleBySql.clear();
+        }
+        ruleBySql.put(sql, found);
+        return found;
+    }
+
+    /** Load-triggered relaxation with hysteresis: on at the high-water mark, off below the low one. */
+    private boolean relaxedApplies() {
+        if (config.relaxedHighWater() <= 0) {
+            return true;
+        }
+        int pending = load.getAsInt();
+        if (pending >= config.relaxedHighWater()) {
+            relaxedActive = true;
+        } else if (pending < config.relaxedLowWater()) {
+            relaxedActive = false;
+        }
+        return relaxedActive;
+    }
+
+    private void finish(Fill fill) {
+        fills.remove(fill.key, fill);
+        for (Touch t : fill.touches) {
+            Set<Fill> set = fillsByTable.get(t.table());
+            if (set != null && set.remove(fill) && set.isEmpty()) {
+                fillsByTable.remove(t.table());
+            }
+        }
+    }
+
+    private void remove(Entry e) {
+        if (entries.remove(e.key, e)) {
+            unindex(e);
+        }
+    }
+
+    private void unindex(Entry e) {
+        memory -= e.bytes;
+        for (Touch t : e.touches) {
+            Set<Entry> set = entriesByTable.get(t.table());
+            if (set != null && set.remove(e) && set.isEmpty()) {
+                entriesByTable.remove(t.table());
+            }
+        }
+    }
+
+    private void evictOverflow() {
+        Iterator<Entry> lru = entries.values().iterator();
+        while ((entries.size() > config.maxEntries() || memory > config.maxMemoryBytes()) && lru.hasNext()) {
+            Entry e = lru.next();
+            lru.remove();
+            unindex(e);
+            evictions++;
+        }
+    }
+
+    /** Rough bytes held by the rows, enough to bound memory. */
+    private static long estimate(List<Object[]> rows) {
+        long bytes = 64;
+        for (Object[] row : rows) {
+            bytes += 16 + 8L * row.length;
+            for (Object v : row) {
+                if (v instanceof String s) {
+                    bytes += 40 + 2L * s.length();
+                } else if (v instanceof byte[] b) {
+                    bytes += 16 + b.length;
+                } else {
+                    bytes += 24;
+                }
+            }
+        }
+        return bytes;
+    }
+}

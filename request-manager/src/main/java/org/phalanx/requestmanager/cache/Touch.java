@@ -1,0 +1,75 @@
+package org.phalanx.requestmanager.cache;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.analysis.Footprint;
+import org.phalanx.requestmanager.analysis.KeyValue;
+import org.phalanx.requestmanager.analysis.TableFootprint;
+
+/**
+ * One execution's footprint on one table, with parameter values filled in: what a cached read
+ * depends on, or what a write may change.
+ *
+ * @param columns null: every column
+ * @param keys    column to normalised value; every row read/changed has these values
+ */
+public record Touch(String table, Set<String> columns, Map<String, Object> keys, boolean rowsChange) {
+
+    /** Only the table is known. */
+    public static Touch wholeTable(String table, boolean write) {
+        return new Touch(table, null, Map.of(), write);
+    }
+
+    /** The footprint of one execution; null when the footprint is unknown. */
+    public static List<Touch> of(Footprint footprint, List<Object> params) {
+        if (footprint == null) {
+            return null;
+        }
+        List<Touch> touches = new ArrayList<>(footprint.tables().size());
+        for (TableFootprint t : footprint.tables()) {
+            Map<String, Object> keys = new HashMap<>();
+            for (KeyValue k : t.keys()) {
+                Object v = k.isParameter()
+                        ? (k.parameter() <= params.size() ? params.get(k.parameter() - 1) : null)
+                        : k.literal();
+                Object n = normalise(v);
+                if (n != null) {
+                    keys.put(k.column(), n);
+                }
+            }
+            touches.add(new Touch(t.table(), t.columns(), keys, t.rowsChange()));
+        }
+        return touches;
+    }
+
+    /**
+     * Values compared across literals and parameters: integers as Long, other numbers as
+     * stripped BigDecimal, text as String, booleans as Boolean; NULL and other types give
+     * null (no key: nothing can be proven with them).
+     */
+    static Object normalise(Object v) {
+        if (v == null || v instanceof TypedNull) {
+            return null;
+        }
+        if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof BigDecimal || v instanceof Double || v instanceof Float) {
+            BigDecimal d = v instanceof BigDecimal b ? b : BigDecimal.valueOf(((Number) v).doubleValue());
+            d = d.stripTrailingZeros();
+            if (d.scale() <= 0 && d.precision() - d.scale() <= 18) {
+                return d.longValueExact();
+            }
+            return d;
+        }
+        if (v instanceof String || v instanceof Boolean) {
+            return v;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,283 @@
+package org.phalanx.requestmanager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testing.SqliteCluster;
+
+/** The result cache over real SQLite files. */
+class ResultCacheTest {
+    @TempDir
+    Path dir;
+    private RequestManager rm;
+
+    private void start(CacheConfig cache, String... backends) throws SQLException {
+        start(cache, WaitPolicy.FIRST, backends);
+    }
+
+    private void start(CacheConfig cache, WaitPolicy policy, String... backends) throws SQLException {
+        SqliteCluster cluster = new SqliteCluster(dir, backends);
+        rm = new RequestManager("cached", new RequestManagerConfig(ReplicationLevel.RAIDB_1, policy,
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 1000,
+                List.of(), cache), cluster.backendConfigs());
+        rm.start();
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, price INTEGER)");
+            update(s, "CREATE TABLE other (id INTEGER PRIMARY KEY)");
+            for (int i = 1; i <= 10; i++) {
+                update(s, "INSERT INTO items VALUES (?, ?, ?)", i, "item" + i, i * 10);
+            }
+        }
+    }
+
+    private static CacheConfig cache(CacheConfig.Granularity g, CacheConfig.Rule... rules) {
+        return new CacheConfig(1000, 1 << 20, 100, g, List.of(rules), 0, 0);
+    }
+
+    @AfterEach
+    void stop() {
+        if (rm != null) {
+            rm.close();
+        }
+    }
+
+    private static long update(Session s, String sql, Object... params) throws SQLException {
+        try (Result r = s.execute(Request.of(sql, params))) {
+            return ((Result.UpdateCount) r).count();
+        }
+    }
+
+    /** First value of the first row, whether the rows came from a backend or the cache. */
+    private static long value(Session s, String sql, Object... params) throws SQLException {
+        try (Result r = s.execute(Request.of(sql, params))) {
+            if (r instanceof Result.Cached c) {
+                return ((Number) c.rows().get(0)[0]).longValue();
+            }
+            ResultSet rs = ((Result.Rows) r).resultSet();
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private long hits() {
+        return rm.cacheStatistics().hits();
+    }
+
+    private static long executions(String backend) {
+        return FaultyDriver.fault(backend).executions.get();
+    }
+
+    @Test
+    void repeatedReadsAreAnsweredFromTheCacheUntilAWriteChangesTheirTable() throws Exception {
+        start(cache(CacheConfig.Granularity.TABLE), "a");
+        try (Session s = rm.openSession("u")) {
+            assertEquals(30, value(s, "SELECT price FROM items WHERE id = ?", 3));
+            long before = executions("a");
+            assertEquals(30, value(s, "SELECT price FROM items WHERE id = ?", 3));
+            assertEquals(before, executions("a"), "served by the cache");
+            assertEquals(1, hits());
+            update(s, "INSERT INTO other VALUES (1)");
+            assertEquals(30, value(s, "SELECT price FROM items WHERE id = ?", 3));
+            assertEquals(2, hits(), "a write to another table keeps the entry");
+            update(s, "UPDATE items SET price = 31 WHERE id = 3");
+            assertEquals(31, value(s, "SELECT price FROM items WHERE id = ?", 3), "invalidated before the write's reply");
+            assertEquals(40, value(s, "SELECT price FROM items WHERE id = ?", 4), "parameters are part of the key");
+        }
+    }
+
+    @Test
+    void transactionsNeverCacheOrSeeUncommittedData() throws Exception {
+        start(cache(CacheConfig.Granularity.TABLE), "a");
+        try (Session writer = rm.openSession("u"); Session other = rm.openSession("u")) {
+            assertEquals(10, value(other, "SELECT COUNT(*) FROM items"));
+            writer.setAutoCommit(false);
+            update(writer, "INSERT INTO items VALUES (11, 'x', 1)");
+            assertEquals(11, value(writer, "SELECT COUNT(*) FROM items"), "its own write, not the cached 10");
+            assertEquals(10, value(other, "SELECT COUNT(*) FROM items"), "others see committed data");
+            writer.commit();
+            assertEquals(11, value(other, "SELECT COUNT(*) FROM items"), "the commit invalidated the entry");
+        }
+    }
+
+    @Test
+    void rulesHintsAndNonDeterministicReadsBypassTheCache() throws Exception {
+        start(cache(CacheConfig.Granularity.TABLE,
+                new CacheConfig.Rule(Pattern.compile("FROM other"), CacheConfig.Action.NO_CACHING, null, "rule1")), "a");
+        try (Session s = rm.openSession("u")) {
+            for (int i = 0; i < 3; i++) {
+                value(s, "SELECT COUNT(*) FROM other");
+                value(s, "SELECT /*phalanx:nocache*/ COUNT(*) FROM items");
+                value(s, "SELECT COUNT(*) FROM items WHERE price < RANDOM() * 1000");
+            }
+            assertEquals(0, hits());
+        }
+    }
+
+    @Test
+    void relaxedEntriesAreServedUpToTheirStalenessAndNeverBeyond() throws Exception {
+        start(cache(CacheConfig.Granularity.TABLE, new CacheConfig.Rule(Pattern.compile("COUNT"),
+                CacheConfig.Action.RELAXED, Duration.ofMillis(400), "relaxed")), "a");
+        try (Session s = rm.openSession("u")) {
+            long start = System.nanoTime();
+            assertEquals(10, value(s, "SELECT COUNT(*) FROM items"));
+            update(s, "INSERT INTO items VALUES (11, 'x', 1)");
+            long seen = value(s, "SELECT COUNT(*) FROM items");
+            if (System.nanoTime() - start < Duration.ofMillis(350).toNanos()) {
+                assertEquals(10, seen, "stale but within the limit");
+            }
+            Thread.sleep(450);
+            assertEquals(11, value(s, "SELECT COUNT(*) FROM items"), "past the limit: fresh");
+        }
+    }
+
+    @Test
+    void aReadThatRacedWithAConflictingWriteIsNotStored() throws Exception {
+        start(cache(CacheConfig.Granularity.TABLE), "a");
+        try (Session reader = rm.openSession("u"); Session writer = rm.openSession("u")) {
+            FaultyDriver.fault("a").delayMillis = 300; // every statement waits before it runs
+            CompletableFuture<Long> slowRead = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return value(reader, "SELECT price FROM items WHERE id = 5");
+                } catch (SQLException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            Thread.sleep(100); // the read is filling; the write comes in the middle of it
+            update(writer, "UPDATE items SET price = 55 WHERE id = 5");
+            assertEquals(50, slowRead.get(10, TimeUnit.SECONDS), "the read ran before the update");
+            FaultyDriver.fault("a").delayMillis = 0;
+            assertEquals(55, value(reader, "SELECT price FROM items WHERE id = 5"), "its stale rows were not stored");
+            assertTrue(rm.cacheStatistics().notStored() >= 1);
+        }
+    }
+
+    @Test
+    void identicalReadsWaitForTheOneRunning() throws Exception {
+        start(cache(CacheConfig.Granularity.TABLE), "a");
+        FaultyDriver.fault("a").delayMillis = 200;
+        long before = executions("a");
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        List<Future<Long>> results = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            results.add(pool.submit(() -> {
+                try (Session s = rm.openSession("u")) {
+                    return value(s, "SELECT SUM(price) FROM items");
+                }
+            }));
+        }
+        for (Future<Long> f : results) {
+            assertEquals(550, f.get(10, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+        assertEquals(before + 1, executions("a"), "one execution for six identical reads");
+    }
+
+    @Test
+    void bigResultsStreamAndAreNotCached() throws Exception {
+        start(new CacheConfig(1000, 1 << 20, 5, CacheConfig.Granularity.TABLE, List.of(), 0, 0), "a");
+        try (Session s = rm.openSession("u")) {
+            for (int round = 0; round < 2; round++) {
+                try (Result r = s.execute(Request.of("SELECT id FROM items ORDER BY id"))) {
+                    Result.Rows rows = assertInstanceOf(Result.Rows.class, r);
+                    int n = rows.prefix().size();
+                    ResultSet rs = rows.resultSet();
+                    while (rs.next()) {
+                        n++;
+                    }
+                    assertEquals(10, n, "prefix plus the rest");
+                }
+            }
+            assertEquals(0, hits());
+        }
+    }
+
+    /**
+     * Done-when 1: with writers committing increments concurrently, a read that starts after a
+     * write was acknowledged never returns an older value, at every granularity. (Wait policy
+     * 'all': under 'first' another session may read a lagging replica, cache or not.)
+     */
+    @ParameterizedTest
+    @EnumSource(CacheConfig.Granularity.class)
+    void readsNeverSeeLessThanWhatWasAcknowledgedBeforeThem(CacheConfig.Granularity granularity) throws Exception {
+        start(cache(granularity), WaitPolicy.ALL, "a", "b");
+        RequestManager manager = rm;
+        int keys = 10;
+        AtomicLongArray acknowledged = new AtomicLongArray(keys + 1);
+        for (int k = 1; k <= keys; k++) {
+            acknowledged.set(k, k * 10L);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            int seed = w;
+            futures.add(pool.submit(() -> {
+                Random random = new Random(seed);
+                try (Session s = manager.openSession("u")) {
+                    for (int i = 0; i < 60; i++) {
+                        int k = 1 + random.nextInt(keys);
+                        if (random.nextBoolean()) {
+                            update(s, "UPDATE items SET price = price + 1 WHERE id = ?", k);
+                        } else {
+                            s.setAutoCommit(false);
+                            update(s, "UPDATE items SET price = price + 1 WHERE id = ?", k);
+                            s.commit();
+                            s.setAutoCommit(true);
+                        }
+                        synchronized (acknowledged) {
+                            acknowledged.incrementAndGet(k);
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        for (int r = 0; r < 5; r++) {
+            int seed = 100 + r;
+            futures.add(pool.submit(() -> {
+                Random random = new Random(seed);
+                try (Session s = manager.openSession("u")) {
+                    for (int i = 0; i < 150; i++) {
+                        int k = 1 + random.nextInt(keys);
+                        long floor = acknowledged.get(k);
+                        long seen = random.nextBoolean()
+                                ? value(s, "SELECT price FROM items WHERE id = ?", k)
+                                : value(s, "SELECT price FROM items WHERE id = " + k);
+                        assertTrue(seen >= floor, "key " + k + ": read " + seen + " after " + floor + " was acknowledged");
+                    }
+                }
+                return null;
+            }));
+        }
+        try {
+            for (Future<?> f : futures) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+            pool.awaitTermination(30, TimeUnit.SECONDS);
+        }
+        assertTrue(hits() > 0, "the cache was used: " + rm.cacheStatistics());
+    }
+}
