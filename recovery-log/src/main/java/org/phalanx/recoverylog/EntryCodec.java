@@ -1,0 +1,85 @@
+package org.phalanx.recoverylog;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The binary form of a whole {@link LogEntry} (a record payload of the file log):
+ *
+ * <pre>
+ * int64   position
+ * int64   transaction id
+ * byte    kind: 'S' statement, 'W' write, 'C' commit, 'R' rollback
+ * value   login   (ValueEncoding string or null)
+ * value   sql     (ValueEncoding string or null)
+ * int32   parameter count, then each parameter as a ValueEncoding value
+ * int32   backend count, then each name as a ValueEncoding string
+ * </pre>
+ */
+final class EntryCodec {
+    private EntryCodec() {
+    }
+
+    static void write(DataOutputStream out, LogEntry e) throws IOException {
+        out.writeLong(e.position());
+        out.writeLong(e.transactionId());
+        out.writeByte(kindCode(e.kind()));
+        ValueEncoding.writeString(out, e.login());
+        ValueEncoding.writeString(out, e.sql());
+        ValueEncoding.writeList(out, e.params());
+        out.writeInt(e.backends().size());
+        for (String backend : e.backends()) {
+            ValueEncoding.writeString(out, backend);
+        }
+    }
+
+    static LogEntry read(byte[] payload, int length) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload, 0, length));
+        long position = in.readLong();
+        long transactionId = in.readLong();
+        LogEntry.Kind kind = kind(in.readUnsignedByte());
+        String login = ValueEncoding.readString(in);
+        String sql = ValueEncoding.readString(in);
+        List<Object> params = ValueEncoding.readList(in);
+        int n = in.readInt();
+        if (n < 0 || n > length) {
+            throw new IOException("bad backend count " + n);
+        }
+        Set<String> backends = new LinkedHashSet<>();
+        for (int i = 0; i < n; i++) {
+            backends.add(ValueEncoding.readString(in));
+        }
+        if (in.available() > 0) {
+            throw new IOException(in.available() + " unexpected bytes at the end of the entry");
+        }
+        try {
+            return new LogEntry(position, transactionId, login, kind, sql, params, backends);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new IOException("invalid entry: " + e.getMessage(), e);
+        }
+    }
+
+    static char kindCode(LogEntry.Kind kind) {
+        return switch (kind) {
+            case STATEMENT -> 'S';
+            case WRITE -> 'W';
+            case COMMIT -> 'C';
+            case ROLLBACK -> 'R';
+        };
+    }
+
+    static LogEntry.Kind kind(int code) throws IOException {
+        return switch (code) {
+            case 'S' -> LogEntry.Kind.STATEMENT;
+            case 'W' -> LogEntry.Kind.WRITE;
+            case 'C' -> LogEntry.Kind.COMMIT;
+            case 'R' -> LogEntry.Kind.ROLLBACK;
+            default -> throw new IOException("unknown entry kind " + code);
+        };
+    }
+}
