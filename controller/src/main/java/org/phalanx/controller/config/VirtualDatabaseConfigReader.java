@@ -2,6 +2,7 @@ package org.phalanx.controller.config;
 
 import org.phalanx.requestmanager.BackendConfig;
 import org.phalanx.requestmanager.BalancingPolicy;
+import org.phalanx.requestmanager.CacheConfig;
 import org.phalanx.requestmanager.Credentials;
 import org.phalanx.requestmanager.DeclaredTable;
 import org.phalanx.requestmanager.LockGranularity;
@@ -29,10 +30,12 @@ import java.util.regex.PatternSyntaxException;
  * Reads a virtual database file ({@code urn:phalanx:virtual-database:1}): validates it against
  * virtual-database.xsd, then checks what a schema cannot say well (unique names, login
  * mappings that name declared users, time zones, durations, table declarations, placement
- * rules that fit the replication level) with the position of each problem.
+ * rules that fit the replication level, cache rules and water marks) with the position of each
+ * problem.
  */
 public final class VirtualDatabaseConfigReader {
     private static final RequestManagerConfig DEFAULTS = RequestManagerConfig.defaults();
+    private static final CacheConfig CACHE_DEFAULTS = CacheConfig.defaults();
     private static final int DEFAULT_POOL_SIZE = 10;
     private static final int DEFAULT_WEIGHT = 1;
 
@@ -67,6 +70,10 @@ public final class VirtualDatabaseConfigReader {
         RequestManagerConfig requestManager = requestManagerElement
                 .map(e -> requestManager(e, replication, backends))
                 .orElse(DEFAULTS);
+        CacheConfig cache = root.child("cache").map(this::cache).orElse(null);
+        if (cache != null) {
+            requestManager = withCache(requestManager, cache);
+        }
         problems.throwIfAny();
         return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager);
     }
@@ -330,6 +337,96 @@ public final class VirtualDatabaseConfigReader {
     private static List<String> writtenNames(XmlElement e) {
         String text = e.attribute("backends", "").trim();
         return text.isEmpty() ? List.of() : Arrays.stream(text.split("\\s+")).distinct().toList();
+    }
+
+    private static RequestManagerConfig withCache(RequestManagerConfig rm, CacheConfig cache) {
+        return new RequestManagerConfig(rm.replication(), rm.waitPolicy(), rm.balancing(), rm.lockGranularity(),
+                rm.lockTimeout(), rm.macroTimeZone(), rm.analysisCacheSize(), rm.placementRules(), cache);
+    }
+
+    /** The result cache: sizes, granularity, rules in order, and the load trigger of relaxed rules. */
+    private CacheConfig cache(XmlElement e) {
+        boolean hasHigh = e.attributes().containsKey("relaxedHighWater");
+        boolean hasLow = e.attributes().containsKey("relaxedLowWater");
+        int high = intAttribute(e, "relaxedHighWater", CACHE_DEFAULTS.relaxedHighWater());
+        int low = intAttribute(e, "relaxedLowWater", CACHE_DEFAULTS.relaxedLowWater());
+        if (hasHigh != hasLow) {
+            String given = hasHigh ? "relaxedHighWater" : "relaxedLowWater";
+            String missing = hasHigh ? "relaxedLowWater" : "relaxedHighWater";
+            problems.add(e.location(given), given + " needs " + missing + " too: relaxed rules start applying when"
+                    + " the backends' pending requests reach relaxedHighWater and stop below relaxedLowWater");
+        } else if (hasHigh && low >= high) {
+            problems.add(e.location("relaxedLowWater"), "relaxedLowWater (" + low + ") must be lower than"
+                    + " relaxedHighWater (" + high + ")");
+        }
+        return new CacheConfig(
+                intAttribute(e, "maxEntries", CACHE_DEFAULTS.maxEntries()),
+                maxMemory(e),
+                intAttribute(e, "maxEntryRows", CACHE_DEFAULTS.maxEntryRows()),
+                e.attributes().containsKey("granularity")
+                        ? CacheConfig.Granularity.valueOf(constant(e.required("granularity")))
+                        : CACHE_DEFAULTS.granularity(),
+                cacheRules(e),
+                hasHigh && hasLow ? high : 0,
+                hasHigh && hasLow ? low : 0);
+    }
+
+    private long maxMemory(XmlElement e) {
+        String text = e.attribute("maxMemory", null);
+        if (text == null) {
+            return CACHE_DEFAULTS.maxMemoryBytes();
+        }
+        try {
+            long bytes = Sizes.parse(text);
+            if (bytes == 0) {
+                problems.add(e.location("maxMemory"), "maxMemory must be larger than 0");
+            }
+            return bytes;
+        } catch (IllegalArgumentException ex) {
+            problems.add(e.location("maxMemory"), "maxMemory: " + ex.getMessage());
+            return CACHE_DEFAULTS.maxMemoryBytes();
+        }
+    }
+
+    /** The cache rules in order; staleness is required by relaxed rules and refused on the others. */
+    private List<CacheConfig.Rule> cacheRules(XmlElement cache) {
+        List<CacheConfig.Rule> rules = new ArrayList<>();
+        for (XmlElement e : cache.children("rule")) {
+            Pattern pattern = pattern(e);
+            String actionText = e.required("action").trim();
+            CacheConfig.Action action = CacheConfig.Action.valueOf(constant(actionText));
+            boolean hasStaleness = e.attributes().containsKey("staleness");
+            Duration staleness = null;
+            if (action == CacheConfig.Action.RELAXED) {
+                if (hasStaleness) {
+                    staleness = staleness(e);
+                } else {
+                    problems.add(e.location(), "a relaxed rule needs staleness: how old an entry it may serve"
+                            + " (e.g. staleness=\"60s\")");
+                }
+            } else if (hasStaleness) {
+                problems.add(e.location("staleness"), "staleness applies to relaxed rules only; " + actionText
+                        + (action == CacheConfig.Action.EAGER
+                                ? " entries are invalidated by writes, never served stale"
+                                : " reads are never cached"));
+            }
+            rules.add(new CacheConfig.Rule(pattern, action, staleness, e.location().toString()));
+        }
+        return List.copyOf(rules);
+    }
+
+    private Duration staleness(XmlElement e) {
+        String text = e.required("staleness");
+        try {
+            Duration d = Durations.parse(text);
+            if (d.isZero()) {
+                problems.add(e.location("staleness"), "staleness must be longer than 0");
+            }
+            return d;
+        } catch (IllegalArgumentException ex) {
+            problems.add(e.location("staleness"), "staleness: " + ex.getMessage());
+            return null;
+        }
     }
 
     private Duration lockTimeout(XmlElement e) {

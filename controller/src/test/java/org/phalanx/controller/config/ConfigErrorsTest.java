@@ -500,6 +500,197 @@ class ConfigErrorsTest {
         assertOnlyProblem(refused(), file, 5, "Attribute 'name' must appear on element 'table'");
     }
 
+    /** One backend (line 3), a requestManager (line 4) and the given cache element from line 5 on. */
+    private Path cached(String cache) {
+        return vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <requestManager lockTimeout="10s"/>
+                %s</virtualDatabase>
+                """.formatted(cache.indent(2)));
+    }
+
+    @Test
+    void cacheRulePatternMustBeARegularExpression() {
+        Path file = cached("""
+                <cache>
+                  <rule pattern="items" action="eager"/>
+                  <rule action="no-caching"
+                      pattern="FROM (items"/>
+                </cache>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 8, "pattern 'FROM (items' is not a regular expression: Unclosed group");
+        assertTrue(e.problems().get(0).startsWith(file + ":8:9: "), "column of the attribute: " + e.getMessage());
+    }
+
+    @Test
+    void relaxedRuleNeedsStaleness() {
+        Path file = cached("""
+                <cache>
+                  <rule pattern="categories" action="relaxed" staleness="60s"/>
+                  <rule pattern="regions"
+                        action="relaxed"/>
+                </cache>
+                """);
+        assertOnlyProblem(refused(), file, 8, "a relaxed rule needs staleness: how old an entry it may serve");
+        cached("""
+                <cache>
+                  <rule pattern="categories" action="relaxed" staleness="0s"/>
+                </cache>
+                """);
+        assertOnlyProblem(refused(), file, 6, "staleness must be longer than 0");
+        cached("""
+                <cache>
+                  <rule pattern="categories" action="relaxed" staleness="60 s"/>
+                </cache>
+                """);
+        assertOnlyProblem(refused(), file, 6, "The value '60 s' of attribute 'staleness' on element 'rule'");
+        cached("""
+                <cache>
+                  <rule pattern="categories" action="relaxed" staleness="99999999999999999999h"/>
+                </cache>
+                """);
+        assertOnlyProblem(refused(), file, 6, "staleness: duration '99999999999999999999h' is too long");
+    }
+
+    @Test
+    void stalenessIsRefusedOnRulesThatAreNotRelaxed() {
+        Path file = cached("""
+                <cache>
+                  <rule pattern="categories" action="relaxed" staleness="60s"/>
+                  <rule pattern="items" action="eager"
+                        staleness="60s"/>
+                </cache>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 8,
+                "staleness applies to relaxed rules only; eager entries are invalidated by writes, never served stale");
+        assertTrue(e.problems().get(0).startsWith(file + ":8:11: "), "column of the attribute: " + e.getMessage());
+        cached("""
+                <cache>
+                  <rule pattern="orders" action="no-caching" staleness="5s"/>
+                </cache>
+                """);
+        assertOnlyProblem(refused(), file, 6, "staleness applies to relaxed rules only; no-caching reads are never cached");
+    }
+
+    @Test
+    void badCacheSize() {
+        Path file = cached("""
+                <cache maxEntries="100"
+                       maxMemory="64 MiB"/>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 6, "The value '64 MiB' of attribute 'maxMemory' on element 'cache'");
+        cached("""
+                <cache maxMemory="0KB"/>
+                """);
+        assertOnlyProblem(refused(), file, 5, "maxMemory must be larger than 0");
+        cached("""
+                <cache
+                    maxMemory="9999999999999GB"/>
+                """);
+        e = refused();
+        assertOnlyProblem(e, file, 6, "maxMemory: size '9999999999999GB' is too large");
+        assertTrue(e.problems().get(0).startsWith(file + ":6:7: "), "column of the attribute: " + e.getMessage());
+        cached("""
+                <cache maxEntries="0"/>
+                """);
+        assertOnlyProblem(refused(), file, 5, "The value '0' of attribute 'maxEntries' on element 'cache'");
+        cached("""
+                <cache maxEntryRows="-1"/>
+                """);
+        assertOnlyProblem(refused(), file, 5, "The value '-1' of attribute 'maxEntryRows' on element 'cache'");
+    }
+
+    @Test
+    void waterMarksComeTogether() {
+        Path file = cached("""
+                <cache maxEntries="100"
+                       relaxedHighWater="50">
+                  <rule pattern="categories" action="relaxed" staleness="60s"/>
+                </cache>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 6, "relaxedHighWater needs relaxedLowWater too");
+        assertTrue(e.problems().get(0).startsWith(file + ":6:10: "), "column of the attribute: " + e.getMessage());
+        cached("""
+                <cache relaxedLowWater="10"/>
+                """);
+        assertOnlyProblem(refused(), file, 5, "relaxedLowWater needs relaxedHighWater too");
+        cached("""
+                <cache relaxedHighWater="-1" relaxedLowWater="0"/>
+                """);
+        assertOnlyProblem(refused(), file, 5, "The value '-1' of attribute 'relaxedHighWater' on element 'cache'");
+    }
+
+    @Test
+    void lowWaterMarkMustBeBelowTheHighOne() {
+        Path file = cached("""
+                <cache relaxedHighWater="20"
+                       relaxedLowWater="50"/>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 6, "relaxedLowWater (50) must be lower than relaxedHighWater (20)");
+        assertTrue(e.problems().get(0).startsWith(file + ":6:10: "), "column of the attribute: " + e.getMessage());
+        cached("""
+                <cache relaxedHighWater="0" relaxedLowWater="0"/>
+                """);
+        assertOnlyProblem(refused(), file, 5, "relaxedLowWater (0) must be lower than relaxedHighWater (0)");
+    }
+
+    @Test
+    void cacheValuesAreListedAndItsPlaceIsChecked() {
+        Path file = cached("""
+                <cache granularity="row"/>
+                """);
+        ConfigException e = refused();
+        assertOnlyProblem(e, file, 5, "The value 'row' of attribute 'granularity' on element 'cache'");
+        assertTrue(e.getMessage().contains("[database, table, column, value]"), e.getMessage());
+        cached("""
+                <cache>
+                  <rule pattern="x" action="lazy"/>
+                </cache>
+                """);
+        e = refused();
+        assertOnlyProblem(e, file, 6, "The value 'lazy' of attribute 'action' on element 'rule'");
+        assertTrue(e.getMessage().contains("[no-caching, eager, relaxed]"), e.getMessage());
+        cached("""
+                <cache>
+                  <rule action="eager"/>
+                </cache>
+                """);
+        assertOnlyProblem(refused(), file, 6, "Attribute 'pattern' must appear on element 'rule'");
+        vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <cache/>
+                  <requestManager/>
+                </virtualDatabase>
+                """);
+        assertOnlyProblem(refused(), file, 5, "Invalid content was found starting with element 'requestManager'");
+    }
+
+    @Test
+    void everyCacheProblemIsReportedAtOnce() {
+        Path file = cached("""
+                <cache relaxedHighWater="5" relaxedLowWater="5">
+                  <rule pattern="a(" action="eager"/>
+                  <rule pattern="b" action="relaxed"/>
+                  <rule pattern="c" action="eager" staleness="1s"/>
+                </cache>
+                """);
+        List<String> problems = refused().problems();
+        assertEquals(4, problems.size(), String.join("\n", problems));
+        assertProblem(problems.get(0), file, 5, "relaxedLowWater (5) must be lower than relaxedHighWater (5)");
+        assertProblem(problems.get(1), file, 6, "pattern 'a(' is not a regular expression");
+        assertProblem(problems.get(2), file, 7, "a relaxed rule needs staleness");
+        assertProblem(problems.get(3), file, 8, "staleness applies to relaxed rules only");
+    }
+
     @Test
     void missingVirtualDatabaseFile() {
         Path controller = ConfigFiles.write(dir, "controller.xml", """

@@ -5,6 +5,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.protocol.Protocol;
 import org.phalanx.requestmanager.BackendConfig;
 import org.phalanx.requestmanager.BalancingPolicy;
+import org.phalanx.requestmanager.CacheConfig;
+import org.phalanx.requestmanager.CacheConfig.Action;
+import org.phalanx.requestmanager.CacheConfig.Granularity;
 import org.phalanx.requestmanager.Credentials;
 import org.phalanx.requestmanager.DeclaredTable;
 import org.phalanx.requestmanager.LockGranularity;
@@ -278,6 +281,118 @@ class ControllerConfigReaderTest {
         assertEquals(List.of(), demo.requestManager().placementRules());
         assertEquals(List.of(), demo.backends().get(0).tables());
         assertEquals(ReplicationLevel.RAIDB_2, demo.requestManager().replication());
+    }
+
+    @Test
+    void cacheElementBecomesTheRightRecord() throws Exception {
+        Path controller = ConfigFiles.controller(dir, "shop.xml");
+        Path vdb = ConfigFiles.write(dir, "shop.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="shop">
+                  <users><user name="app" password="pw"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <requestManager waitPolicy="all" lockTimeout="5s"/>
+                  <cache maxEntries="500" maxMemory="512KB" maxEntryRows="200" granularity="value"
+                         relaxedHighWater="40" relaxedLowWater="10">
+                    <rule pattern="/\\*report\\*/" action="no-caching"/>
+                    <rule pattern="(?i)from\\s+categories\\b" action="relaxed" staleness="60s"/>
+                    <rule pattern=" FROM items " action="eager"/>
+                    <rule pattern="regions" action="relaxed"
+                          staleness="1500ms"/>
+                  </cache>
+                </virtualDatabase>
+                """);
+        String f = vdb.toString();
+
+        RequestManagerConfig rm = ControllerConfigReader.read(controller).virtualDatabases().get(0).requestManager();
+
+        assertEquals(WaitPolicy.ALL, rm.waitPolicy(), "the requestManager element still counts");
+        assertEquals(Duration.ofSeconds(5), rm.lockTimeout());
+        CacheConfig cache = rm.cache();
+        assertEquals(500, cache.maxEntries());
+        assertEquals(512L * 1024, cache.maxMemoryBytes());
+        assertEquals(200, cache.maxEntryRows());
+        assertEquals(Granularity.VALUE, cache.granularity());
+        assertEquals(40, cache.relaxedHighWater());
+        assertEquals(10, cache.relaxedLowWater());
+        List<CacheConfig.Rule> rules = cache.rules();
+        assertEquals(4, rules.size());
+        assertCacheRule(rules.get(0), "/\\*report\\*/", Action.NO_CACHING, null, f + ":7:55");
+        assertCacheRule(rules.get(1), "(?i)from\\s+categories\\b", Action.RELAXED, Duration.ofSeconds(60),
+                f + ":8:79");
+        assertCacheRule(rules.get(2), "FROM items", Action.EAGER, null, f + ":9:50");
+        assertCacheRule(rules.get(3), "regions", Action.RELAXED, Duration.ofMillis(1500), f + ":11:31");
+
+        assertTrue(rules.get(0).pattern().matcher("SELECT /*report*/ count(*) FROM orders").find());
+        assertTrue(rules.get(1).pattern().matcher("select name\nFROM  Categories where id = ?").find(),
+                "searched anywhere in the text");
+        assertFalse(rules.get(1).pattern().matcher("SELECT * FROM categories_archive").find());
+    }
+
+    @Test
+    void cacheAttributesLeftOutTakeTheDefaults() throws Exception {
+        Path controller = ConfigFiles.controller(dir, "demo.xml");
+        ConfigFiles.write(dir, "demo.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <cache/>
+                </virtualDatabase>
+                """);
+
+        RequestManagerConfig rm = ControllerConfigReader.read(controller).virtualDatabases().get(0).requestManager();
+
+        assertEquals(CacheConfig.defaults(), rm.cache());
+        assertEquals(10_000, rm.cache().maxEntries());
+        assertEquals(64L * 1024 * 1024, rm.cache().maxMemoryBytes());
+        assertEquals(1000, rm.cache().maxEntryRows());
+        assertEquals(Granularity.TABLE, rm.cache().granularity());
+        assertEquals(List.of(), rm.cache().rules());
+        assertEquals(0, rm.cache().relaxedHighWater(), "relaxed rules apply whatever the load");
+        RequestManagerConfig d = RequestManagerConfig.defaults();
+        assertEquals(new RequestManagerConfig(d.replication(), d.waitPolicy(), d.balancing(), d.lockGranularity(),
+                d.lockTimeout(), d.macroTimeZone(), d.analysisCacheSize(), d.placementRules(), CacheConfig.defaults()),
+                rm, "everything else as without the cache");
+    }
+
+    @Test
+    void sizesTakeUnits() throws Exception {
+        Path controller = ConfigFiles.controller(dir, "demo.xml");
+        for (var size : Map.of("1GB", 1L << 30, "64MB", 64L << 20, "3KB", 3072L, "123456", 123456L).entrySet()) {
+            ConfigFiles.write(dir, "demo.xml", """
+                    <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                      <users><user name="demo" password="demo"/></users>
+                      <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                      <cache maxMemory="%s"/>
+                    </virtualDatabase>
+                    """.formatted(size.getKey()));
+            assertEquals(size.getValue(), ControllerConfigReader.read(controller).virtualDatabases().get(0)
+                    .requestManager().cache().maxMemoryBytes(), size.getKey());
+        }
+    }
+
+    @Test
+    void withoutACacheElementReadsAreNotCached() throws Exception {
+        Path controller = ConfigFiles.controller(dir, "demo.xml");
+        ConfigFiles.write(dir, "demo.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                  <requestManager balancing="least-pending"/>
+                </virtualDatabase>
+                """);
+
+        RequestManagerConfig rm = ControllerConfigReader.read(controller).virtualDatabases().get(0).requestManager();
+
+        assertNull(rm.cache());
+        assertEquals(BalancingPolicy.LEAST_PENDING, rm.balancing());
+    }
+
+    private static void assertCacheRule(CacheConfig.Rule rule, String pattern, Action action, Duration staleness,
+                                        String location) {
+        assertEquals(pattern, rule.pattern().pattern(), rule.toString());
+        assertEquals(action, rule.action(), rule.toString());
+        assertEquals(staleness, rule.staleness(), rule.toString());
+        assertEquals(location, rule.location(), rule.toString());
     }
 
     private static void assertRule(PlacementRule rule, String pattern, Policy policy, List<String> backends, int count,
