@@ -86,6 +86,11 @@ public final class Controller {
         return hosted(virtualDatabase).statistics();
     }
 
+    /** Result cache counters of a hosted virtual database, or null without a cache. */
+    public org.phalanx.requestmanager.cache.CacheStatistics cacheStatistics(String virtualDatabase) {
+        return hosted(virtualDatabase).cacheStatistics();
+    }
+
     private synchronized VirtualDatabase hosted(String name) {
         for (VirtualDatabase vdb : running) {
             if (vdb.name().equals(name)) {

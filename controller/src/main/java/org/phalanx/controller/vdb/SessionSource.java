@@ -3,6 +3,7 @@ package org.phalanx.controller.vdb;
 import org.phalanx.requestmanager.BackendState;
 import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.Statistics;
+import org.phalanx.requestmanager.cache.CacheStatistics;
 import org.phalanx.requestmanager.Session;
 
 import java.sql.SQLException;
@@ -23,6 +24,11 @@ public interface SessionSource {
     /** Backend name to state, in configuration order (empty when there is no request manager). */
     default Map<String, BackendState> backendStates() {
         return Map.of();
+    }
+
+    /** Result cache counters (null without a cache). */
+    default CacheStatistics cacheStatistics() {
+        return null;
     }
 
     /** Request counters, unparsed statements included (null when there is no request manager). */
@@ -50,6 +56,11 @@ public interface SessionSource {
             @Override
             public Statistics.Snapshot statistics() {
                 return requestManager.statistics();
+            }
+
+            @Override
+            public CacheStatistics cacheStatistics() {
+                return requestManager.cacheStatistics();
             }
         };
     }

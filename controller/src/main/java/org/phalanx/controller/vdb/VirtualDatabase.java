@@ -72,6 +72,11 @@ public final class VirtualDatabase {
         return sessions.statistics();
     }
 
+    /** Result cache counters, or null without a cache. */
+    public org.phalanx.requestmanager.cache.CacheStatistics cacheStatistics() {
+        return sessions.cacheStatistics();
+    }
+
     public void shutdown(Duration wait) {
         sessions.shutdown(wait);
         LOG.info("Virtual database {} shut down", name);
