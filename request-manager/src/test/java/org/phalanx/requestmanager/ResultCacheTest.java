@@ -81,6 +81,16 @@ class ResultCacheTest {
         }
     }
 
+    private static void run(Session s, String sql) throws SQLException {
+        try (Result r = s.execute(Request.of(sql))) {
+            if (r instanceof Result.Rows rows) {
+                while (rows.resultSet().next()) {
+                    // read it all, as a client would
+                }
+            }
+        }
+    }
+
     private long hits() {
         return rm.cacheStatistics().hits();
     }
@@ -104,6 +114,42 @@ class ResultCacheTest {
             update(s, "UPDATE items SET price = 31 WHERE id = 3");
             assertEquals(31, value(s, "SELECT price FROM items WHERE id = ?", 3), "invalidated before the write's reply");
             assertEquals(40, value(s, "SELECT price FROM items WHERE id = ?", 4), "parameters are part of the key");
+        }
+    }
+
+    @Test
+    void valueGranularityInvalidatesOnlyWhatTheWriteMayTouch() throws Exception {
+        start(cache(CacheConfig.Granularity.VALUE), "a");
+        try (Session s = rm.openSession("u")) {
+            String byId = "SELECT price FROM items WHERE id = ?";
+            String sum = "SELECT SUM(price) FROM items";
+            String names = "SELECT name FROM items WHERE id = 8";
+            value(s, byId, 7);
+            value(s, byId, 8);
+            value(s, sum);
+            run(s, names);
+            long hitsBefore = hits();
+            update(s, "UPDATE items SET price = 71 WHERE id = 7");
+            assertEquals(80, value(s, byId, 8));
+            assertEquals(hitsBefore + 1, hits(), "id = 8 survives a write restricted to id = 7");
+            assertEquals(71, value(s, byId, 7), "id = 7 was invalidated");
+            assertEquals(551, value(s, sum), "the aggregate over items was invalidated");
+            assertEquals(hitsBefore + 1, hits());
+            update(s, "UPDATE items SET price = 81 WHERE id = 8");
+            run(s, names);
+            assertEquals(hitsBefore + 2, hits(), "column: a read of name survives a write of price");
+            assertEquals(81, value(s, byId, 8), "a write of id 8's price invalidated it");
+            assertEquals(hitsBefore + 2, hits());
+            value(s, sum);
+            update(s, "INSERT INTO items (id, name, price) VALUES (12, 'new', 1)");
+            assertEquals(81, value(s, byId, 8), "an insert of id 12 leaves id 8");
+            assertEquals(hitsBefore + 3, hits());
+            assertEquals(553, value(s, sum), "but changes the aggregate");
+            update(s, "DELETE FROM items WHERE id = 8");
+            try (Result r = s.execute(Request.of(byId, 8))) {
+                boolean empty = r instanceof Result.Cached c ? c.rows().isEmpty() : !((Result.Rows) r).resultSet().next();
+                assertTrue(empty, "deleting id 8 invalidated it");
+            }
         }
     }
 

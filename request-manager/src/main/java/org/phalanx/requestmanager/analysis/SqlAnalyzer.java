@@ -114,7 +114,7 @@ public final class SqlAnalyzer {
                 // DDL locks everything; the effect tells partial replication where the table lives now
                 return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false, DdlEffects.of(statement));
             }
-            return classify(statement, macros);
+            return classify(statement, sql, macros);
         } catch (RuntimeException e) {
             return unparsed(macros);
         }
@@ -125,7 +125,7 @@ public final class SqlAnalyzer {
         return new SqlAnalysis(StatementKind.WRITE, Set.of(), Set.of(), true, false, macros);
     }
 
-    private static SqlAnalysis classify(Statement statement, boolean macros) {
+    private static SqlAnalysis classify(Statement statement, String sql, boolean macros) {
         if (statement instanceof Commit) {
             return new SqlAnalysis(StatementKind.COMMIT, Set.of(), Set.of(), false, true, false);
         }
@@ -140,8 +140,16 @@ public final class SqlAnalyzer {
             boolean locking = select.getForMode() != null;
             PlainSelect plain = select instanceof PlainSelect p ? p : null;
             boolean into = plain != null && plain.getIntoTables() != null && !plain.getIntoTables().isEmpty();
+            // WITH d AS (DELETE ... RETURNING *) SELECT ...: a write dressed as a read
+            boolean modifyingWith = select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()
+                    && (SqlLexer.containsWord(sql, "delete") || SqlLexer.containsWord(sql, "insert")
+                    || SqlLexer.containsWord(sql, "update"));
+            if (modifyingWith) {
+                return new SqlAnalysis(StatementKind.WRITE, all, all, true, true, macros);
+            }
             if (!locking && !into) {
-                return new SqlAnalysis(StatementKind.READ, all, Set.of(), false, true, macros);
+                return new SqlAnalysis(StatementKind.READ, all, Set.of(), false, true, macros)
+                        .withFootprint(Footprints.read(statement));
             }
             // SELECT ... FOR UPDATE takes row locks and SELECT INTO creates data: both are writes.
             return new SqlAnalysis(StatementKind.WRITE, all, all, false, true, macros);
@@ -151,6 +159,12 @@ public final class SqlAnalyzer {
             target = insert.getTable();
         } else if (statement instanceof Update update) {
             target = update.getTable();
+            if (update.getJoins() != null && !update.getJoins().isEmpty()
+                    || update.getStartJoins() != null && !update.getStartJoins().isEmpty()) {
+                // UPDATE a JOIN b SET b.x = ...: any of the joined tables may change
+                return new SqlAnalysis(StatementKind.WRITE, all, all, false, true, macros)
+                        .withFootprint(Footprints.write(statement));
+            }
         } else if (statement instanceof Delete delete) {
             target = delete.getTable();
             if (delete.getTables() != null && !delete.getTables().isEmpty()) {
@@ -169,7 +183,8 @@ public final class SqlAnalyzer {
         Set<String> written = Set.of(normalize(target.getFullyQualifiedName()));
         Set<String> read = new TreeSet<>(all);
         read.removeAll(written);
-        return new SqlAnalysis(StatementKind.WRITE, Set.copyOf(read), written, false, true, macros);
+        return new SqlAnalysis(StatementKind.WRITE, Set.copyOf(read), written, false, true, macros)
+                .withFootprint(Footprints.write(statement));
     }
 
     private static Set<String> tables(Statement statement) {

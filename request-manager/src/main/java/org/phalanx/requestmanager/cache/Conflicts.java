@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.cache;
 
 import java.util.Map;
 import org.phalanx.requestmanager.CacheConfig.Granularity;
+import org.phalanx.requestmanager.analysis.Footprints;
 
 /** Whether a write may change what a cached read returned, at a given granularity. */
 final class Conflicts {
@@ -26,8 +27,7 @@ final class Conflicts {
         for (Map.Entry<String, Object> k : write.keys().entrySet()) {
             Object readValue = read.keys().get(k.getKey());
             boolean keyChanged = write.columns() == null ? !write.rowsChange() : write.columns().contains(k.getKey());
-            if (readValue != null && !keyChanged && readValue.getClass() == k.getValue().getClass()
-                    && !readValue.equals(k.getValue())) {
+            if (readValue != null && !keyChanged && !Footprints.mayBeEqual(readValue, k.getValue())) {
                 return false;
             }
         }

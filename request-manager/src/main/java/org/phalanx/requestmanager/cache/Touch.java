@@ -38,7 +38,9 @@ public record Touch(String table, Set<String> columns, Map<String, Object> keys,
                         ? (k.parameter() <= params.size() ? params.get(k.parameter() - 1) : null)
                         : k.literal();
                 Object n = normalise(v);
-                if (n != null) {
+                // a 0 inserted into an auto-increment column (MySQL) becomes the next id: not a key
+                boolean autoIncrementZero = t.rowsChange() && Long.valueOf(0).equals(n);
+                if (n != null && !autoIncrementZero) {
                     keys.put(k.column(), n);
                 }
             }
