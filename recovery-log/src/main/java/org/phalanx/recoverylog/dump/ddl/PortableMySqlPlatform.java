@@ -79,16 +79,10 @@ public class PortableMySqlPlatform extends MySql50Platform {
         }
 
         @Override
-        protected void writeColumnDefaultValue(Table table, Column column) throws IOException {
-            String value = column.getDefaultValue();
-            if (DefaultValues.CURRENT_TIMESTAMP.equals(value)) {
-                print("CURRENT_TIMESTAMP(6)"); // the precision must match DATETIME(6)
-            } else if (DefaultValues.isCurrentTime(value)) {
-                print("(" + value + ")"); // an expression default (MariaDB 10.2+)
-            } else if (Builders.isBoolean(column)) {
-                print(column.getDefaultValue());
-            } else {
-                super.writeColumnDefaultValue(table, column);
+        protected void writeColumnDefaultValueStmt(Table table, Column column) throws IOException {
+            String sql = Builders.defaultSql(column, Builders.MARIADB);
+            if (sql != null) {
+                print(" DEFAULT " + sql);
             }
         }
     }

@@ -92,20 +92,12 @@ public class PortablePostgreSqlPlatform extends PostgreSqlPlatform {
 
         @Override
         protected void writeColumnDefaultValueStmt(Table table, Column column) throws IOException {
-            if (!serial.contains(column)) {
-                super.writeColumnDefaultValueStmt(table, column);
+            if (serial.contains(column)) {
+                return;
             }
-        }
-
-        @Override
-        protected void writeColumnDefaultValue(Table table, Column column) throws IOException {
-            String function = Builders.currentTimeDefault(column, "CURRENT_TIMESTAMP");
-            if (function != null) {
-                print(function);
-            } else if (Builders.isBoolean(column)) {
-                print(column.getDefaultValue());
-            } else {
-                super.writeColumnDefaultValue(table, column);
+            String sql = Builders.defaultSql(column, Builders.POSTGRESQL);
+            if (sql != null) {
+                print(" DEFAULT " + sql);
             }
         }
     }

@@ -76,14 +76,10 @@ public class SqliteBuilder extends SqlBuilder implements ForeignKeyRules.Aware {
     }
 
     @Override
-    protected void writeColumnDefaultValue(Table table, Column column) throws IOException {
-        String function = Builders.currentTimeDefault(column, "CURRENT_TIMESTAMP");
-        if (function != null) {
-            print(function);
-        } else if (Builders.isBoolean(column)) {
-            print(column.getDefaultValue().equals("true") ? "1" : "0");
-        } else {
-            super.writeColumnDefaultValue(table, column);
+    protected void writeColumnDefaultValueStmt(Table table, Column column) throws IOException {
+        String sql = Builders.defaultSql(column, Builders.SQLITE);
+        if (sql != null) {
+            print(" DEFAULT " + sql);
         }
     }
 
