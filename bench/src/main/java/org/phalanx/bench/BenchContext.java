@@ -1,0 +1,147 @@
+package org.phalanx.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.EmulatedBackends;
+import org.phalanx.bench.cluster.Postgres;
+import org.phalanx.bench.cluster.VirtualDatabaseSpec;
+import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.report.Profiler;
+import org.phalanx.bench.workload.Workload;
+
+/**
+ * What a scenario gets from the suite: the options (durations, rounds, quick mode), scratch
+ * folders, controller processes (closed after the scenario), emulated backends, the PostgreSQL
+ * server's availability, the alternating runner and the profiler.
+ */
+public final class BenchContext {
+    /** Set to 1 (as .ci/run does) to fail rather than skip when a database server is missing. */
+    public static final String REQUIRE_SERVERS = "PHALANX_REQUIRE_SERVERS";
+
+    private final Options options;
+    private final String scenario;
+    private final List<ControllerProcess> controllers = new ArrayList<>();
+    private Optional<String> postgresProblem;
+
+    BenchContext(Options options, String scenario) {
+        this.options = options;
+        this.scenario = scenario;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    public boolean quick() {
+        return options.quick();
+    }
+
+    /** A dataset size: {@code normal} for real runs, {@code tiny} in quick (smoke) mode. */
+    public int scale(int normal, int tiny) {
+        return options.quick() ? tiny : normal;
+    }
+
+    public ClosedLoop.Timing timing() {
+        return new ClosedLoop.Timing(options.warmup(), options.measure());
+    }
+
+    /** This scenario's scratch folder (database files, controller configs and logs). */
+    public Path work(String sub) {
+        return options.work().resolve(scenario).resolve(sub);
+    }
+
+    public ControllerProcess controller(String name, List<VirtualDatabaseSpec> vdbs) throws Exception {
+        ControllerProcess cp = ControllerProcess.start(work("controller-" + name), vdbs, options.controllerCpus());
+        controllers.add(cp);
+        return cp;
+    }
+
+    public EmulatedBackends emulated(String name, EmulatedBackends.Engine engine, Workload w, CostModel model, int slots)
+            throws SQLException, IOException {
+        return EmulatedBackends.prepare(work("backends-" + name), engine, w, model, slots);
+    }
+
+    /**
+     * Empty when PostgreSQL is usable; otherwise the reason, printed. With
+     * PHALANX_REQUIRE_SERVERS=1 a missing server is an error instead.
+     */
+    public Optional<String> postgresUnavailable() {
+        if (postgresProblem == null) {
+            postgresProblem = Postgres.unavailable();
+            if (postgresProblem.isPresent()) {
+                if ("1".equals(System.getenv(REQUIRE_SERVERS))) {
+                    throw new IllegalStateException(postgresProblem.get() + " and " + REQUIRE_SERVERS + "=1");
+                }
+                System.out.println("[" + scenario + "] skipping the PostgreSQL part: " + postgresProblem.get());
+            }
+        }
+        return postgresProblem;
+    }
+
+    /**
+     * Runs the variants alternately, A B C A B C ..., for the configured rounds, and returns
+     * each variant's medians (in the given order).
+     */
+    public Map<Variant, Summary> alternate(List<Variant> variants) throws Exception {
+        Map<Variant, List<RunResult>> results = new LinkedHashMap<>();
+        for (Variant v : variants) {
+            results.put(v, new ArrayList<>());
+        }
+        if (!options.quick()) {
+            // one unrecorded pass first, so that no variant pays for the controller's JIT warm-up in round 1
+            for (Variant v : variants) {
+                ClosedLoop.run(v, new ClosedLoop.Timing(options.warmup(), java.time.Duration.ofMillis(200)), 0, 1);
+            }
+            System.out.println("[" + scenario + "] warm-up pass over " + variants.size() + " variant(s) done");
+        }
+        for (int round = 1; round <= options.rounds(); round++) {
+            for (Variant v : variants) {
+                RunResult r = ClosedLoop.run(v, timing(), round, round * 7919L + v.name().hashCode());
+                results.get(v).add(r);
+                System.out.printf(Locale.ROOT, "[%s] round %d/%d %-28s %9.1f req/s  p50 %8.3f ms  p99 %8.3f ms%s%n",
+                        scenario, round, options.rounds(), v.name(), r.rate(), r.all().p50() / 1e3, r.all().p99() / 1e3,
+                        r.firstError() == null ? "" : "  (" + r.firstError() + ")");
+            }
+        }
+        Map<Variant, Summary> summaries = new LinkedHashMap<>();
+        results.forEach((v, list) -> summaries.put(v, Summary.of(v, list)));
+        return summaries;
+    }
+
+    /** Whether missed targets get a JFR profile (off with --no-profile and in quick mode). */
+    public boolean profiling() {
+        return options.profile() && !options.quick();
+    }
+
+    /** Runs the variant once more with a JFR recording of its controller; returns the summary (markdown). */
+    public String profile(Variant v, String what) {
+        ControllerProcess cp = v.endpoint().controller();
+        if (cp == null) {
+            return Profiler.unavailable(what, new IllegalArgumentException("the variant has no controller"));
+        }
+        Path file = options.out().resolve("target").resolve("profiles").resolve(scenario + "-" + v.name().replaceAll("[^A-Za-z0-9]+", "-")
+                + ".jfr");
+        System.out.println("[" + scenario + "] profiling the controller during " + v.name() + " (" + what + ")");
+        try {
+            return Profiler.profile(cp.pid(), file, what + " (variant " + v.name() + ")",
+                    hook -> ClosedLoop.run(v, timing(), 0, 4242, hook));
+        } catch (Exception e) {
+            return Profiler.unavailable(what, e);
+        }
+    }
+
+    void close() {
+        for (ControllerProcess cp : controllers) {
+            cp.close();
+        }
+        controllers.clear();
+    }
+}

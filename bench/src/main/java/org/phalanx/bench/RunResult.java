@@ -1,0 +1,43 @@
+package org.phalanx.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one measured period of one variant produced. Latencies in microseconds; CPU per request
+ * in microseconds of CPU time per completed request (NaN where not measured).
+ *
+ * @param classes        per request class, in the workload's order, then "all"
+ * @param controllerKernelShare share of the controller's CPU time spent in the kernel (system calls)
+ * @param engineCpuUs    CPU per request the emulated backends' real engines (SQLite, H2) used inside the
+ *                       controller process: part of the controller's CPU that a real deployment would
+ *                       spend on the database servers instead (NaN without emulated backends)
+ * @param utilisation    mean busy share of the variant's emulated backends' slots (NaN if none)
+ * @param otherCores     CPU the machine spent outside this benchmark's processes (noise), in cores
+ * @param backendWork    per emulated statement class, summed over the variant's backends: {executions
+ *                       per request, slot-busy ms per request} (empty without emulated backends)
+ */
+public record RunResult(String variant, int round, double seconds, long requests, long errors, double rate,
+                        List<ClassResult> classes, double clientCpuUs, double controllerCpuUs,
+                        double controllerKernelShare, double engineCpuUs, double databaseCpuUs,
+                        double machineCores, double otherCores, double utilisation, double minUtilisation,
+                        double maxUtilisation, Map<String, double[]> backendWork, String firstError) {
+
+    /** One request class. */
+    public record ClassResult(String name, long count, long errors, double rate, double p50, double p95, double p99,
+                              double mean) {
+    }
+
+    public ClassResult all() {
+        return classes.get(classes.size() - 1);
+    }
+
+    public ClassResult of(String requestClass) {
+        for (ClassResult c : classes) {
+            if (c.name().equals(requestClass)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("no request class " + requestClass);
+    }
+}

@@ -1,0 +1,53 @@
+package org.phalanx.bench.cluster;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A virtual database file to write: its backends and the attributes of its
+ * {@code <requestManager>} element (replication, waitPolicy, balancing, lockGranularity...).
+ */
+public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<String, String> requestManager) {
+
+    public VirtualDatabaseSpec {
+        backends = List.copyOf(backends);
+        requestManager = new LinkedHashMap<>(requestManager);
+    }
+
+    /** The names of the backends (as the emulated servers know them, when emulated). */
+    public List<String> backendNames() {
+        return backends.stream().map(BackendSpec::name).toList();
+    }
+
+    String xml() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        sb.append("<virtualDatabase xmlns=\"urn:phalanx:virtual-database:1\" name=\"").append(esc(name)).append("\">\n");
+        sb.append("  <users>\n    <user name=\"").append(ControllerProcess.USER).append("\" password=\"")
+                .append(ControllerProcess.PASSWORD).append("\"/>\n  </users>\n");
+        sb.append("  <backends>\n");
+        for (BackendSpec b : backends) {
+            sb.append("    <backend name=\"").append(esc(b.name())).append("\" url=\"").append(esc(b.url())).append('"');
+            if (b.driver() != null) {
+                sb.append(" driver=\"").append(esc(b.driver())).append('"');
+            }
+            if (b.user() != null) {
+                sb.append(" user=\"").append(esc(b.user())).append('"');
+            }
+            if (b.password() != null) {
+                sb.append(" password=\"").append(esc(b.password())).append('"');
+            }
+            sb.append(" poolSize=\"").append(b.poolSize()).append("\"/>\n");
+        }
+        sb.append("  </backends>\n");
+        sb.append("  <requestManager");
+        requestManager.forEach((k, v) -> sb.append(' ').append(k).append("=\"").append(esc(v)).append('"'));
+        sb.append("/>\n</virtualDatabase>\n");
+        return sb.toString();
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

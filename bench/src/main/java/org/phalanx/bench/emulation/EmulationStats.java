@@ -1,0 +1,93 @@
+package org.phalanx.bench.emulation;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Publishes the emulated servers' counters from the controller process to the harness: when
+ * the system property {@value #PROPERTY} names a file, a daemon thread rewrites it every
+ * {@value #PERIOD_MILLIS} ms with one line per server: {@code name slots executions busyNanos
+ * waitNanos engineCpuNanos class=executions/busyNanos ...}. The harness reads it before and after a measured
+ * period to get each backend's utilisation (busy time / (slots x period)) and where it went.
+ */
+public final class EmulationStats {
+    public static final String PROPERTY = "phalanx.bench.emulationStats";
+    static final int PERIOD_MILLIS = 100;
+    private static final AtomicBoolean STARTED = new AtomicBoolean();
+
+    /** One server's counters as read back by the harness. */
+    public record Counters(String name, int slots, long executions, long busyNanos, long waitNanos,
+                           long engineCpuNanos, Map<String, long[]> perClass) {
+    }
+
+    private EmulationStats() {
+    }
+
+    static void startIfAsked() {
+        String file = System.getProperty(PROPERTY);
+        if (file == null || !STARTED.compareAndSet(false, true)) {
+            return;
+        }
+        Path target = Path.of(file);
+        Thread t = new Thread(() -> {
+            while (true) {
+                try {
+                    write(target);
+                    Thread.sleep(PERIOD_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (IOException | RuntimeException e) {
+                    // the harness then reports no utilisation; the benchmark itself goes on
+                }
+            }
+        }, "emulation-stats");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void write(Path target) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (EmulatedServer s : EmulatedServer.all()) {
+            sb.append(s.name()).append(' ').append(s.slots()).append(' ').append(s.executions()).append(' ')
+                    .append(s.busyNanos()).append(' ').append(s.waitNanos()).append(' ').append(s.engineCpuNanos());
+            s.perClass().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v[0]).append('/').append(v[1]));
+            sb.append('\n');
+        }
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        Files.writeString(tmp, sb.toString(), StandardCharsets.UTF_8);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Reads the file the controller process writes; empty if there is none yet. */
+    public static Map<String, Counters> read(Path file) {
+        Map<String, Counters> map = new HashMap<>();
+        try {
+            if (!Files.exists(file)) {
+                return map;
+            }
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                String[] p = line.trim().split(" ");
+                if (p.length >= 6) {
+                    Map<String, long[]> perClass = new HashMap<>();
+                    for (int i = 6; i < p.length; i++) {
+                        int eq = p[i].indexOf('=');
+                        int slash = p[i].indexOf('/');
+                        perClass.put(p[i].substring(0, eq), new long[] {Long.parseLong(p[i].substring(eq + 1, slash)),
+                            Long.parseLong(p[i].substring(slash + 1))});
+                    }
+                    map.put(p[0], new Counters(p[0], Integer.parseInt(p[1]), Long.parseLong(p[2]),
+                            Long.parseLong(p[3]), Long.parseLong(p[4]), Long.parseLong(p[5]), perClass));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            map.clear();
+        }
+        return map;
+    }
+}
