@@ -73,7 +73,7 @@ public final class MysqlDumpBackuper extends NativeDumpBackuper {
     }
 
     @Override
-    void dump(Connection source, NativeTools.Server server, Path file) throws Exception {
+    void dump(Connection source, NativeTools.Server server, Path file, Map<String, String> info) throws Exception {
         List<String> command = new ArrayList<>(List.of("mysqldump", "--single-transaction", "--hex-blob",
                 "--no-tablespaces", "--skip-comments", "--result-file=" + file));
         command.addAll(connection(server));
@@ -82,7 +82,7 @@ public final class MysqlDumpBackuper extends NativeDumpBackuper {
     }
 
     @Override
-    void load(NativeTools.Server server, Path file, boolean force) throws Exception {
+    void load(NativeTools.Server server, Path file, boolean force, Map<String, String> info) throws Exception {
         List<String> command = new ArrayList<>(List.of("mysql", "--binary-mode"));
         command.addAll(connection(server));
         command.add(server.database());

@@ -33,11 +33,11 @@ abstract class NativeDumpBackuper implements Backuper {
     /** Whether the entry is compressed already (then it is stored, not deflated again). */
     abstract boolean compressed();
 
-    /** Writes the dump of {@code source}'s database to {@code file}. */
-    abstract void dump(Connection source, NativeTools.Server server, Path file) throws Exception;
+    /** Writes the dump of {@code source}'s database to {@code file}; may add entries to {@code info}. */
+    abstract void dump(Connection source, NativeTools.Server server, Path file, Map<String, String> info) throws Exception;
 
-    /** Restores {@code file} onto {@code target}'s database. */
-    abstract void load(NativeTools.Server server, Path file, boolean force) throws Exception;
+    /** Restores {@code file} onto {@code target}'s database; {@code info} is the dump's. */
+    abstract void load(NativeTools.Server server, Path file, boolean force, Map<String, String> info) throws Exception;
 
     abstract String database(Connection c) throws SQLException;
 
@@ -81,7 +81,7 @@ abstract class NativeDumpBackuper implements Backuper {
             }
             report.report(0, total, "rows");
             file = Files.createTempFile(dumpFile.toAbsolutePath().getParent(), "." + format(), ".tmp");
-            dump(source, NativeTools.server(source, defaultPort(), database(source)), file);
+            dump(source, NativeTools.server(source, defaultPort(), database(source)), file, info);
             try (OutputStream entry = out.entry(entryName(), !compressed())) {
                 Files.copy(file, entry);
             }
@@ -122,7 +122,7 @@ abstract class NativeDumpBackuper implements Backuper {
             try (InputStream entry = in.entry(entryName())) {
                 Files.copy(entry, file, StandardCopyOption.REPLACE_EXISTING);
             }
-            load(NativeTools.server(target, defaultPort(), database(target)), file, force);
+            load(NativeTools.server(target, defaultPort(), database(target)), file, force, in.info());
             report.report(info.totalRows(), info.totalRows(), "rows");
         } catch (DumpException e) {
             throw e;

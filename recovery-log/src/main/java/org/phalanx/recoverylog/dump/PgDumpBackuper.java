@@ -77,7 +77,7 @@ public final class PgDumpBackuper extends NativeDumpBackuper {
     }
 
     @Override
-    void dump(Connection source, NativeTools.Server server, Path file) throws Exception {
+    void dump(Connection source, NativeTools.Server server, Path file, Map<String, String> info) throws Exception {
         if (source.getAutoCommit()) {
             throw new DumpException("pg_dump shares the caller's snapshot: open a transaction on the source connection first");
         }
@@ -89,6 +89,7 @@ public final class PgDumpBackuper extends NativeDumpBackuper {
             snapshot = rs.getString(1);
             schema = rs.getString(2);
         }
+        info.put("pg_dump.schema", schema);
         List<String> command = new ArrayList<>(List.of("pg_dump", "--format=custom", "--no-owner", "--no-privileges",
                 "--snapshot=" + snapshot, "--schema=" + schema, "--file=" + file));
         command.addAll(connection(server));
@@ -96,9 +97,10 @@ public final class PgDumpBackuper extends NativeDumpBackuper {
     }
 
     @Override
-    void load(NativeTools.Server server, Path file, boolean force) throws Exception {
+    void load(NativeTools.Server server, Path file, boolean force, Map<String, String> info) throws Exception {
+        // --schema restores the schema's objects but not CREATE SCHEMA itself, which exists already
         List<String> command = new ArrayList<>(List.of("pg_restore", "--no-owner", "--no-privileges",
-                "--single-transaction", "--exit-on-error"));
+                "--single-transaction", "--exit-on-error", "--schema=" + info.getOrDefault("pg_dump.schema", "public")));
         if (force) {
             command.addAll(List.of("--clean", "--if-exists"));
         }

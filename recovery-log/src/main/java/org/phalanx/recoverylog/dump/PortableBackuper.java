@@ -1,5 +1,7 @@
 package org.phalanx.recoverylog.dump;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -129,12 +131,13 @@ public final class PortableBackuper implements Backuper {
             names.writeTo(info);
             PortableModel.rename(model, tableSafe, columnSafe);
 
-            try (OutputStream schema = out.entry(SCHEMA, true);
+            try (OutputStream schema = new BufferedOutputStream(out.entry(SCHEMA, true), 1 << 16);
                  Writer w = new OutputStreamWriter(schema, StandardCharsets.UTF_8)) {
                 new DatabaseIO().write(model, w);
             }
             long done = 0;
-            try (OutputStream data = out.entry(DATA, true)) {
+            // the XML writer emits many tiny writes: each would be a deflate call without a buffer
+            try (OutputStream data = new BufferedOutputStream(out.entry(DATA, true), 1 << 16)) {
                 DataXmlWriter xml = new DataXmlWriter(data);
                 for (TableSource t : sources) {
                     done = dumpTable(source, engine, t, xml, done, total, report, info);
@@ -305,7 +308,8 @@ public final class PortableBackuper implements Backuper {
                     executeScript(sql.toString());
                     created.add(t.getName());
                 }
-                try (InputStream data = in.entry(DATA); DataXmlReader reader = new DataXmlReader(data)) {
+                try (InputStream data = new BufferedInputStream(in.entry(DATA), 1 << 16);
+                     DataXmlReader reader = new DataXmlReader(data)) {
                     reader.readAll(this);
                 }
                 finishTable();

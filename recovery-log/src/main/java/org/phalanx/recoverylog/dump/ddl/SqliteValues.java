@@ -57,7 +57,9 @@ public final class SqliteValues {
                 return LocalDate.parse(s).atStartOfDay();
             }
             String iso = s.replace(' ', 'T');
-            if (iso.endsWith("Z") || iso.matches(".*[+-]\\d\\d:?\\d\\d$")) {
+            int time = iso.indexOf('T');
+            int sign = Math.max(iso.lastIndexOf('+'), iso.lastIndexOf('-'));
+            if (iso.endsWith("Z") || (time > 0 && sign > time)) { // a zone suffix (no regex: this runs per value)
                 return OffsetDateTime.parse(normalizeOffset(iso)).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
             }
             return LocalDateTime.parse(iso);
