@@ -3,7 +3,6 @@ package org.phalanx.recoverylog.dump;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,9 +100,5 @@ final class NativeTools {
             Thread.currentThread().interrupt();
             throw new DumpException(command.get(0) + " was interrupted", e);
         }
-    }
-
-    static void copy(Path from, OutputStream to) throws IOException {
-        Files.copy(from, to);
     }
 }

@@ -590,9 +590,4 @@ public final class PortableBackuper implements Backuper {
             }
         }
     }
-
-    /** Which DdlUtils platform serves an engine here (for callers that want DdlUtils directly). */
-    public static String platformName(Engine engine) throws DumpException {
-        return PortableModel.platform(engine).getName();
-    }
 }

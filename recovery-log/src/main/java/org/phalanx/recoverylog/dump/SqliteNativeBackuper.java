@@ -12,7 +12,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -159,10 +158,5 @@ public final class SqliteNativeBackuper implements Backuper {
                 // a temporary file
             }
         }
-    }
-
-    @Override
-    public String toString() {
-        return FORMAT.toLowerCase(Locale.ROOT);
     }
 }

@@ -28,7 +28,6 @@ import org.apache.ddlutils.model.Index;
 import org.apache.ddlutils.model.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.recoverylog.TestDatabases;
 import org.phalanx.recoverylog.dump.ddl.DefaultValues;
 import org.phalanx.recoverylog.dump.ddl.Platforms;
 import org.phalanx.recoverylog.dump.ddl.PortableMySqlPlatform;
@@ -278,6 +277,34 @@ class DdlUtilsTrapsTest {
                     Sqlite.query(c, "SELECT k.id, p.n FROM k JOIN p ON p.id = k.p ORDER BY k.id"));
             c.createStatement().execute("INSERT INTO p (n) VALUES ('next')");
             assertEquals(11L, Sqlite.single(c, "SELECT id FROM p WHERE n = 'next'"), "the counter continues");
+        }
+    }
+
+    @Test
+    void foreignKeyCyclesAndSelfReferencesLoadWithoutOrderingRowsInMemory() throws Exception {
+        // DdlUtils' ensureFKOrder keeps referenced keys in memory; we add keys after the data instead
+        Path dump = dir.resolve("d.zip");
+        try (Connection c = Sqlite.create(dir.resolve("cycle.db"), "PRAGMA foreign_keys = ON",
+                "CREATE TABLE emp (id INTEGER PRIMARY KEY, boss INTEGER REFERENCES emp(id), dept INTEGER REFERENCES dept(id))",
+                "CREATE TABLE dept (id INTEGER PRIMARY KEY, head INTEGER REFERENCES emp(id))",
+                "INSERT INTO emp VALUES (1, NULL, NULL)", "INSERT INTO dept VALUES (10, 1)",
+                "INSERT INTO emp VALUES (3, 1, 10)", "INSERT INTO emp VALUES (2, 3, 10)")) { // row 2 points at row 3
+            c.createStatement().execute("UPDATE emp SET dept = 10 WHERE id = 1");
+            new PortableBackuper().backup(c, dump, "c", 1, Progress.NONE);
+        }
+        try (Connection c = Sqlite.create(dir.resolve("cycle2.db"), "PRAGMA foreign_keys = ON")) {
+            new PortableBackuper().restore(dump, c, false, Progress.NONE);
+            assertEquals(3L, Sqlite.single(c, "SELECT COUNT(*) FROM emp"));
+            assertEquals(0, Sqlite.query(c, "PRAGMA foreign_key_check").size());
+        }
+        try (TestTarget target = TestTarget.create(Engine.POSTGRESQL, dir, "phalanx_dump_cycle")) {
+            try (Connection c = target.connect()) {
+                new PortableBackuper().restore(dump, c, false, Progress.NONE);
+                assertEquals(List.of(List.of(2L, 3L, 10L)),
+                        Sqlite.query(c, "SELECT id::bigint, boss::bigint, dept::bigint FROM emp WHERE id = 2"));
+                assertThrows(java.sql.SQLException.class, () -> c.createStatement().execute("DELETE FROM emp WHERE id = 3"),
+                        "the keys are enforced after the load");
+            }
         }
     }
 
