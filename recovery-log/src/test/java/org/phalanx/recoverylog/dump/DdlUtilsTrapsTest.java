@@ -186,7 +186,7 @@ class DdlUtilsTrapsTest {
                 assertEquals("varchar", types.get(0).get(1));
                 assertEquals(300L, ((Number) types.get(0).get(2)).longValue(), "as long as the longest key");
                 assertEquals("varchar", types.get(1).get(1));
-                assertEquals("mediumtext", types.get(2).get(1), "unkeyed text stays unbounded");
+                assertEquals("longtext", types.get(2).get(1), "unkeyed text stays unbounded");
                 assertEquals("l".repeat(300), Sqlite.single(c, "SELECT login FROM users"));
             }
         }

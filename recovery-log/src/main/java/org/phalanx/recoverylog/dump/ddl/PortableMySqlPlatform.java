@@ -14,6 +14,7 @@ import org.apache.ddlutils.platform.mysql.MySqlBuilder;
  * <ul>
  * <li>timestamps and times keep microseconds ({@code DATETIME(6)}, {@code TIME(6)}; plain
  *     DATETIME would truncate them);</li>
+ * <li>unbounded text and binary are LONGTEXT/LONGBLOB (DdlUtils' MEDIUM* stop at 16 MB);</li>
  * <li>a DECIMAL without precision (arbitrary on PostgreSQL and SQLite) becomes
  *     {@code DECIMAL(65,30)} rather than MySQL's default {@code DECIMAL(10,0)}, which would drop
  *     every fraction;</li>
@@ -66,6 +67,8 @@ public class PortableMySqlPlatform extends MySql50Platform {
             return switch (column.getTypeCode()) {
                 case Types.TIMESTAMP -> "DATETIME(6)";
                 case Types.TIME -> "TIME(6)";
+                case Types.LONGVARCHAR -> "LONGTEXT"; // MEDIUMTEXT/MEDIUMBLOB would stop at 16 MB
+                case Types.LONGVARBINARY -> "LONGBLOB";
                 case Types.DECIMAL, Types.NUMERIC -> column.getSizeAsInt() <= 0 ? "DECIMAL(65,30)" : super.getSqlType(column);
                 default -> super.getSqlType(column);
             };

@@ -58,6 +58,8 @@ public class SqlitePlatform extends PlatformImplBase {
         info.addNativeTypeMapping(Types.DATE, "DATE");
         info.addNativeTypeMapping(Types.TIME, "TIME");
         info.addNativeTypeMapping(Types.TIMESTAMP, "TIMESTAMP");
+        info.setHasSize(Types.BINARY, false); // BLOB, never BLOB(16)
+        info.setHasSize(Types.VARBINARY, false);
         info.setHasSize(Types.CHAR, true);
         info.setHasSize(Types.VARCHAR, true);
         info.setHasPrecisionAndScale(Types.DECIMAL, true);
