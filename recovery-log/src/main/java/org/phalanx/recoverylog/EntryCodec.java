@@ -14,7 +14,7 @@ import java.util.Set;
  * <pre>
  * int64   position
  * int64   transaction id
- * byte    kind: 'S' statement, 'W' write, 'C' commit, 'R' rollback
+ * byte    kind: 'S' statement, 'W' write, 'C' commit, 'R' rollback, 'F' failed
  * value   login   (ValueEncoding string or null)
  * value   sql     (ValueEncoding string or null)
  * int32   parameter count, then each parameter as a ValueEncoding value
@@ -70,6 +70,7 @@ final class EntryCodec {
             case WRITE -> 'W';
             case COMMIT -> 'C';
             case ROLLBACK -> 'R';
+            case FAILED -> 'F';
         };
     }
 
@@ -79,6 +80,7 @@ final class EntryCodec {
             case 'W' -> LogEntry.Kind.WRITE;
             case 'C' -> LogEntry.Kind.COMMIT;
             case 'R' -> LogEntry.Kind.ROLLBACK;
+            case 'F' -> LogEntry.Kind.FAILED;
             default -> throw new IOException("unknown entry kind " + code);
         };
     }

@@ -35,7 +35,7 @@ import javax.sql.DataSource;
  * &lt;prefix&gt;meta        (meta_key VARCHAR(64) PRIMARY KEY, meta_value BIGINT)   -- purged_through
  * </pre>
  *
- * {@code kind} is S/W/C/R as in the file log, {@code params} the parameter list in
+ * {@code kind} is S/W/C/R/F as in the file log, {@code params} the parameter list in
  * {@link ValueEncoding}, {@code backends} the URL-encoded names joined by commas. Group commit
  * is one batch insert and one commit per group, on a connection of its own; reads stream on
  * another connection with a fetch size.

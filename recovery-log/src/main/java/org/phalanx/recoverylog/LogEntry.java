@@ -35,7 +35,12 @@ public record LogEntry(long position, long transactionId, String login, Kind kin
         /** The commit of transaction {@code transactionId}. */
         COMMIT,
         /** The rollback of transaction {@code transactionId}: its writes are never replayed. */
-        ROLLBACK
+        ROLLBACK,
+        /**
+         * The write at position {@code transactionId} failed on every backend (the client got the
+         * error): replay may see it fail too.
+         */
+        FAILED
     }
 
     public LogEntry {
@@ -78,6 +83,11 @@ public record LogEntry(long position, long transactionId, String login, Kind kin
 
     public static LogEntry rollback(long position, long transactionId, String login, Set<String> backends) {
         return new LogEntry(position, transactionId, login, Kind.ROLLBACK, null, List.of(), backends);
+    }
+
+    /** Marks the write logged at {@code failedPosition} as failed everywhere. */
+    public static LogEntry failed(long position, long failedPosition, String login) {
+        return new LogEntry(position, failedPosition, login, Kind.FAILED, null, List.of(), Set.of());
     }
 
     // Records compare arrays by identity; a byte[] parameter must compare by content.

@@ -19,7 +19,22 @@ import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.backend.Backend;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.recoverylog.dump.Backuper;
+import org.phalanx.recoverylog.dump.Backupers;
+import org.phalanx.recoverylog.dump.DumpException;
+import org.phalanx.recoverylog.dump.DumpInfo;
+import org.phalanx.recoverylog.dump.PortableBackuper;
+import org.phalanx.recoverylog.dump.Progress;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.recovery.Quiesce;
+import org.phalanx.requestmanager.recovery.Replayer;
+import org.phalanx.requestmanager.recovery.Snapshots;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
 import org.phalanx.requestmanager.cache.CacheStatistics;
 import org.phalanx.requestmanager.cache.ResultCache;
@@ -47,7 +62,13 @@ public final class RequestManager implements AutoCloseable {
     final SqlAnalyzer analyzer;
     private final MacroRewriter macros;
     final LockManager locks = new LockManager();
-    final WriteOrdering ordering = new LocalWriteOrdering();
+    final WriteOrdering ordering;
+    /** Null without a recovery log. */
+    final RecoveryLog log;
+    /** The append of the last entry handed to the log (appends complete in order). */
+    private volatile CompletableFuture<Void> lastAppend = CompletableFuture.completedFuture(null);
+    /** Disabled backends whose data is exactly the log up to this position (they can be replayed). */
+    private final Map<String, Long> checkpointOf = new ConcurrentHashMap<>();
     final ReadBalancer balancer;
     final Statistics statistics = new Statistics();
     final SchemaView schema = new SchemaView();
@@ -90,6 +111,8 @@ public final class RequestManager implements AutoCloseable {
         this.routing = config.replication().isPartial()
                 ? new PartialReplication(schema, new Placement(config.placementRules(), defaultPlacement(config)))
                 : Routing.EVERYWHERE;
+        this.log = config.recovery() == null ? null : config.recovery().log();
+        this.ordering = new LocalWriteOrdering(log == null ? 0 : log.lastPosition());
         this.cache = config.cache() == null ? null : new ResultCache(config.cache(), this::pendingRequests);
         this.lockWholeDatabase = switch (config.lockGranularity()) {
             case DATABASE -> true;
@@ -121,10 +144,24 @@ public final class RequestManager implements AutoCloseable {
      */
     public void start() throws SQLException {
         List<String> contradictions = new ArrayList<>();
+        Map<String, String> states = log == null ? Map.of() : log.states();
         for (Backend b : backends) {
+            String state = states.get(stateKey(b));
+            if (state != null && !startsEnabled(state)) {
+                // left disabled when the controller stopped: it stays so until recovered
+                if (state.startsWith(DISABLED_AT)) {
+                    checkpointOf.put(b.name(), Long.parseLong(state.substring(DISABLED_AT.length())));
+                } else if (state.startsWith(SYNCED_AT)) {
+                    checkpointOf.put(b.name(), Long.parseLong(state.substring(SYNCED_AT.length())));
+                }
+                schema.learn(b, declaredTables(b));
+                LOG.warn("virtual database {}: backend {} stays disabled ({})", name, b.name(), state);
+                continue;
+            }
             try {
                 b.enable();
                 learnSchema(b, contradictions);
+                saveState(b, ENABLED);
             } catch (SQLException e) {
                 b.disable("could not be enabled: " + e.getMessage());
                 LOG.error("virtual database {}: backend {} could not be enabled: {}", name, b.name(), e.getMessage());
@@ -136,6 +173,38 @@ public final class RequestManager implements AutoCloseable {
         }
         if (enabledBackends().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend: every request will fail", name);
+        }
+    }
+
+    private static final String ENABLED = "enabled";
+    private static final String SYNCED_AT = "synced@";
+    private static final String DISABLED_AT = "disabled@";
+    private static final String FAILED = "failed";
+
+    private static String stateKey(Backend b) {
+        return "backend." + b.name();
+    }
+
+    /**
+     * Whether a backend in this saved state is enabled at start: one in sync at the last clean
+     * stop (if configured so), or one that was enabled when the controller died (its writes may
+     * lag by what was in flight: a known limit, logged).
+     */
+    private boolean startsEnabled(String state) {
+        if (state.startsWith(SYNCED_AT)) {
+            return config.recovery().enableSyncedOnStart();
+        }
+        if (state.equals(ENABLED)) {
+            LOG.warn("virtual database {}: the controller did not stop cleanly; enabling backends that were enabled",
+                    name);
+            return true;
+        }
+        return false;
+    }
+
+    private void saveState(Backend b, String state) {
+        if (log != null) {
+            log.putState(stateKey(b), state);
         }
     }
 
@@ -190,17 +259,6 @@ public final class RequestManager implements AutoCloseable {
 
     public Statistics.Snapshot statistics() {
         return statistics.snapshot(analyzer.unparsedCount());
-    }
-
-    /** Operator action: take a backend out of service. */
-    public void disableBackend(String backendName) throws SQLException {
-        for (Backend b : backends) {
-            if (b.name().equals(backendName)) {
-                b.disable("disabled by an operator");
-                return;
-            }
-        }
-        throw new SQLException("virtual database " + name + " has no backend " + backendName, "42704");
     }
 
     List<Backend> enabledBackends() {
@@ -308,8 +366,271 @@ public final class RequestManager implements AutoCloseable {
     }
 
     private void backendDisabled(Backend b) {
+        // a failed backend's position is unknown: only a restored dump brings it back
+        checkpointOf.remove(b.name());
+        saveState(b, FAILED);
         if (enabledBackends().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend left", name);
+        }
+    }
+
+    // ------------------------------------------------------------------ recovery log
+
+    /** Hands an entry to the recovery log; call inside the write ordering (entries must arrive in order). */
+    CompletableFuture<Void> log(LogEntry entry) {
+        if (log == null) {
+            return lastAppend;
+        }
+        CompletableFuture<Void> f = log.appendAsync(entry);
+        lastAppend = f;
+        return f;
+    }
+
+    /** Records that the write at that position failed on every backend (replay may see it fail too). */
+    void logFailed(long failedPosition, String user) {
+        if (log == null) {
+            return;
+        }
+        CompletableFuture<?>[] f = new CompletableFuture<?>[1];
+        ordering.order(position -> f[0] = log(LogEntry.failed(position, failedPosition, user)));
+        awaitLogged(f[0]);
+    }
+
+    /** Waits until an entry is durable; the client must not be answered before. */
+    static void awaitLogged(CompletableFuture<?> appended) {
+        if (appended != null) {
+            appended.join();
+        }
+    }
+
+    public boolean hasRecoveryLog() {
+        return log != null;
+    }
+
+    /** The write ordering's last position (also the recovery log's, once appends are durable). */
+    public long lastPosition() {
+        return ordering.lastPosition();
+    }
+
+    /** The checkpoint a disabled backend can be replayed from, if any. */
+    public Optional<Long> checkpointOf(String backendName) {
+        return Optional.ofNullable(checkpointOf.get(backendName));
+    }
+
+    /** Blocks new writes (the whole-database lock) until closed; writing transactions in progress finish first. */
+    private Quiesce quiesce() throws SQLException {
+        long id = nextTransactionId();
+        try {
+            locks.acquire(id, Set.of(LockManager.ALL), Math.max(lockTimeoutMillis(), 60_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting for writes to pause", "HY008", e);
+        }
+        return () -> locks.releaseAll(id);
+    }
+
+    /** With writes quiesced: waits until the backend has run everything queued and the log holds it all. */
+    private long drained(Backend b) throws SQLException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (!b.caughtUp(Set.of(LockManager.ALL))) {
+            if (System.nanoTime() > deadline) {
+                throw new SQLException("backend " + b.name() + " did not finish its queued writes", "57014");
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted", "HY008", e);
+            }
+        }
+        awaitLogged(lastAppend);
+        return ordering.lastPosition();
+    }
+
+    private void requireLog(String what) throws SQLException {
+        if (log == null) {
+            throw new SQLException("virtual database " + name + " has no recovery log: cannot " + what, "55000");
+        }
+    }
+
+    private Backend backend(String backendName) throws SQLException {
+        for (Backend b : backends) {
+            if (b.name().equals(backendName)) {
+                return b;
+            }
+        }
+        throw new SQLException("virtual database " + name + " has no backend " + backendName, "42704");
+    }
+
+    /** Records a named checkpoint at the current position (writes pause while it is taken). */
+    public long checkpoint(String checkpointName) throws SQLException {
+        requireLog("take a checkpoint");
+        try (Quiesce q = quiesce()) {
+            awaitLogged(lastAppend);
+            long position = ordering.lastPosition();
+            log.setCheckpoint(checkpointName, position);
+            return position;
+        }
+    }
+
+    /** Deletes log entries older than the oldest checkpoint; returns how many. */
+    public long purgeLog() throws SQLException {
+        requireLog("purge the log");
+        return log.purge();
+    }
+
+    /**
+     * Replays the log onto a disabled backend from its checkpoint while the others keep serving,
+     * then, with writes paused for the final catch-up only, puts it back in service.
+     */
+    public void enableBackend(String backendName) throws SQLException {
+        Backend b = backend(backendName);
+        if (b.isEnabled()) {
+            return;
+        }
+        if (log == null) {
+            b.enable(); // nothing to catch up from: the operator vouches for it
+            return;
+        }
+        Long from = checkpointOf.get(backendName);
+        if (from == null) {
+            throw new SQLException("backend " + backendName + " has no checkpoint to replay from (it failed):"
+                    + " restore a dump onto it first", "55000");
+        }
+        b.recoveryState(BackendState.REPLAYING);
+        try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e))) {
+            awaitLogged(lastAppend);
+            replay.replayUntil(ordering.lastPosition());
+            try (Quiesce q = quiesce()) {
+                awaitLogged(lastAppend);
+                replay.replayUntil(ordering.lastPosition());
+                replay.finish();
+                b.enable();
+                List<String> contradictions = new ArrayList<>();
+                learnSchema(b, contradictions);
+            }
+            checkpointOf.remove(backendName);
+            saveState(b, ENABLED);
+        } catch (SQLException | RuntimeException e) {
+            b.recoveryState(BackendState.DISABLED);
+            checkpointOf.remove(backendName); // partly replayed: its position is no longer the checkpoint
+            saveState(b, FAILED);
+            throw e;
+        }
+    }
+
+    /** Under partial replication a backend replays only writes on tables it holds. */
+    private boolean appliesTo(Backend b, LogEntry e) {
+        if (!config.replication().isPartial()) {
+            return true;
+        }
+        SqlAnalysis a = analyzer.analyze(e.sql());
+        if (a.allTables() || a.ddl() != null) {
+            return true;
+        }
+        for (String t : a.writtenTables()) {
+            if (!schema.holds(b, t)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Takes a backend out of service at a checkpoint: writes pause until it has applied everything
+     * queued, so its data is exactly the log up to that position and it can be replayed later.
+     */
+    public void disableBackend(String backendName) throws SQLException {
+        Backend b = backend(backendName);
+        if (!b.isEnabled()) {
+            return;
+        }
+        if (log == null) {
+            b.disable("disabled by an operator");
+            return;
+        }
+        try (Quiesce q = quiesce()) {
+            long position = drained(b);
+            b.disable("disabled by an operator");
+            checkpointOf.put(backendName, position);
+            log.setCheckpoint("backend-" + backendName, position);
+            saveState(b, DISABLED_AT + position);
+        }
+    }
+
+    /**
+     * Dumps a backend. An enabled backend is dumped from a snapshot taken with writes paused for
+     * an instant, so it keeps serving; a disabled one must have a checkpoint.
+     */
+    public DumpInfo backup(String backendName, Path dumpFile, String format, Progress progress) throws SQLException {
+        requireLog("take a dump");
+        Backend b = backend(backendName);
+        Backuper backuper = backuper(format);
+        Connection c = b.connection(b.config().credentials());
+        try {
+            long position;
+            if (b.isEnabled()) {
+                try (Quiesce q = quiesce()) {
+                    position = drained(b);
+                    Snapshots.begin(c, b.engine());
+                }
+            } else {
+                Long checkpoint = checkpointOf.get(backendName);
+                if (checkpoint == null || b.state() != BackendState.DISABLED) {
+                    throw new SQLException("backend " + backendName + " is " + b.state()
+                            + " without a checkpoint: its data cannot be placed in the log", "55000");
+                }
+                position = checkpoint;
+                c.setAutoCommit(false);
+            }
+            String checkpointName = "dump-" + dumpFile.getFileName();
+            log.setCheckpoint(checkpointName, position);
+            return backuper.backup(c, dumpFile, checkpointName, position, progress);
+        } catch (DumpException e) {
+            throw new SQLException("dump of backend " + backendName + " failed: " + e.getMessage(), "58030", e);
+        } finally {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // the pool resets it
+            }
+            c.close();
+        }
+    }
+
+    /**
+     * Restores a dump onto a disabled backend; {@link #enableBackend} then replays from the dump's
+     * checkpoint. Refuses a backend whose tables hold data unless forced.
+     */
+    public DumpInfo restore(String backendName, Path dumpFile, boolean force, Progress progress) throws SQLException {
+        requireLog("restore a dump");
+        Backend b = backend(backendName);
+        if (b.state() != BackendState.DISABLED) {
+            throw new SQLException("backend " + backendName + " is " + b.state() + ": disable it first", "55000");
+        }
+        b.recoveryState(BackendState.RESTORING);
+        try {
+            DumpInfo info = Backupers.verify(dumpFile, progress);
+            try (Connection c = b.connection(b.config().credentials())) {
+                backuper(info.format()).restore(dumpFile, c, force, progress);
+            }
+            checkpointOf.put(backendName, info.checkpointPosition());
+            saveState(b, DISABLED_AT + info.checkpointPosition());
+            return info;
+        } catch (DumpException e) {
+            checkpointOf.remove(backendName);
+            saveState(b, FAILED);
+            throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(), "58030", e);
+        } finally {
+            b.recoveryState(BackendState.DISABLED);
+        }
+    }
+
+    private static Backuper backuper(String format) throws SQLException {
+        try {
+            return Backupers.forFormat(format == null ? PortableBackuper.FORMAT : format);
+        } catch (DumpException e) {
+            throw new SQLException(e.getMessage(), "22023", e);
         }
     }
 
@@ -324,6 +645,15 @@ public final class RequestManager implements AutoCloseable {
         }
         for (Backend b : backends) {
             b.close(wait);
+        }
+        if (log != null) {
+            long last = ordering.lastPosition();
+            for (Backend b : backends) {
+                if (b.isEnabled() && b.pending() == 0) {
+                    saveState(b, SYNCED_AT + last);
+                }
+            }
+            log.close();
         }
         LOG.info("virtual database {} shut down", name);
     }

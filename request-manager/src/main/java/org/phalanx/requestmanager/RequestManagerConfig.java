@@ -15,10 +15,24 @@ import java.util.List;
  *                         order; without a matching rule a new table goes to every backend
  *                         (RAIDb-2) or to one in turn (RAIDb-0)
  * @param cache            the result cache, or null for none
+ * @param recovery         the recovery log, or null for none (then backends cannot be brought back online)
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
-                                   int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache) {
+                                   int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache,
+                                   RecoveryConfig recovery) {
+
+    public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
+                                LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
+                                int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache) {
+        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize,
+                placementRules, cache, null);
+    }
+
+    public RequestManagerConfig withRecovery(RecoveryConfig recovery) {
+        return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone,
+                analysisCacheSize, placementRules, cache, recovery);
+    }
 
     public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                 LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,

@@ -29,7 +29,9 @@ import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.Engine;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
+import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.exec.RowReader;
+import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.cache.ResultCache;
 import org.phalanx.requestmanager.cache.Touch;
@@ -190,15 +192,26 @@ final class VirtualSession implements Session {
             }
             List<Backend> chosen = targets;
             Map<Backend, CompletableFuture<WriteOutcome>> futures = new LinkedHashMap<>();
+            long[] logPosition = new long[1];
+            CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
+            List<Runnable> schemaUndo = new ArrayList<>();
             rm.ordering.order(position -> {
+                logPosition[0] = position;
                 for (Backend b : chosen) {
                     Callable<WriteOutcome> work = implicit
-                            ? () -> followSchema(b, a, null, runAutoCommit(b, sql, r))
-                            : () -> followSchema(b, a, t, StatementRunner.executeWrite(t.branches.get(b), sql, r));
+                            ? () -> runAutoCommit(b, sql, r)
+                            : () -> StatementRunner.executeWrite(t.branches.get(b), sql, r);
                     CompletableFuture<WriteOutcome> f = b.enqueue(resources, tails.get(b), work);
                     tails.put(b, f);
                     futures.put(b, f);
                 }
+                if (a.ddl() != null) {
+                    schemaUndo.addAll(followSchema(chosen, a, t));
+                }
+                List<Object> logged0 = LoggedValues.toLog(r.params());
+                logged[0] = rm.log(implicit
+                        ? LogEntry.statement(position, user, sql, logged0, names(chosen))
+                        : LogEntry.write(position, t.id, user, sql, logged0, names(chosen)));
                 if (implicit) {
                     rm.invalidateCache(RequestManager.writeTouches(a, r.params()));
                 }
@@ -211,7 +224,19 @@ final class VirtualSession implements Session {
             }
             ReplicatedWrite<WriteOutcome> w = new ReplicatedWrite<>(futures, rm.config().waitPolicy(),
                     (b, e) -> diverged(b, e, t, "a write"));
-            return w.await().toResult();
+            WriteOutcome outcome;
+            try {
+                outcome = w.await();
+            } catch (SQLException e) {
+                for (int i = schemaUndo.size() - 1; i >= 0; i--) {
+                    schemaUndo.get(i).run(); // the DDL failed everywhere: the schema view goes back
+                }
+                rm.logFailed(logPosition[0], user); // failed everywhere: replay may see it fail too
+                RequestManager.awaitLogged(logged[0]);
+                throw e;
+            }
+            RequestManager.awaitLogged(logged[0]); // durable in the recovery log before the reply
+            return outcome.toResult();
         } catch (SQLTransactionRollbackException e) {
             if (t != null) {
                 rollbackQuietly();
@@ -281,15 +306,23 @@ final class VirtualSession implements Session {
         }
     }
 
-    /** After a DDL statement succeeded on a backend: the schema view follows (undone if the transaction rolls back). */
-    private WriteOutcome followSchema(Backend b, SqlAnalysis a, Transaction t, WriteOutcome outcome) {
-        if (a.ddl() != null) {
+    /**
+     * The schema view follows a DDL statement as soon as it is queued, so the next statements are
+     * routed where the table will be (queued behind the DDL there). Inside a transaction each
+     * backend's rollback undoes it; the returned undos are for a DDL that fails everywhere.
+     */
+    private List<Runnable> followSchema(List<Backend> targets, SqlAnalysis a, Transaction t) {
+        List<Runnable> undos = new ArrayList<>();
+        for (Backend b : targets) {
             Runnable undo = rm.routing.applied(b, a);
-            if (undo != null && t != null) {
-                t.undoLater(b, undo);
+            if (undo != null) {
+                undos.add(undo);
+                if (t != null) {
+                    t.undoLater(b, undo);
+                }
             }
         }
-        return outcome;
+        return undos;
     }
 
     /** An auto-commit write on one backend; lock contention there is waited out, since others may have applied it. */
@@ -412,8 +445,11 @@ final class VirtualSession implements Session {
             return;
         }
         Map<Backend, CompletableFuture<Void>> futures = new LinkedHashMap<>();
+        long[] logPosition = new long[1];
+        CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
         try {
             rm.ordering.order(position -> {
+                logPosition[0] = position;
                 for (Map.Entry<Backend, Connection> branch : t.branches.entrySet()) {
                     Backend b = branch.getKey();
                     Connection c = branch.getValue();
@@ -440,6 +476,9 @@ final class VirtualSession implements Session {
                     tails.put(b, f);
                     futures.put(b, f);
                 }
+                Set<String> joined = names(t.branches.keySet());
+                logged[0] = rm.log(commit ? LogEntry.commit(position, t.id, user, joined)
+                        : LogEntry.rollback(position, t.id, user, joined));
                 if (commit && !t.writtenTables.isEmpty()) {
                     rm.invalidateCache(t.cacheWrites);
                 }
@@ -453,8 +492,23 @@ final class VirtualSession implements Session {
             }
             return;
         }
-        new ReplicatedWrite<>(futures, rm.config().waitPolicy(),
-                (b, e) -> diverged(b, e, null, commit ? "a commit" : "a rollback")).await();
+        try {
+            new ReplicatedWrite<>(futures, rm.config().waitPolicy(),
+                    (b, e) -> diverged(b, e, null, commit ? "a commit" : "a rollback")).await();
+        } catch (SQLException e) {
+            rm.logFailed(logPosition[0], user);
+            RequestManager.awaitLogged(logged[0]);
+            throw e;
+        }
+        RequestManager.awaitLogged(logged[0]);
+    }
+
+    private static Set<String> names(java.util.Collection<Backend> backends) {
+        Set<String> names = new java.util.LinkedHashSet<>();
+        for (Backend b : backends) {
+            names.add(b.name());
+        }
+        return names;
     }
 
     private void rollbackQuietly() {
@@ -599,7 +653,7 @@ final class VirtualSession implements Session {
             if (candidates.isEmpty()) {
                 throw firstError != null ? firstError : rm.noBackend();
             }
-            Backend b = rm.balancer.choose(caughtUp(candidates));
+            Backend b = rm.balancer.choose(freshest(caughtUp(candidates), a));
             tried.add(b);
             try {
                 Result result = runRead(b, null, r);
@@ -656,6 +710,25 @@ final class VirtualSession implements Session {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Among backends able to serve a read, those that have applied every write already queued on
+     * its tables (any of them if none has): under 'first' another session's write, a CREATE TABLE
+     * for instance, may still be on its way to a slow backend.
+     */
+    private List<Backend> freshest(List<Backend> candidates, SqlAnalysis a) {
+        if (candidates.size() < 2) {
+            return candidates;
+        }
+        Collection<String> resources = rm.readResources(a);
+        List<Backend> fresh = new ArrayList<>(candidates.size());
+        for (Backend b : candidates) {
+            if (b.caughtUp(resources)) {
+                fresh.add(b);
+            }
+        }
+        return fresh.isEmpty() ? candidates : fresh;
     }
 
     /** The candidates that have applied this session's earlier writes; waits if none has yet. */

@@ -38,9 +38,14 @@ class PartialReplicationTest {
     private SqliteCluster cluster;
 
     /** hot_* everywhere, big_* on b1+b2, solo_* on b3, others by the level's default. */
+    /** Wait policy 'all', so the files can be checked right after a statement returns. */
     private void start(ReplicationLevel level, List<PlacementRule> rules) throws SQLException {
+        start(level, rules, WaitPolicy.ALL);
+    }
+
+    private void start(ReplicationLevel level, List<PlacementRule> rules, WaitPolicy policy) throws SQLException {
         cluster = new SqliteCluster(dir, ALL.toArray(new String[0]));
-        rm = new RequestManager("partial", new RequestManagerConfig(level, WaitPolicy.FIRST, BalancingPolicy.ROUND_ROBIN,
+        rm = new RequestManager("partial", new RequestManagerConfig(level, policy, BalancingPolicy.ROUND_ROBIN,
                 LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 1000, rules), cluster.backendConfigs());
         rm.start();
     }
@@ -148,6 +153,22 @@ class PartialReplicationTest {
             assertEquals("0A000", insertSelect.getSQLState());
             assertEquals(1, query(s, "SELECT * FROM solo_notes").size(), "nothing was half applied");
         }
+    }
+
+    @Test
+    void writesRightAfterCreateTableReachEveryHolderEvenUnderFirst() throws Exception {
+        start(ReplicationLevel.RAIDB_2, RULES, WaitPolicy.FIRST);
+        FaultyDriver.fault("b2").delayMillis = 50; // b2 applies the CREATE after b1 answered
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE big_fresh (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO big_fresh VALUES (1)");
+            assertEquals(List.of("1|"), query(s, "SELECT COUNT(*) FROM big_fresh"), "a read right after CREATE");
+        }
+        rm.close();
+        rm = null;
+        FaultyDriver.fault("b2").delayMillis = 0;
+        assertEquals(cluster.checksum("b1", "big_fresh", "id"), cluster.checksum("b2", "big_fresh", "id"),
+                "the insert reached b2, which was still creating the table when it was sent");
     }
 
     @Test

@@ -125,6 +125,17 @@ public final class Backend {
         onDisable.accept(this);
     }
 
+    /**
+     * Recovery moves a disabled backend through REPLAYING or RESTORING and back to DISABLED
+     * ({@link #enable()} puts it in service); nothing is sent to it meanwhile.
+     */
+    public synchronized void recoveryState(BackendState next) {
+        if (state == BackendState.ENABLED) {
+            throw new IllegalStateException("backend " + name() + " is enabled");
+        }
+        state = next;
+    }
+
     /** A pooled connection for the real login; closing it returns it to the pool. */
     public Connection connection(Credentials credentials) throws SQLException {
         return pools.computeIfAbsent(credentials, this::newPool).getConnection();

@@ -14,6 +14,9 @@ public interface WriteOrdering {
      */
     void order(Delivery deliver);
 
+    /** The last position delivered. */
+    long lastPosition();
+
     @FunctionalInterface
     interface Delivery {
         void deliver(long position);

@@ -1,0 +1,8 @@
+package org.phalanx.requestmanager.recovery;
+
+/** Holds the whole-database scheduler lock: no write is ordered until it is closed. */
+@FunctionalInterface
+public interface Quiesce extends AutoCloseable {
+    @Override
+    void close();
+}
