@@ -564,6 +564,7 @@ public final class RequestManager implements AutoCloseable {
      */
     public DumpInfo backup(String backendName, Path dumpFile, String format, Progress progress) throws SQLException {
         requireLog("take a dump");
+        progress = progress == null ? Progress.NONE : progress;
         Backend b = backend(backendName);
         Backuper backuper = backuper(format);
         Connection c = b.connection(b.config().credentials());
@@ -604,6 +605,7 @@ public final class RequestManager implements AutoCloseable {
      */
     public DumpInfo restore(String backendName, Path dumpFile, boolean force, Progress progress) throws SQLException {
         requireLog("restore a dump");
+        progress = progress == null ? Progress.NONE : progress;
         Backend b = backend(backendName);
         if (b.state() != BackendState.DISABLED) {
             throw new SQLException("backend " + backendName + " is " + b.state() + ": disable it first", "55000");

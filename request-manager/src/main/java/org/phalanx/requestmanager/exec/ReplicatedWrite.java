@@ -65,13 +65,12 @@ public final class ReplicatedWrite<T> {
                 failures.put(backend, asSqlException(error));
             }
             boolean all = finished == futures.size();
-            if (successes >= needed) {
+            if (successes >= needed && !all) {
                 answer.complete(firstSuccess);
             }
             if (all) {
                 if (successes > 0) {
                     diverged = new ArrayList<>(failures.entrySet());
-                    answer.complete(firstSuccess);
                 } else if (!failures.isEmpty()) {
                     answer.completeExceptionally(failures.values().iterator().next());
                 } else {
@@ -80,9 +79,11 @@ public final class ReplicatedWrite<T> {
             }
         }
         if (diverged != null) {
+            // disabled before anyone waiting for every backend is answered
             for (Map.Entry<Backend, SQLException> e : diverged) {
                 divergence.failed(e.getKey(), e.getValue());
             }
+            answer.complete(firstSuccess);
         }
     }
 
