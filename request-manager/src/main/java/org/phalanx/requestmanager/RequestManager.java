@@ -171,6 +171,9 @@ public final class RequestManager implements AutoCloseable {
         if (!contradictions.isEmpty()) {
             throw new SQLException(String.join("\n", contradictions), "XX000");
         }
+        if (log != null) {
+            startCheckpointSchedule();
+        }
         if (enabledBackends().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend: every request will fail", name);
         }
@@ -383,7 +386,47 @@ public final class RequestManager implements AutoCloseable {
         }
         CompletableFuture<Void> f = log.appendAsync(entry);
         lastAppend = f;
+        long every = config.recovery().checkpointEveryWrites();
+        if (every > 0 && entry.position() % every == 0) {
+            scheduledCheckpoint(); // not here, inside the ordering: on its own thread
+        }
         return f;
+    }
+
+    /** The checkpoint schedule's thread (null without a recovery log). */
+    private java.util.concurrent.ScheduledExecutorService checkpointer;
+
+    private void startCheckpointSchedule() {
+        checkpointer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "phalanx-checkpoints-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+        Duration every = config.recovery().checkpointEvery();
+        if (every != null && !every.isZero()) {
+            checkpointer.scheduleAtFixedRate(this::scheduledCheckpoint, every.toMillis(), every.toMillis(),
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Takes the scheduled checkpoint "auto" (replacing the previous one) on the schedule's thread. */
+    private void scheduledCheckpoint() {
+        java.util.concurrent.ScheduledExecutorService s = checkpointer;
+        if (s == null || s.isShutdown()) {
+            return;
+        }
+        try {
+            s.execute(() -> {
+                try {
+                    long position = checkpoint("auto");
+                    LOG.debug("virtual database {}: scheduled checkpoint at {}", name, position);
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("virtual database {}: scheduled checkpoint failed: {}", name, e.getMessage());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            // shutting down
+        }
     }
 
     /** Records that the write at that position failed on every backend (replay may see it fail too). */
@@ -510,6 +553,7 @@ public final class RequestManager implements AutoCloseable {
                 learnSchema(b, contradictions);
             }
             checkpointOf.remove(backendName);
+            log.removeCheckpoint("backend-" + backendName); // no longer needed: purge may pass it
             saveState(b, ENABLED);
         } catch (SQLException | RuntimeException e) {
             b.recoveryState(BackendState.DISABLED);
@@ -642,6 +686,9 @@ public final class RequestManager implements AutoCloseable {
             return;
         }
         closed = true;
+        if (checkpointer != null) {
+            checkpointer.shutdownNow();
+        }
         for (VirtualSession s : List.copyOf(sessions)) {
             s.close();
         }

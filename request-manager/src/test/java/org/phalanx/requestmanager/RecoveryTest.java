@@ -253,4 +253,34 @@ class RecoveryTest {
         rm = null;
         assertIdentical("t", NAMES);
     }
+
+    @Test
+    void checkpointsAreTakenOnScheduleAndPurgeKeepsWhatIsStillNeeded() throws Exception {
+        cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
+        FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"), 4096);
+        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(3), ZoneId.of("UTC"), 1000)
+                .withRecovery(new RecoveryConfig(log, true, Duration.ofMillis(100), 50));
+        rm = new RequestManager("recovering", config, cluster.backendConfigs());
+        rm.start();
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, pad TEXT)");
+            update(s, "INSERT INTO t VALUES (0, 'x')");
+            rm.disableBackend("b3"); // b3 needs the log from here on
+            long needed = rm.checkpointOf("b3").orElseThrow();
+            for (int i = 1; i <= 200; i++) {
+                update(s, "INSERT INTO t VALUES (?, ?)", i, "padding padding padding padding " + i);
+            }
+            Thread.sleep(300);
+            long auto = log.checkpoint("auto").orElseThrow();
+            assertTrue(auto > needed, "the schedule took a checkpoint after the writes: " + auto);
+            rm.purgeLog();
+            assertTrue(log.purgedThrough() <= needed, "b3's checkpoint still holds the log back");
+            rm.enableBackend("b3"); // replays from its checkpoint: nothing it needs was purged
+            assertEquals(201, ids("b3").size());
+            Thread.sleep(250); // a scheduled checkpoint after b3 no longer needs the old entries
+            long purged = rm.purgeLog();
+            assertTrue(purged > 0 && log.purgedThrough() > needed, "old segments purged: " + purged);
+        }
+    }
 }
