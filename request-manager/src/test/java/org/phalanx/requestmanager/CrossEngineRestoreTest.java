@@ -1,0 +1,120 @@
+package org.phalanx.requestmanager;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.recoverylog.FileRecoveryLog;
+import org.phalanx.testing.DatabaseServers;
+
+/**
+ * Done-when 3 of the recovery issue: a dump of a SQLite backend restores onto PostgreSQL or
+ * MariaDB with the same rows and compatible types, and that backend then joins the virtual
+ * database by replaying the log.
+ */
+class CrossEngineRestoreTest {
+    private static final String DB = "phalanx_restore_test";
+
+    @TempDir
+    Path dir;
+    private RequestManager rm;
+    private String engine;
+
+    @AfterEach
+    void stop() {
+        if (rm != null) {
+            rm.close();
+        }
+        if ("postgresql".equals(engine)) {
+            DatabaseServers.dropPostgres(DB);
+        } else if ("mariadb".equals(engine)) {
+            DatabaseServers.dropMariaDb(DB);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void aSqliteDumpRestoresOntoAnotherEngineWhichThenJoins(String target) throws Exception {
+        engine = target;
+        String url = target.equals("postgresql") ? DatabaseServers.createPostgres(DB) : DatabaseServers.createMariaDb(DB);
+        Credentials login = new Credentials(target.equals("postgresql") ? "postgres" : "root", "");
+        String sqlite = "jdbc:sqlite:" + dir.resolve("source.db");
+        try (Connection c = DriverManager.getConnection(sqlite); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, big BIGINT, price DECIMAL(10,2), name VARCHAR(40),"
+                    + " flag BOOLEAN, at TIMESTAMP, data BLOB)");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setInt(1, 1);
+                ps.setLong(2, Long.MAX_VALUE);
+                ps.setBigDecimal(3, new BigDecimal("1234.56"));
+                ps.setString(4, "héllo");
+                ps.setBoolean(5, true);
+                ps.setString(6, "2024-02-29 12:34:56.000");
+                ps.setBytes(7, new byte[] {0, 1, (byte) 0xFF});
+                ps.executeUpdate();
+                ps.setInt(1, 2);
+                for (int i = 2; i <= 7; i++) {
+                    ps.setNull(i, java.sql.Types.NULL);
+                }
+                ps.executeUpdate();
+            }
+        }
+        List<BackendConfig> backends = List.of(
+                new BackendConfig("lite", sqlite, null, new Credentials(null, null), Map.of(), 5, 1),
+                new BackendConfig("other", url, null, login, Map.of(), 5, 1));
+        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 100)
+                .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
+        rm = new RequestManager("mixed", config, backends);
+        rm.start();
+        rm.disableBackend("other"); // the new replica starts empty, out of service
+        Path dump = dir.resolve("lite.dump");
+        rm.backup("lite", dump, null, null);
+        try (Session s = rm.openSession("u")) {
+            try (Result r = s.execute(Request.of("UPDATE t SET name = 'after the dump' WHERE id = 1"))) {
+                assertEquals(1, ((Result.UpdateCount) r).count());
+            }
+        }
+        rm.restore("other", dump, false, null);
+        rm.enableBackend("other");
+        try (Session s = rm.openSession("u");
+             Result r = s.execute(Request.of("INSERT INTO t (id, big, name) VALUES (3, -1, 'joined')"))) {
+            assertEquals(1, ((Result.UpdateCount) r).count());
+        }
+        rm.close();
+        rm = null;
+        try (Connection c = DriverManager.getConnection(url, login.user(), ""); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, big, price, name, flag, at, data FROM t ORDER BY id")) {
+            assertTrue(rs.next());
+            assertEquals(Long.MAX_VALUE, rs.getLong(2));
+            assertEquals(0, new BigDecimal("1234.56").compareTo(rs.getBigDecimal(3)));
+            assertEquals("after the dump", rs.getString(4), "replayed after the restore");
+            assertTrue(rs.getBoolean(5));
+            assertEquals(Timestamp.valueOf("2024-02-29 12:34:56"), rs.getTimestamp(6));
+            assertArrayEquals(new byte[] {0, 1, (byte) 0xFF}, rs.getBytes(7));
+            assertTrue(rs.next());
+            for (int col = 2; col <= 7; col++) {
+                assertNull(rs.getObject(col), "NULL in column " + col);
+            }
+            assertTrue(rs.next());
+            assertEquals("joined", rs.getString(4), "live writes reach the new replica");
+        }
+    }
+}
