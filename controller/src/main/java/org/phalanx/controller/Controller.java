@@ -76,6 +76,16 @@ public final class Controller {
                 config.listen().address(), frontEnd.port(), String.join(", ", byName.keySet()));
     }
 
+    /**
+     * A hosted virtual database, for operator actions: disable and enable backends, checkpoints,
+     * purge, dumps ({@link VirtualDatabase#disableBackend}, {@link VirtualDatabase#backup}, ...).
+     *
+     * @throws IllegalArgumentException if this controller hosts no virtual database of that name
+     */
+    public VirtualDatabase virtualDatabase(String name) {
+        return hosted(name);
+    }
+
     /** Backend states of a hosted virtual database, in configuration order. */
     public Map<String, org.phalanx.requestmanager.BackendState> backendStates(String virtualDatabase) {
         return hosted(virtualDatabase).backendStates();

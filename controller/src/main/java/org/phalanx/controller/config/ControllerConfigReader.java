@@ -56,8 +56,44 @@ public final class ControllerConfigReader {
                 virtualDatabases.add(vdb);
             }
         }
+        checkRecoveryLogsAreNotShared(virtualDatabases, problems);
         problems.throwIfAny();
         return new ControllerConfig(file.toAbsolutePath().normalize(), listen, List.copyOf(virtualDatabases));
+    }
+
+    /**
+     * Two virtual databases writing one recovery log (or one dump folder) would replay each
+     * other's writes and delete each other's dumps.
+     */
+    private static void checkRecoveryLogsAreNotShared(List<VirtualDatabaseConfig> virtualDatabases,
+                                                      ConfigProblems problems) {
+        Map<String, VirtualDatabaseConfig> logs = new HashMap<>();
+        Map<Path, VirtualDatabaseConfig> dumpDirs = new HashMap<>();
+        for (VirtualDatabaseConfig vdb : virtualDatabases) {
+            RecoveryLogConfig log = vdb.recoveryLog();
+            if (log == null) {
+                continue;
+            }
+            String key = log.isFileLog() ? "dir " + log.directory()
+                    : "url " + withoutQuery(log.url()) + " prefix " + log.tablePrefix();
+            VirtualDatabaseConfig first = logs.putIfAbsent(key, vdb);
+            if (first != null) {
+                problems.add(log.location(), "virtual database '" + vdb.name() + "' uses the same recovery log as"
+                        + " virtual database '" + first.name() + "' (" + first.recoveryLog().location() + "): each needs"
+                        + " its own (another " + (log.isFileLog() ? "dir" : "tablePrefix or database") + ")");
+            }
+            first = dumpDirs.putIfAbsent(log.dumpDir(), vdb);
+            if (first != null) {
+                problems.add(log.location(), "virtual database '" + vdb.name() + "' uses the same dump folder "
+                        + log.dumpDir() + " as virtual database '" + first.name() + "' ("
+                        + first.recoveryLog().location() + "): give each a dumpDir of its own");
+            }
+        }
+    }
+
+    private static String withoutQuery(String url) {
+        int query = url.indexOf('?');
+        return query < 0 ? url : url.substring(0, query);
     }
 
     private static ListenConfig listen(XmlElement e) {

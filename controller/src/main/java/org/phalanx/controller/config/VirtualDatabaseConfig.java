@@ -9,9 +9,16 @@ import java.util.List;
 /**
  * One virtual database as configured.
  *
- * @param file     the file it was read from (absolute)
- * @param backends in configuration order, SQLite paths already absolute
+ * @param file        the file it was read from (absolute)
+ * @param backends    in configuration order, SQLite paths already absolute
+ * @param requestManager its strategies, without the recovery log (opened when the virtual database starts)
+ * @param recoveryLog the recovery log to open at start, or null for none
  */
 public record VirtualDatabaseConfig(String name, Path file, List<VirtualUser> users, List<BackendConfig> backends,
-                                    RequestManagerConfig requestManager) {
+                                    RequestManagerConfig requestManager, RecoveryLogConfig recoveryLog) {
+
+    public VirtualDatabaseConfig(String name, Path file, List<VirtualUser> users, List<BackendConfig> backends,
+                                 RequestManagerConfig requestManager) {
+        this(name, file, users, backends, requestManager, null);
+    }
 }

@@ -11,6 +11,8 @@ import org.phalanx.requestmanager.ReplicationLevel;
 import org.phalanx.requestmanager.RequestManagerConfig;
 import org.phalanx.requestmanager.WaitPolicy;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -30,14 +32,16 @@ import java.util.regex.PatternSyntaxException;
  * Reads a virtual database file ({@code urn:phalanx:virtual-database:1}): validates it against
  * virtual-database.xsd, then checks what a schema cannot say well (unique names, login
  * mappings that name declared users, time zones, durations, table declarations, placement
- * rules that fit the replication level, cache rules and water marks) with the position of each
- * problem.
+ * rules that fit the replication level, cache rules and water marks, the recovery log's store
+ * and schedule) with the position of each problem.
  */
 public final class VirtualDatabaseConfigReader {
     private static final RequestManagerConfig DEFAULTS = RequestManagerConfig.defaults();
     private static final CacheConfig CACHE_DEFAULTS = CacheConfig.defaults();
     private static final int DEFAULT_POOL_SIZE = 10;
     private static final int DEFAULT_WEIGHT = 1;
+    /** What {@code JdbcRecoveryLog} accepts as a table prefix. */
+    private static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}|");
 
     private final XmlElement root;
     private final Path folder;
@@ -74,8 +78,97 @@ public final class VirtualDatabaseConfigReader {
         if (cache != null) {
             requestManager = withCache(requestManager, cache);
         }
+        RecoveryLogConfig recoveryLog = root.child("recoveryLog").map(e -> recoveryLog(e, backends)).orElse(null);
         problems.throwIfAny();
-        return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager);
+        return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager, recoveryLog);
+    }
+
+    /**
+     * The recovery log: exactly one of dir (file log) and url (JDBC log), JDBC-only attributes
+     * only with url, a table prefix the log accepts, a schedule longer than 0; paths against the
+     * file's folder. Nothing is opened here.
+     */
+    private RecoveryLogConfig recoveryLog(XmlElement e, List<BackendConfig> backends) {
+        boolean hasDir = e.attributes().containsKey("dir");
+        boolean hasUrl = e.attributes().containsKey("url");
+        Path dir = null;
+        String url = null;
+        if (hasDir && hasUrl) {
+            problems.add(e.location(), "recoveryLog takes either dir (a file log) or url (a JDBC log), not both");
+        } else if (!hasDir && !hasUrl) {
+            problems.add(e.location(), "recoveryLog needs dir (the folder of a file log, e.g. dir=\"log\") or url"
+                    + " (the JDBC database holding the log tables)");
+        } else if (hasDir) {
+            dir = folderPath(e, "dir");
+            for (String jdbcOnly : List.of("user", "password", "tablePrefix")) {
+                if (e.attributes().containsKey(jdbcOnly)) {
+                    problems.add(e.location(jdbcOnly), jdbcOnly + " applies to a JDBC log (url) only, not to a file"
+                            + " log (dir)");
+                }
+            }
+        } else {
+            url = SqliteUrls.resolve(e.required("url").trim(), folder);
+            for (BackendConfig b : backends) {
+                if (withoutQuery(b.url()).equals(withoutQuery(url))) {
+                    problems.add(e.location("url"), "the recovery log must not live in the database of backend '"
+                            + b.name() + "': dumps and restores of that backend would carry the log with them");
+                }
+            }
+        }
+        String prefix = e.attribute("tablePrefix", RecoveryLogConfig.DEFAULT_TABLE_PREFIX).trim();
+        if (!TABLE_PREFIX.matcher(prefix).matches()) {
+            problems.add(e.location("tablePrefix"), "tablePrefix '" + prefix + "' must be a plain SQL identifier"
+                    + " (letters, digits and '_', not starting with a digit, at most 41 characters) or empty");
+        }
+        Duration every = null;
+        if (e.attributes().containsKey("checkpointEvery")) {
+            try {
+                every = Durations.parse(e.required("checkpointEvery"));
+                if (every.isZero()) {
+                    problems.add(e.location("checkpointEvery"), "checkpointEvery must be longer than 0 (leave it"
+                            + " out for no timed checkpoints)");
+                }
+            } catch (IllegalArgumentException ex) {
+                problems.add(e.location("checkpointEvery"), "checkpointEvery: " + ex.getMessage());
+            }
+        }
+        String writes = e.attribute("checkpointEveryWrites", null);
+        String enable = e.attribute("enableSyncedOnStart", "true").trim();
+        Path dumpDir = e.attributes().containsKey("dumpDir")
+                ? folderPath(e, "dumpDir")
+                : folder.resolve(RecoveryLogConfig.DEFAULT_DUMP_DIR);
+        if (dir != null && dir.equals(dumpDir)) {
+            problems.add(e.location("dumpDir"), "dumpDir must not be the log's own folder (" + dir + ")");
+        }
+        return new RecoveryLogConfig(dir, url,
+                hasUrl ? e.attribute("user", null) : null,
+                hasUrl ? e.attribute("password", null) : null,
+                prefix,
+                enable.equals("true") || enable.equals("1"),
+                every,
+                writes == null ? 0 : Long.parseLong(writes.trim()),
+                dumpDir,
+                e.location());
+    }
+
+    /** A folder attribute resolved against this file's folder; refused if it names something that is not a folder. */
+    private Path folderPath(XmlElement e, String attribute) {
+        String text = e.required(attribute).trim();
+        try {
+            Path path = folder.resolve(text).normalize();
+            if (Files.exists(path) && !Files.isDirectory(path)) {
+                problems.add(e.location(attribute), attribute + " '" + text + "' is a file, not a folder (" + path + ")");
+            }
+            return path;
+        } catch (InvalidPathException ex) {
+            problems.add(e.location(attribute), attribute + " '" + text + "' is not a folder path: " + ex.getReason());
+            return null;
+        }
+    }
+
+    private static String withoutQuery(String url) {
+        int query = url.indexOf('?');
+        return query < 0 ? url : url.substring(0, query);
     }
 
     private List<VirtualUser> users(XmlElement usersElement) {

@@ -36,8 +36,21 @@ public interface SessionSource {
         return null;
     }
 
+    /**
+     * The request manager behind the sessions, for operator actions (recovery, dumps); null when
+     * there is none (sessions served some other way, as in tests).
+     */
+    default RequestManager requestManager() {
+        return null;
+    }
+
     static SessionSource of(RequestManager requestManager) {
         return new SessionSource() {
+            @Override
+            public RequestManager requestManager() {
+                return requestManager;
+            }
+
             @Override
             public Session openSession(String virtualUser) throws SQLException {
                 return requestManager.openSession(virtualUser);

@@ -2,43 +2,141 @@ package org.phalanx.controller.vdb;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.controller.config.RecoveryLogConfig;
 import org.phalanx.controller.config.VirtualDatabaseConfig;
+import org.phalanx.recoverylog.FileRecoveryLog;
+import org.phalanx.recoverylog.JdbcRecoveryLog;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.recoverylog.RecoveryLogException;
+import org.phalanx.recoverylog.dump.Backupers;
+import org.phalanx.recoverylog.dump.DumpException;
+import org.phalanx.recoverylog.dump.DumpInfo;
+import org.phalanx.recoverylog.dump.MysqlDumpBackuper;
+import org.phalanx.recoverylog.dump.Progress;
+import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.RecoveryConfig;
 import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.RequestManagerConfig;
 import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.Statistics;
+import org.phalanx.requestmanager.cache.CacheStatistics;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.SQLInvalidAuthorizationSpecException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
-/** A virtual database hosted by this controller: who may log in, and where their sessions come from. */
+/**
+ * A virtual database hosted by this controller: who may log in, where their sessions come from,
+ * and the operator actions on its backends (disable, enable by replay, checkpoints, purge, dumps).
+ *
+ * <p>Operator actions run one at a time per virtual database: one asked for while another runs
+ * is refused at once (SQLState 55006) rather than queued behind, say, an hour-long dump.
+ * Reading states and listing dumps is always possible.
+ */
 public final class VirtualDatabase {
     private static final Logger LOG = LogManager.getLogger(VirtualDatabase.class);
 
     /** The only thing a client learns from a failed login: not which part was wrong. */
     public static final String INVALID_CREDENTIALS = "invalid credentials";
 
+    /** A file in the dump folder: its name and what it says it holds, or why that cannot be read. */
+    public record Dump(String name, DumpInfo info, String problem) {
+        /** Whether the dump's description could be read (a truncated or foreign file cannot). */
+        public boolean readable() {
+            return info != null;
+        }
+    }
+
     private final String name;
     private final VirtualUsers users;
     private final SessionSource sessions;
+    /** Where dumps go; null without a recovery log. */
+    private final Path dumpDir;
+    /** The log the request manager writes (it closes it); read here, never written. Null without one. */
+    private final RecoveryLog log;
+    private final ReentrantLock operations = new ReentrantLock();
+    private volatile String runningOperation;
 
     public VirtualDatabase(String name, VirtualUsers users, SessionSource sessions) {
+        this(name, users, sessions, null);
+    }
+
+    /** @param dumpDir the folder dumps are written to and restored from; null without a recovery log */
+    public VirtualDatabase(String name, VirtualUsers users, SessionSource sessions, Path dumpDir) {
+        this(name, users, sessions, dumpDir, null);
+    }
+
+    private VirtualDatabase(String name, VirtualUsers users, SessionSource sessions, Path dumpDir, RecoveryLog log) {
         this.name = name;
         this.users = users;
         this.sessions = sessions;
+        this.dumpDir = dumpDir;
+        this.log = log;
     }
 
-    /** Creates and starts the request manager of a configured virtual database. */
+    /**
+     * Opens the recovery log (if configured), then creates and starts the request manager of a
+     * configured virtual database. Backend states saved in the log decide which backends start
+     * enabled.
+     *
+     * @throws SQLException when the log cannot be opened (corrupt, locked by another controller,
+     *                      database unreachable) or the request manager cannot start
+     */
     public static VirtualDatabase start(VirtualDatabaseConfig config) throws SQLException {
-        RequestManager requestManager = new RequestManager(config.name(), config.requestManager(), config.backends());
+        RequestManagerConfig requestManagerConfig = config.requestManager();
+        RecoveryLogConfig logConfig = config.recoveryLog();
+        RecoveryLog log = null;
+        if (logConfig != null) {
+            log = openLog(config.name(), logConfig);
+            requestManagerConfig = requestManagerConfig.withRecovery(new RecoveryConfig(log,
+                    logConfig.enableSyncedOnStart(), logConfig.checkpointEvery(), logConfig.checkpointEveryWrites()));
+        }
+        RequestManager requestManager;
         try {
-            requestManager.start();
+            requestManager = new RequestManager(config.name(), requestManagerConfig, config.backends());
+        } catch (RuntimeException e) {
+            if (log != null) {
+                log.close();
+            }
+            throw e;
+        }
+        try {
+            requestManager.start(); // from here on the request manager owns the log and closes it
         } catch (SQLException | RuntimeException e) {
             requestManager.shutdown(Duration.ZERO);
             throw e;
         }
-        LOG.info("Virtual database {} started ({} backends, {})", config.name(), config.backends().size(),
-                config.requestManager().replication());
-        return new VirtualDatabase(config.name(), new VirtualUsers(config.users()), SessionSource.of(requestManager));
+        LOG.info("Virtual database {} started ({} backends, {}{}): {}", config.name(), config.backends().size(),
+                config.requestManager().replication(),
+                logConfig == null ? ", no recovery log" : ", " + logConfig.describe() + " at position "
+                        + requestManager.lastPosition(),
+                requestManager.backendStates());
+        return new VirtualDatabase(config.name(), new VirtualUsers(config.users()), SessionSource.of(requestManager),
+                logConfig == null ? null : logConfig.dumpDir(), log);
+    }
+
+    /** Opens the configured log, or refuses the virtual database saying which log and why. */
+    static RecoveryLog openLog(String virtualDatabase, RecoveryLogConfig config) throws SQLException {
+        try {
+            return config.isFileLog()
+                    ? new FileRecoveryLog(config.directory())
+                    : new JdbcRecoveryLog(config.url(), config.user(), config.password(), config.tablePrefix());
+        } catch (RuntimeException e) {
+            throw new SQLException((config.location() == null ? "" : config.location() + ": ") + "virtual database "
+                    + virtualDatabase + " refused: its recovery log (" + config.describe() + ") cannot be opened: "
+                    + e.getMessage(), "58030", e);
+        }
     }
 
     public String name() {
@@ -63,18 +161,311 @@ public final class VirtualDatabase {
     }
 
     /** Backend name to state, in configuration order. */
-    public java.util.Map<String, org.phalanx.requestmanager.BackendState> backendStates() {
+    public Map<String, BackendState> backendStates() {
         return sessions.backendStates();
     }
 
     /** Request counters of this virtual database, unparsed statements included. */
-    public org.phalanx.requestmanager.Statistics.Snapshot statistics() {
+    public Statistics.Snapshot statistics() {
         return sessions.statistics();
     }
 
     /** Result cache counters, or null without a cache. */
-    public org.phalanx.requestmanager.cache.CacheStatistics cacheStatistics() {
+    public CacheStatistics cacheStatistics() {
         return sessions.cacheStatistics();
+    }
+
+    /** Whether this virtual database has a recovery log (needed to replay, checkpoint, dump and restore). */
+    public boolean hasRecoveryLog() {
+        RequestManager rm = sessions.requestManager();
+        return rm != null && rm.hasRecoveryLog();
+    }
+
+    /** The folder dumps are written to and restored from; empty without a recovery log. */
+    public Optional<Path> dumpDir() {
+        return Optional.ofNullable(dumpDir);
+    }
+
+    // ------------------------------------------------------------------ operator actions
+
+    /** The last position in the total order of writes (the recovery log's, once durable). */
+    public long lastPosition() throws SQLException {
+        return requestManager("read the log position").lastPosition();
+    }
+
+    /** The checkpoint a disabled backend will be replayed from, if it has one (a failed backend has none). */
+    public Optional<Long> checkpointOf(String backend) throws SQLException {
+        return requestManager("read a backend's checkpoint").checkpointOf(backend);
+    }
+
+    /**
+     * Every checkpoint in the log by name, position order: {@code backend-<name>} (a disabled
+     * backend's), {@code dump-<name>} (a dump's), {@code auto} (the schedule's) and the operator's.
+     * A purge keeps every entry after the oldest one.
+     */
+    public Map<String, Long> checkpoints() throws SQLException {
+        requestManager("list checkpoints");
+        if (log == null) {
+            throw new SQLException("virtual database " + name + " has no recovery log (add <recoveryLog> to its"
+                    + " file): cannot list checkpoints", "55000");
+        }
+        Map<String, Long> checkpoints;
+        try {
+            checkpoints = log.checkpoints();
+        } catch (RecoveryLogException e) {
+            throw new SQLException("cannot read the checkpoints of virtual database " + name + ": " + e.getMessage(),
+                    "58030", e);
+        }
+        Map<String, Long> sorted = new java.util.LinkedHashMap<>();
+        checkpoints.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return java.util.Collections.unmodifiableMap(sorted);
+    }
+
+    /**
+     * Takes a backend out of service at a checkpoint (writes pause until it has applied what was
+     * queued): it can later be enabled by replaying the log from there. Does nothing to a backend
+     * that is not enabled.
+     */
+    public void disableBackend(String backend) throws SQLException {
+        RequestManager rm = requestManager("disable a backend");
+        operation("disabling backend " + backend, () -> {
+            rm.disableBackend(backend);
+            LOG.info("Virtual database {}: backend {} disabled by an operator (checkpoint {})", name, backend,
+                    rm.checkpointOf(backend).map(String::valueOf).orElse("none"));
+            return null;
+        });
+    }
+
+    /**
+     * Replays the log onto a disabled backend from its checkpoint while the others keep serving,
+     * then enables it (writes pause only for the final catch-up). A backend that failed has no
+     * checkpoint: restore a dump onto it first.
+     */
+    public void enableBackend(String backend) throws SQLException {
+        RequestManager rm = requestManager("enable a backend");
+        operation("enabling backend " + backend, () -> {
+            long start = System.nanoTime();
+            rm.enableBackend(backend);
+            LOG.info("Virtual database {}: backend {} enabled by an operator ({} ms)", name, backend,
+                    (System.nanoTime() - start) / 1_000_000);
+            return null;
+        });
+    }
+
+    /**
+     * Records a named checkpoint at the current position (writes pause while it is taken);
+     * taking it again under the same name moves it. Names starting with {@code backend-} or
+     * {@code dump-}, and {@code auto}, belong to the controller and are refused.
+     *
+     * @return its position
+     */
+    public long checkpoint(String checkpointName) throws SQLException {
+        RequestManager rm = requestManager("take a checkpoint");
+        if (checkpointName == null || checkpointName.isBlank()) {
+            throw new SQLException("a checkpoint needs a name", "22023");
+        }
+        if (checkpointName.startsWith("backend-") || checkpointName.startsWith("dump-")
+                || checkpointName.equals("auto")) {
+            throw new SQLException("checkpoint name '" + checkpointName + "' is reserved (backend-*, dump-* and auto"
+                    + " are the controller's own checkpoints)", "22023");
+        }
+        return operation("taking checkpoint " + checkpointName, () -> rm.checkpoint(checkpointName));
+    }
+
+    /**
+     * Deletes log entries older than the oldest checkpoint (those of disabled backends, of dumps,
+     * the operator's and the scheduled one all count).
+     *
+     * @return how many entries were deleted
+     */
+    public long purgeLog() throws SQLException {
+        RequestManager rm = requestManager("purge the log");
+        return operation("purging the log", () -> {
+            long removed = rm.purgeLog();
+            LOG.info("Virtual database {}: log purged, {} entries deleted", name, removed);
+            return removed;
+        });
+    }
+
+    /**
+     * Dumps a backend to {@code <dumpDir>/<dumpName>}. An enabled backend is dumped from a
+     * snapshot and keeps serving; a disabled one must have a checkpoint. The dump records its
+     * checkpoint ({@code dump-<dumpName>} in the log), from which a restore is replayed.
+     *
+     * @param format   null for the portable format (restorable on another engine), or
+     *                 {@code sqlite-native}, {@code pg_dump}, {@code mysqldump} (from a disabled
+     *                 backend only: it cannot share the controller's snapshot)
+     * @param progress rows (or bytes) done of total; may be null
+     * @throws SQLException for a name that is not a plain file name, an existing dump of that
+     *                      name, or a failed dump (nothing is left behind then)
+     */
+    public DumpInfo backup(String backend, String dumpName, String format, Progress progress) throws SQLException {
+        RequestManager rm = requestManager("take a dump");
+        Path file = dumpFile(dumpName, "take a dump");
+        return operation("dumping backend " + backend + " to " + dumpName, () -> {
+            if (Files.exists(file)) {
+                throw new SQLException("dump " + dumpName + " already exists in " + dumpDir
+                        + ": choose another name or delete it first", "42710");
+            }
+            if (MysqlDumpBackuper.FORMAT.equals(format) && rm.backendStates().get(backend) == BackendState.ENABLED) {
+                // mysqldump takes its own snapshot, not the one taken at the checkpoint: writes in between
+                // would be in the dump and replayed again
+                throw new SQLException("a mysqldump dump cannot share the controller's snapshot, so it is taken from a"
+                        + " disabled backend only: disable " + backend + " first, or use the portable format", "55000");
+            }
+            try {
+                Files.createDirectories(dumpDir);
+            } catch (IOException e) {
+                throw new SQLException("cannot create the dump folder " + dumpDir + ": " + e, "58030", e);
+            }
+            long start = System.nanoTime();
+            DumpInfo info = rm.backup(backend, file, format, progress);
+            LOG.info("Virtual database {}: backend {} dumped to {} ({} format, {} rows, {} bytes, checkpoint {} at {},"
+                            + " {} ms)", name, backend, file, info.format(), info.totalRows(), info.size(),
+                    info.checkpointName(), info.checkpointPosition(), (System.nanoTime() - start) / 1_000_000);
+            return info;
+        });
+    }
+
+    /**
+     * Restores {@code <dumpDir>/<dumpName>} onto a disabled backend (the whole dump is verified
+     * first, so a damaged one changes nothing); {@link #enableBackend} then replays the log from
+     * the dump's checkpoint. A backend whose tables hold rows is refused unless {@code force}.
+     *
+     * @param progress rows (or bytes) done of total; may be null
+     */
+    public DumpInfo restore(String backend, String dumpName, boolean force, Progress progress) throws SQLException {
+        RequestManager rm = requestManager("restore a dump");
+        Path file = dumpFile(dumpName, "restore a dump");
+        return operation("restoring " + dumpName + " onto backend " + backend, () -> {
+            if (!Files.isRegularFile(file)) {
+                throw noSuchDump(dumpName);
+            }
+            long start = System.nanoTime();
+            DumpInfo info = rm.restore(backend, file, force, progress);
+            LOG.info("Virtual database {}: {} restored onto backend {}{} ({} rows, {} ms); it can be enabled by replay"
+                            + " from position {}", name, dumpName, backend, force ? " (forced)" : "", info.totalRows(),
+                    (System.nanoTime() - start) / 1_000_000, info.checkpointPosition());
+            return info;
+        });
+    }
+
+    /**
+     * The dumps in the dump folder, by name, each with what it holds ({@link Backupers#readInfo}:
+     * cheap, reads the description only) or why that cannot be read. Files of dumps being written
+     * (hidden names) are not listed.
+     */
+    public List<Dump> listDumps() throws SQLException {
+        requestManager("list dumps");
+        requireDumpDir("list dumps");
+        if (!Files.isDirectory(dumpDir)) {
+            return List.of();
+        }
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(dumpDir)) {
+            files = listing.filter(Files::isRegularFile)
+                    .filter(f -> !f.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new SQLException("cannot list the dump folder " + dumpDir + ": " + e, "58030", e);
+        }
+        List<Dump> dumps = new ArrayList<>(files.size());
+        for (Path f : files) {
+            String dumpName = f.getFileName().toString();
+            try {
+                dumps.add(new Dump(dumpName, Backupers.readInfo(f), null));
+            } catch (DumpException e) {
+                dumps.add(new Dump(dumpName, null, e.getMessage()));
+            }
+        }
+        return List.copyOf(dumps);
+    }
+
+    /**
+     * Deletes a dump file. Its checkpoint ({@code dump-<name>}) stays in the log for now, so a
+     * purge still keeps the entries after it.
+     */
+    public void deleteDump(String dumpName) throws SQLException {
+        requestManager("delete a dump");
+        Path file = dumpFile(dumpName, "delete a dump");
+        operation("deleting dump " + dumpName, () -> {
+            try {
+                Files.delete(file);
+            } catch (NoSuchFileException e) {
+                throw noSuchDump(dumpName);
+            } catch (IOException e) {
+                throw new SQLException("cannot delete dump " + file + ": " + e, "58030", e);
+            }
+            LOG.info("Virtual database {}: dump {} deleted", name, dumpName);
+            return null;
+        });
+    }
+
+    private SQLException noSuchDump(String dumpName) {
+        return new SQLException("no dump named " + dumpName + " in " + dumpDir, "42704");
+    }
+
+    /** The dump's path in the dump folder; refuses anything but a plain file name. */
+    private Path dumpFile(String dumpName, String action) throws SQLException {
+        requireDumpDir(action);
+        if (dumpName == null || dumpName.isBlank()) {
+            throw new SQLException("a dump needs a name", "22023");
+        }
+        if (dumpName.contains("/") || dumpName.contains("\\") || dumpName.contains(java.io.File.separator)
+                || dumpName.indexOf('\0') >= 0 || dumpName.startsWith(".")) {
+            throw new SQLException("dump name '" + dumpName + "' must be a plain file name (no path separators, not"
+                    + " starting with '.'): dumps live in " + dumpDir, "22023");
+        }
+        Path file;
+        try {
+            file = dumpDir.resolve(dumpName);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new SQLException("dump name '" + dumpName + "' is not a file name: " + e.getReason(), "22023", e);
+        }
+        if (!dumpDir.equals(file.getParent())) {
+            throw new SQLException("dump name '" + dumpName + "' must be a plain file name", "22023");
+        }
+        return file;
+    }
+
+    private void requireDumpDir(String action) throws SQLException {
+        if (dumpDir == null) {
+            throw new SQLException("virtual database " + name + " has no recovery log (add <recoveryLog> to its"
+                    + " file): cannot " + action, "55000");
+        }
+    }
+
+    private RequestManager requestManager(String action) throws SQLException {
+        RequestManager rm = sessions.requestManager();
+        if (rm == null) {
+            throw new SQLException("virtual database " + name + " has no request manager: cannot " + action, "55000");
+        }
+        return rm;
+    }
+
+    @FunctionalInterface
+    private interface Operation<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs an operator action unless another one is running. */
+    private <T> T operation(String what, Operation<T> action) throws SQLException {
+        if (!operations.tryLock()) {
+            String running = runningOperation;
+            throw new SQLException("virtual database " + name + " is busy"
+                    + (running == null ? " with another operation" : " " + running)
+                    + ": operator actions run one at a time", "55006");
+        }
+        try {
+            runningOperation = what + " (since " + Instant.now() + ")";
+            return action.run();
+        } finally {
+            runningOperation = null;
+            operations.unlock();
+        }
     }
 
     public void shutdown(Duration wait) {

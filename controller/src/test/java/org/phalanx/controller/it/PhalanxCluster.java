@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Properties;
 import org.phalanx.controller.Controller;
+import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.testing.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
@@ -18,15 +19,46 @@ import org.phalanx.testing.SqliteCluster;
  */
 final class PhalanxCluster implements AutoCloseable {
     final SqliteCluster files;
-    final Controller controller;
+    /** Replaced by {@link #restart()}. */
+    Controller controller;
     final Path dir;
+    private final String waitPolicy;
 
     PhalanxCluster(Path dir, String waitPolicy, String... backends) throws Exception {
+        this(dir, waitPolicy, "", backends);
+    }
+
+    /**
+     * A cluster whose virtual database has a recovery log.
+     *
+     * @param recoveryLog the {@code <recoveryLog .../>} element, e.g. {@code <recoveryLog dir="log"/>}
+     */
+    static PhalanxCluster withRecoveryLog(Path dir, String waitPolicy, String recoveryLog, String... backends)
+            throws Exception {
+        return new PhalanxCluster(dir, waitPolicy, recoveryLog, backends);
+    }
+
+    private PhalanxCluster(Path dir, String waitPolicy, String recoveryLog, String[] backends) throws Exception {
         this.dir = dir;
+        this.waitPolicy = waitPolicy;
         this.files = new SqliteCluster(dir, backends);
         files.backendConfigs(); // resets every fault knob of these names
+        writeVirtualDatabase(recoveryLog);
+        Files.writeString(dir.resolve("controller.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen address="127.0.0.1" port="0"/>
+                  <virtualDatabase file="vdb.xml"/>
+                </controller>
+                """);
+        controller = Controller.fromConfig(dir.resolve("controller.xml"));
+        controller.start();
+    }
+
+    /** (Re)writes vdb.xml; a {@link #restart()} reads it again. */
+    void writeVirtualDatabase(String recoveryLog) throws IOException {
         StringBuilder b = new StringBuilder();
-        for (String name : backends) {
+        for (String name : files.names()) {
             b.append("    <backend name=\"").append(name).append("\" url=\"")
                     .append(FaultyDriver.url(name, "jdbc:sqlite:" + files.file(name)))
                     .append("\" driver=\"").append(FaultyDriver.class.getName()).append("\" poolSize=\"40\"/>\n");
@@ -40,17 +72,21 @@ final class PhalanxCluster implements AutoCloseable {
                   <backends>
                 %s  </backends>
                   <requestManager replication="RAIDb-1" waitPolicy="%s" balancing="least-pending" lockTimeout="20s"/>
+                  %s
                 </virtualDatabase>
-                """.formatted(b, waitPolicy));
-        Files.writeString(dir.resolve("controller.xml"), """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <controller xmlns="urn:phalanx:controller:1">
-                  <listen address="127.0.0.1" port="0"/>
-                  <virtualDatabase file="vdb.xml"/>
-                </controller>
-                """);
+                """.formatted(b, waitPolicy, recoveryLog));
+    }
+
+    /** Stops the controller and starts a new one from the same files (fault knobs left as they are). */
+    void restart() throws Exception {
+        controller.stop();
         controller = Controller.fromConfig(dir.resolve("controller.xml"));
         controller.start();
+    }
+
+    /** The hosted virtual database, for operator actions. */
+    VirtualDatabase vdb() {
+        return controller.virtualDatabase("vdb");
     }
 
     String url() {
