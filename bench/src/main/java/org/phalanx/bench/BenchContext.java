@@ -59,7 +59,9 @@ public final class BenchContext {
     }
 
     public ControllerProcess controller(String name, List<VirtualDatabaseSpec> vdbs) throws Exception {
-        ControllerProcess cp = ControllerProcess.start(work("controller-" + name), vdbs, options.controllerCpus());
+        // quick (smoke) runs are too short for C2 to pay off: C1 alone starts faster on a loaded machine
+        ControllerProcess cp = ControllerProcess.start(work("controller-" + name), vdbs, options.controllerCpus(),
+                options.quick() ? List.of("-XX:TieredStopAtLevel=1") : List.of());
         controllers.add(cp);
         return cp;
     }

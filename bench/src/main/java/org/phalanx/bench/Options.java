@@ -17,7 +17,7 @@ public record Options(List<String> scenarios, Duration warmup, Duration measure,
               --measure 5s          measured period of each run
               --rounds 3            rounds (each round runs every variant once, alternating)
               --quick               smoke mode: tiny datasets, fewer variants, service times / 10, 1 round,
-                                    0.15 s warm-up, 0.3 s measured
+                                    0.1 s warm-up, 0.25 s measured
               --out DIR             where RESULTS.md and results/ go (default: bench/ of the repository)
               --work DIR            scratch folder for database files and logs (default: /dev/shm or tmp)
               --no-profile          do not take a JFR profile of the controller when a target is missed
@@ -59,10 +59,10 @@ public record Options(List<String> scenarios, Duration warmup, Duration measure,
             }
         }
         if (warmup == null) {
-            warmup = quick ? Duration.ofMillis(150) : Duration.ofSeconds(2);
+            warmup = quick ? Duration.ofMillis(100) : Duration.ofSeconds(2);
         }
         if (measure == null) {
-            measure = quick ? Duration.ofMillis(300) : Duration.ofSeconds(5);
+            measure = quick ? Duration.ofMillis(250) : Duration.ofSeconds(5);
         }
         if (rounds == null) {
             rounds = quick ? 1 : 3;

@@ -47,6 +47,12 @@ public final class ControllerProcess implements AutoCloseable {
      * @param cpus CPU list to pin the controller to with taskset (e.g. "0"), or null
      */
     public static ControllerProcess start(Path dir, List<VirtualDatabaseSpec> vdbs, String cpus) throws Exception {
+        return start(dir, vdbs, cpus, List.of());
+    }
+
+    /** @param jvmOptions extra options for the controller's JVM (the smoke mode starts it with C1 only) */
+    public static ControllerProcess start(Path dir, List<VirtualDatabaseSpec> vdbs, String cpus, List<String> jvmOptions)
+            throws Exception {
         Files.createDirectories(dir);
         int port = freePort();
         StringBuilder controllerXml = new StringBuilder();
@@ -72,6 +78,7 @@ public final class ControllerProcess implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xms512m");
         cmd.add("-Xmx2g");
+        cmd.addAll(jvmOptions);
         cmd.add("-D" + EmulationStats.PROPERTY + "=" + stats);
         cmd.add("-cp");
         cmd.add(classpath());

@@ -111,7 +111,8 @@ public final class EmulatedDriver implements java.sql.Driver {
             String m = method.getName();
             switch (m) {
                 case "prepareStatement", "prepareCall" -> {
-                    Statement s = (Statement) invoke(method, real, args);
+                    // preparing is the engine's work too (H2 and SQLite parse and plan here)
+                    Statement s = (Statement) server.outsideSlot(() -> invoke(method, real, args));
                     Class<? extends Statement> type = m.equals("prepareCall") ? CallableStatement.class : PreparedStatement.class;
                     return statement(type, s, (String) args[0], server, self[0]);
                 }
@@ -129,6 +130,12 @@ public final class EmulatedDriver implements java.sql.Driver {
                 }
                 case "toString" -> {
                     return "emulated[" + server.name() + "] " + real;
+                }
+                case "equals" -> {
+                    return proxy == args[0];
+                }
+                case "hashCode" -> {
+                    return System.identityHashCode(proxy);
                 }
                 default -> {
                     return invoke(method, real, args);
@@ -171,6 +178,12 @@ public final class EmulatedDriver implements java.sql.Driver {
                 }
                 case "getConnection" -> {
                     return connection;
+                }
+                case "equals" -> {
+                    return proxy == args[0];
+                }
+                case "hashCode" -> {
+                    return System.identityHashCode(proxy);
                 }
                 default -> {
                 }

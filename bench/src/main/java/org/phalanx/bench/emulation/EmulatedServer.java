@@ -99,6 +99,16 @@ public final class EmulatedServer {
         return m;
     }
 
+    /** Runs a real call outside the slots (e.g. preparing a statement), counting its CPU as the engine's. */
+    <T> T outsideSlot(RealCall<T> call) throws SQLException {
+        long cpu = THREADS.getCurrentThreadCpuTime();
+        try {
+            return call.call();
+        } finally {
+            engineCpuNanos.add(THREADS.getCurrentThreadCpuTime() - cpu);
+        }
+    }
+
     /** Runs {@code call} in a slot and holds the slot for {@code times} services of the class. */
     <T> T execute(CostModel.StatementClass c, int times, RealCall<T> call) throws SQLException {
         long arrived = System.nanoTime();

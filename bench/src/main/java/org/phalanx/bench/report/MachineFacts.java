@@ -18,7 +18,7 @@ public final class MachineFacts {
     public static Map<String, String> collect(String postgresVersion, String mode) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("date", ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME));
-        f.put("commit", command(List.of("git", "rev-parse", "--short", "HEAD")));
+        f.put("commit", command(List.of("git", "rev-parse", "--short", "HEAD")) + dirty());
         f.put("CPU", cpuModel() + ", " + cpuCount() + " CPUs (virtual)");
         f.put("memory", memory());
         f.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
@@ -28,6 +28,21 @@ public final class MachineFacts {
                 ? String.join(" ", List.of(read("/proc/loadavg").split(" ")).subList(0, 3)) : "?");
         f.put("mode", mode);
         return f;
+    }
+
+    /** Which Phalanx modules had uncommitted changes when the run started (they were measured too). */
+    static String dirty() {
+        String out = command(List.of("git", "status", "--porcelain", "--", "driver", "request-manager", "recovery-log",
+                "controller"));
+        if (out.equals("?") || out.isBlank()) {
+            return "";
+        }
+        java.util.Set<String> modules = new java.util.TreeSet<>();
+        for (String line : out.split("\n")) {
+            String path = line.length() > 3 ? line.substring(3) : line;
+            modules.add(path.contains("/") ? path.substring(0, path.indexOf('/')) : path);
+        }
+        return " (working tree, with uncommitted changes in " + String.join(", ", modules) + ")";
     }
 
     /** "unpinned" or "pinned to CPUs 0" from this process's affinity. */

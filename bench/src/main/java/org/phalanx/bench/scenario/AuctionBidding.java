@@ -59,8 +59,8 @@ public final class AuctionBidding implements Scenario {
         s.text("Twelve RUBiS-style interactions in the bidding mix (80% read-only: browse, search by category and"
                 + " region, view items, bid histories and users; 20% read-write: store a bid or a comment, each a"
                 + " transaction, register an item or a user) over " + data + ". " + CLIENTS_PER_BACKEND + " clients per"
-                + " backend, RAIDb-1, `first`, `least-pending`, `lockGranularity=\"table\"`, H2 files behind the"
-                + " emulated-capacity driver.");
+                + " backend, RAIDb-1, `first`, `least-pending`, `lockGranularity=\"table\"`, in-memory H2"
+                + " databases behind the emulated-capacity driver.");
         Scaling.costTable(s, model, SLOTS);
         Tables.variants(s, r.values(), List.of("N"));
         Tables.roundsCsv(s, "auction.csv", r.values(), List.of("N"));

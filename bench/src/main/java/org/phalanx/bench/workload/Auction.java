@@ -25,16 +25,10 @@ public final class Auction implements Workload {
             "put-bid-form", "store-bid", "store-comment", "register-item", "register-user");
     /** Bidding mix, percent per interaction: the first eight only read (80%), the last four write (20%). */
     private static final int[] WEIGHTS = {10, 5, 25, 5, 20, 7, 5, 3, 12, 3, 3, 2};
-    private static final int[] CUMULATIVE = new int[WEIGHTS.length];
 
     static {
-        int sum = 0;
-        for (int i = 0; i < WEIGHTS.length; i++) {
-            sum += WEIGHTS[i];
-            CUMULATIVE[i] = sum;
-        }
-        if (sum != 100) {
-            throw new AssertionError("bidding mix sums to " + sum);
+        if (java.util.Arrays.stream(WEIGHTS).sum() != 100) {
+            throw new AssertionError("bidding mix does not sum to 100");
         }
     }
 
@@ -214,6 +208,7 @@ public final class Auction implements Workload {
         SplittableRandom r = new SplittableRandom(seed);
         Map<String, PreparedStatement> statements = new HashMap<>();
         int user = 1 + r.nextInt(data.users);
+        MixSequence sequence = new MixSequence(WEIGHTS, r.nextInt(100));
         return new Client() {
             private PreparedStatement ps(String sql, Object... params) throws SQLException {
                 PreparedStatement ps = statements.get(sql);
@@ -240,13 +235,7 @@ public final class Auction implements Workload {
 
             @Override
             public int next() {
-                int x = r.nextInt(100);
-                for (int i = 0; i < CUMULATIVE.length; i++) {
-                    if (x < CUMULATIVE[i]) {
-                        return i;
-                    }
-                }
-                return 0;
+                return sequence.next();
             }
 
             @Override

@@ -20,7 +20,8 @@ import org.phalanx.bench.emulation.CostModel;
  * the interactions use; the dataset is small (scale 1,000 items loads in well under a second).
  *
  * <p>Not TPC-W: no web tier, no images, no think time, no emulated-browser sessions beyond "a
- * client has one customer and one cart"; ids of new rows are chosen by the clients.
+ * client has one customer and one cart"; a client runs the interactions in a {@link MixSequence}
+ * rather than at random; ids of new rows are chosen by the clients.
  */
 public final class Bookstore implements Workload {
 
@@ -41,10 +42,12 @@ public final class Bookstore implements Workload {
         ORDERING("ordering", 912, 46, 46, 1235, 1453, 1308, 1353, 1286, 1273, 1018, 25, 22, 12, 11);
 
         public final String label;
+        final int[] weights;
         final int[] cumulative = new int[14];
 
         Mix(String label, int... weights) {
             this.label = label;
+            this.weights = weights;
             int sum = 0;
             for (int i = 0; i < weights.length; i++) {
                 sum += weights[i];
@@ -342,10 +345,12 @@ public final class Bookstore implements Workload {
         private String uname;
         private double discount;
         private int cart;
+        private final MixSequence sequence;
 
         Session(Connection c, SplittableRandom r) {
             this.c = c;
             this.r = r;
+            this.sequence = new MixSequence(mix.weights, r.nextInt(10_000));
             this.customer = 1 + r.nextInt(data.customers);
             this.uname = "user" + customer;
             this.discount = r.nextInt(51) / 100.0;
@@ -362,13 +367,7 @@ public final class Bookstore implements Workload {
 
         @Override
         public int next() {
-            int x = r.nextInt(10_000);
-            for (int i = 0; i < mix.cumulative.length; i++) {
-                if (x < mix.cumulative[i]) {
-                    return i;
-                }
-            }
-            return HOME;
+            return sequence.next();
         }
 
         @Override
