@@ -145,27 +145,53 @@ public final class RequestManager implements AutoCloseable {
     public void start() throws SQLException {
         List<String> contradictions = new ArrayList<>();
         Map<String, String> states = log == null ? Map.of() : log.states();
+        long last = log == null ? 0 : log.lastPosition();
+        List<Backend> behind = new ArrayList<>();
         for (Backend b : backends) {
             String state = states.get(stateKey(b));
-            if (state != null && !startsEnabled(state)) {
-                // left disabled when the controller stopped: it stays so until recovered
+            Long synced = state != null && state.startsWith(SYNCED_AT) ? Long.parseLong(state.substring(SYNCED_AT.length())) : null;
+            boolean enableNow;
+            if (log == null || (state == null && last == 0)) {
+                enableNow = true; // no log, or a new virtual database
+            } else if (state == null) {
+                // added to a virtual database with history: its data must come from a dump first
+                enableNow = false;
+            } else if (state.equals(ENABLED)) {
+                LOG.warn("virtual database {}: the controller did not stop cleanly; backend {} is enabled as it was",
+                        name, b.name());
+                enableNow = true;
+            } else if (synced != null) {
+                checkpointOf.put(b.name(), synced);
+                enableNow = config.recovery().enableSyncedOnStart() && synced == last;
+                if (config.recovery().enableSyncedOnStart() && synced < last) {
+                    behind.add(b); // stopped behind the log: replayed below
+                }
+            } else {
                 if (state.startsWith(DISABLED_AT)) {
                     checkpointOf.put(b.name(), Long.parseLong(state.substring(DISABLED_AT.length())));
-                } else if (state.startsWith(SYNCED_AT)) {
-                    checkpointOf.put(b.name(), Long.parseLong(state.substring(SYNCED_AT.length())));
                 }
+                enableNow = false;
+            }
+            if (!enableNow) {
                 schema.learn(b, declaredTables(b));
-                LOG.warn("virtual database {}: backend {} stays disabled ({})", name, b.name(), state);
+                LOG.warn("virtual database {}: backend {} stays disabled ({})", name, b.name(),
+                        state == null ? "new backend: restore a dump onto it" : state);
                 continue;
             }
             try {
                 b.enable();
                 learnSchema(b, contradictions);
+                checkpointOf.remove(b.name());
                 saveState(b, ENABLED);
             } catch (SQLException e) {
-                b.disable("could not be enabled: " + e.getMessage());
                 LOG.error("virtual database {}: backend {} could not be enabled: {}", name, b.name(), e.getMessage());
                 schema.learn(b, declaredTables(b));
+                if (synced != null) {
+                    saveState(b, DISABLED_AT + synced); // still replayable from where it stopped
+                } else if (log != null) {
+                    checkpointOf.remove(b.name());
+                    saveState(b, FAILED);
+                }
             }
         }
         if (!contradictions.isEmpty()) {
@@ -173,6 +199,13 @@ public final class RequestManager implements AutoCloseable {
         }
         if (log != null) {
             startCheckpointSchedule();
+        }
+        for (Backend b : behind) {
+            try {
+                enableBackend(b.name());
+            } catch (SQLException e) {
+                LOG.error("virtual database {}: backend {} could not catch up: {}", name, b.name(), e.getMessage());
+            }
         }
         if (enabledBackends().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend: every request will fail", name);
@@ -186,23 +219,6 @@ public final class RequestManager implements AutoCloseable {
 
     private static String stateKey(Backend b) {
         return "backend." + b.name();
-    }
-
-    /**
-     * Whether a backend in this saved state is enabled at start: one in sync at the last clean
-     * stop (if configured so), or one that was enabled when the controller died (its writes may
-     * lag by what was in flight: a known limit, logged).
-     */
-    private boolean startsEnabled(String state) {
-        if (state.startsWith(SYNCED_AT)) {
-            return config.recovery().enableSyncedOnStart();
-        }
-        if (state.equals(ENABLED)) {
-            LOG.warn("virtual database {}: the controller did not stop cleanly; enabling backends that were enabled",
-                    name);
-            return true;
-        }
-        return false;
     }
 
     private void saveState(Backend b, String state) {
@@ -516,6 +532,12 @@ public final class RequestManager implements AutoCloseable {
         }
     }
 
+    /** Drops a named checkpoint (a deleted dump's), so purge may pass it. */
+    public void removeCheckpoint(String checkpointName) throws SQLException {
+        requireLog("remove a checkpoint");
+        log.removeCheckpoint(checkpointName);
+    }
+
     /** Deletes log entries older than the oldest checkpoint; returns how many. */
     public long purgeLog() throws SQLException {
         requireLog("purge the log");
@@ -590,12 +612,12 @@ public final class RequestManager implements AutoCloseable {
             return;
         }
         if (log == null) {
-            b.disable("disabled by an operator");
+            b.disableByOperator();
             return;
         }
         try (Quiesce q = quiesce()) {
             long position = drained(b);
-            b.disable("disabled by an operator");
+            b.disableByOperator();
             checkpointOf.put(backendName, position);
             log.setCheckpoint("backend-" + backendName, position);
             saveState(b, DISABLED_AT + position);
@@ -661,6 +683,7 @@ public final class RequestManager implements AutoCloseable {
                 backuper(info.format()).restore(dumpFile, c, force, progress);
             }
             checkpointOf.put(backendName, info.checkpointPosition());
+            log.setCheckpoint("backend-" + backendName, info.checkpointPosition()); // purge must keep what it needs
             saveState(b, DISABLED_AT + info.checkpointPosition());
             return info;
         } catch (DumpException e) {

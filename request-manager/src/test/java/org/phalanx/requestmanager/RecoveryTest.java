@@ -283,4 +283,27 @@ class RecoveryTest {
             assertTrue(purged > 0 && log.purgedThrough() > needed, "old segments purged: " + purged);
         }
     }
+
+    @Test
+    void aBackendUnreachableAtStartKeepsItsPlaceInTheLog() throws Exception {
+        start(WaitPolicy.ALL);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+        }
+        FaultyDriver.fault("b3").broken = true;
+        restart(); // b3 was in sync at the stop but cannot be reached now
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (2)");
+        }
+        FaultyDriver.fault("b3").broken = false;
+        restart(); // reachable again, but behind: it must not serve without catching up
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
+        rm.enableBackend("b3");
+        rm.close();
+        rm = null;
+        assertIdentical("t", NAMES);
+        assertEquals(Set.of(1, 2), ids("b3"));
+    }
 }

@@ -114,15 +114,26 @@ public final class Backend {
      * work that has not started is skipped.
      */
     public void disable(String reason) {
-        synchronized (this) {
-            if (state == BackendState.DISABLED) {
-                return;
-            }
-            state = BackendState.DISABLED;
-            disabledReason = reason;
+        if (leaveService(reason)) {
+            LOG.error("backend {} disabled: {}", name(), reason);
+            onDisable.accept(this);
         }
-        LOG.error("backend {} disabled: {}", name(), reason);
-        onDisable.accept(this);
+    }
+
+    /** An operator takes it out of service: not a failure (the caller records where it stopped). */
+    public void disableByOperator() {
+        if (leaveService("disabled by an operator")) {
+            LOG.info("backend {} disabled by an operator", name());
+        }
+    }
+
+    private synchronized boolean leaveService(String reason) {
+        if (state == BackendState.DISABLED) {
+            return false;
+        }
+        state = BackendState.DISABLED;
+        disabledReason = reason;
+        return true;
     }
 
     /**
