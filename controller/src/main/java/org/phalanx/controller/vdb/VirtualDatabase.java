@@ -389,7 +389,7 @@ public final class VirtualDatabase {
      * purge still keeps the entries after it.
      */
     public void deleteDump(String dumpName) throws SQLException {
-        requestManager("delete a dump");
+        RequestManager rm = requestManager("delete a dump");
         Path file = dumpFile(dumpName, "delete a dump");
         operation("deleting dump " + dumpName, () -> {
             try {
@@ -399,6 +399,7 @@ public final class VirtualDatabase {
             } catch (IOException e) {
                 throw new SQLException("cannot delete dump " + file + ": " + e, "58030", e);
             }
+            rm.removeCheckpoint("dump-" + file.getFileName()); // the log no longer needs to keep its entries
             LOG.info("Virtual database {}: dump {} deleted", name, dumpName);
             return null;
         });

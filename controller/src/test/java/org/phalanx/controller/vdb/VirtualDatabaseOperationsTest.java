@@ -125,8 +125,10 @@ class VirtualDatabaseOperationsTest {
         assertRefused("55000", "disable it first", () -> vdb.restore("b2", "first", true, null));
         assertRefused("22023", "plain file name", () -> vdb.deleteDump("../vdb.xml"));
         assertTrue(Files.exists(dir.resolve("vdb.xml")));
+        assertTrue(vdb.checkpoints().containsKey("dump-first"));
         vdb.deleteDump("first");
         assertFalse(Files.exists(dumps.resolve("first")));
+        assertFalse(vdb.checkpoints().containsKey("dump-first"), "the log no longer keeps entries for it");
         assertRefused("42704", "no dump named first", () -> vdb.deleteDump("first"));
     }
 
