@@ -102,8 +102,10 @@ public final class RequestManager implements AutoCloseable {
         this.macros = new MacroRewriter(config.macroTimeZone());
         this.balancer = ReadBalancer.of(config.balancing());
         List<Backend> list = new ArrayList<>();
-        Duration connectionTimeout = config.lockTimeout().compareTo(Duration.ofSeconds(30)) < 0
-                ? config.lockTimeout() : Duration.ofSeconds(30);
+        // how long a request waits for a pooled connection: short, as a dead backend makes every
+        // new connection attempt wait this long before it can be taken out of service
+        Duration connectionTimeout = config.lockTimeout().compareTo(Duration.ofSeconds(5)) < 0
+                ? config.lockTimeout() : Duration.ofSeconds(5);
         for (BackendConfig bc : backendConfigs) {
             list.add(new Backend(bc, connectionTimeout, this::backendDisabled));
         }

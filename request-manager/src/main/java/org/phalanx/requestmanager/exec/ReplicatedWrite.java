@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import org.phalanx.requestmanager.WaitPolicy;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendDisabledException;
+import org.phalanx.requestmanager.backend.BackendErrors;
 
 /**
  * One write, commit or rollback sent to several backends: answers the client as the wait
@@ -51,6 +52,11 @@ public final class ReplicatedWrite<T> {
     }
 
     private void done(Backend backend, T value, Throwable error) {
+        if (error != null && BackendErrors.isConnectionFailure(asSqlException(error))
+                && !(unwrap(error) instanceof BackendDisabledException)) {
+            // a lost connection says nothing about the statement: out at once, not when the others finish
+            divergence.failed(backend, asSqlException(error));
+        }
         List<Map.Entry<Backend, SQLException>> diverged = null;
         synchronized (this) {
             finished++;
