@@ -178,7 +178,8 @@ public final class ClosedLoop {
             error = (warmErrors + totalErrors) + " failed request(s), first: " + error;
         }
         return new RunResult(v.name(), round, seconds, requests, totalErrors, requests / seconds, results, client,
-                controller, kernelShare, engine, database, machine, Math.max(0, machine - ours), util[0], util[1], util[2], work, error);
+                controller, kernelShare, engine, database, machine, Math.max(0, machine - ours),
+                (after.steal() - before.steal()) / 1e9 / seconds, util[0], util[1], util[2], work, error);
     }
 
     private static RunResult.ClassResult classResult(String name, Histogram h, long errors, double seconds) {

@@ -21,13 +21,14 @@ public final class Cpu {
 
     /** CPU time of every process that matters, at one instant. */
     public record Snapshot(long wallNanos, long client, long controller, long controllerKernel, long database,
-                           long machineBusy) {
+                           long machineBusy, long steal) {
     }
 
     public static Snapshot snapshot(long controllerPid, boolean postgres) {
         long[] ctl = controllerPid > 0 ? processSplit(controllerPid) : new long[2];
+        long[] machine = machine();
         return new Snapshot(System.nanoTime(), self(), ctl[0] + ctl[1], ctl[1], postgres ? postgres() : 0,
-                machineBusy());
+                machine[0], machine[1]);
     }
 
     /** This JVM: the client threads, plus the harness's own small share. */
@@ -61,8 +62,11 @@ public final class Cpu {
         return ticks * NANOS_PER_TICK;
     }
 
-    /** Busy time of all CPUs (user, nice, system, irq, softirq) from /proc/stat. */
-    public static long machineBusy() {
+    /**
+     * {busy, steal} time of all CPUs from /proc/stat: busy is user, nice, system, irq and softirq;
+     * steal is time the hypervisor gave this virtual machine's CPUs to someone else.
+     */
+    public static long[] machine() {
         try {
             String line = Files.readAllLines(Path.of("/proc/stat")).get(0);
             String[] f = line.trim().split("\\s+");
@@ -70,9 +74,10 @@ public final class Cpu {
             for (int i : new int[] {1, 2, 3, 6, 7}) {
                 busy += Long.parseLong(f[i]);
             }
-            return busy * NANOS_PER_TICK;
+            long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+            return new long[] {busy * NANOS_PER_TICK, steal * NANOS_PER_TICK};
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return new long[2];
         }
     }
 

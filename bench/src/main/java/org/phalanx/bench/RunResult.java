@@ -14,13 +14,14 @@ import java.util.Map;
  *                       spend on the database servers instead (NaN without emulated backends)
  * @param utilisation    mean busy share of the variant's emulated backends' slots (NaN if none)
  * @param otherCores     CPU the machine spent outside this benchmark's processes (noise), in cores
+ * @param stealCores     CPU time the hypervisor took from this virtual machine (noise), in cores
  * @param backendWork    per emulated statement class, summed over the variant's backends: {executions
  *                       per request, slot-busy ms per request} (empty without emulated backends)
  */
 public record RunResult(String variant, int round, double seconds, long requests, long errors, double rate,
                         List<ClassResult> classes, double clientCpuUs, double controllerCpuUs,
                         double controllerKernelShare, double engineCpuUs, double databaseCpuUs,
-                        double machineCores, double otherCores, double utilisation, double minUtilisation,
+                        double machineCores, double otherCores, double stealCores, double utilisation, double minUtilisation,
                         double maxUtilisation, Map<String, double[]> backendWork, String firstError) {
 
     /** One request class. */

@@ -39,6 +39,7 @@ public record Summary(Variant variant, List<RunResult> rounds, RunResult median,
                 median(rounds, RunResult::controllerCpuUs), median(rounds, RunResult::controllerKernelShare), median(rounds, RunResult::engineCpuUs),
                 median(rounds, RunResult::databaseCpuUs),
                 median(rounds, RunResult::machineCores), median(rounds, RunResult::otherCores),
+                median(rounds, RunResult::stealCores),
                 median(rounds, RunResult::utilisation), median(rounds, RunResult::minUtilisation),
                 median(rounds, RunResult::maxUtilisation), meanWork(rounds), error);
         double min = rounds.stream().mapToDouble(RunResult::rate).min().orElse(Double.NaN);

@@ -62,8 +62,8 @@ public final class Profiler {
     }
 
     /**
-     * The JDK's "profile" settings with Java method sampling every 1 ms instead of 10 ms (a
-     * 7-second run then gives thousands of samples); falls back to "profile" itself.
+     * The JDK's "profile" settings with Java method sampling every 1 ms instead of 10 ms (threads
+     * mostly in system calls give few samples otherwise); falls back to "profile" itself.
      */
     static String settings(Path dir) {
         Path jfc = Path.of(System.getProperty("java.home"), "lib", "jfr", "profile.jfc");

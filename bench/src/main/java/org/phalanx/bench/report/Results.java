@@ -89,8 +89,9 @@ public final class Results {
             - **Processes**: the controller runs in its own JVM (`org.phalanx.controller.ControllerMain`), as in
               production; clients, controller and databases share this machine's CPUs, so throughput at many
               clients is bounded by CPU per request: each table gives CPU time per request of the client JVM, the
-              controller and PostgreSQL (from `/proc`), and "other load" is CPU used by processes outside the
-              benchmark during the measured period (noise from other work on the machine).
+              controller and PostgreSQL (from `/proc`); "other load" is CPU used by processes outside the
+              benchmark during the measured period and "steal" CPU time the hypervisor gave to other virtual
+              machines (both noise: this machine is shared).
             - **Emulated-capacity backends** (scale-out scenarios): a wrapper JDBC driver
               (`jdbc:emulated:...`, `org.phalanx.bench.emulation.EmulatedDriver`) gives each backend K execution
               slots (a fair semaphore: statements are served in arrival order) and a service time per statement

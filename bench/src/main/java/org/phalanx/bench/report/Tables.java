@@ -36,7 +36,7 @@ public final class Tables {
         if (util) {
             header.add("backend busy (min–max)");
         }
-        header.addAll(List.of("other load (cores)", "errors"));
+        header.addAll(List.of("other load / steal (cores)", "errors"));
         List<List<String>> rows = new ArrayList<>();
         for (Summary x : summaries) {
             RunResult m = x.median();
@@ -64,7 +64,7 @@ public final class Tables {
                 row.add(Double.isNaN(m.utilisation()) ? "–" : pct(m.utilisation()) + " (" + pct(m.minUtilisation())
                         + "–" + pct(m.maxUtilisation()) + ")");
             }
-            row.add(Section.num(m.otherCores()));
+            row.add(Section.num(m.otherCores()) + " / " + Section.num(m.stealCores()));
             row.add(Long.toString(m.errors()));
             rows.add(row);
         }
@@ -84,7 +84,7 @@ public final class Tables {
         header.addAll(List.of("clients", "round", "class", "requests", "errors", "req_per_s", "p50_ms", "p95_ms", "p99_ms",
                 "mean_ms", "client_cpu_us_per_req", "controller_cpu_us_per_req", "controller_kernel_share",
                 "engine_cpu_us_per_req", "postgres_cpu_us_per_req",
-                "backend_busy", "other_load_cores"));
+                "backend_busy", "other_load_cores", "steal_cores"));
         List<List<?>> rows = new ArrayList<>();
         for (Summary x : summaries) {
             for (RunResult r : x.rounds()) {
@@ -95,7 +95,7 @@ public final class Tables {
                     }
                     row.addAll(List.of(x.variant().clients(), r.round(), c.name(), c.count(), c.errors(), c.rate(),
                             c.p50() / 1e3, c.p95() / 1e3, c.p99() / 1e3, c.mean() / 1e3, r.clientCpuUs(),
-                            r.controllerCpuUs(), r.controllerKernelShare(), r.engineCpuUs(), r.databaseCpuUs(), r.utilisation(), r.otherCores()));
+                            r.controllerCpuUs(), r.controllerKernelShare(), r.engineCpuUs(), r.databaseCpuUs(), r.utilisation(), r.otherCores(), r.stealCores()));
                     rows.add(row);
                 }
             }
