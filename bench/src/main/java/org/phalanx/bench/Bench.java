@@ -67,8 +67,9 @@ public final class Bench {
                 try {
                     Section section = new Section(s.id(), s.title(), options.out().resolve("results").resolve(s.id()));
                     s.run(ctx, section);
-                    section.text("_Ran " + java.time.LocalDateTime.now().withNano(0) + ", " + facts.get("mode") + ", "
-                            + facts.get("timing") + "; took " + Math.round((System.nanoTime() - t0) / 1e9) + " s._");
+                    section.text("_Ran " + java.time.LocalDateTime.now().withNano(0) + " on commit " + facts.get("commit")
+                            + ", " + facts.get("mode") + ", " + facts.get("timing") + "; took "
+                            + Math.round((System.nanoTime() - t0) / 1e9) + " s._");
                     section.write();
                 } catch (Exception | AssertionError e) {
                     failed.add(s.id());

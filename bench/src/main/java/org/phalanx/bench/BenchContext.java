@@ -133,8 +133,10 @@ public final class BenchContext {
                 + ".jfr");
         System.out.println("[" + scenario + "] profiling the controller during " + v.name() + " (" + what + ")");
         try {
+            // a longer warm-up: starting a recording makes the JIT recompile for a few seconds
+            ClosedLoop.Timing t = new ClosedLoop.Timing(options.warmup().multipliedBy(3), options.measure());
             return Profiler.profile(cp.pid(), file, what + " (variant " + v.name() + ")",
-                    hook -> ClosedLoop.run(v, timing(), 0, 4242, hook));
+                    hook -> ClosedLoop.run(v, t, 0, 4242, hook));
         } catch (Exception e) {
             return Profiler.unavailable(what, e);
         }

@@ -59,11 +59,12 @@ public final class Results {
         if (missed.isEmpty()) {
             md.append("None.\n");
         }
+        java.util.Set<String> explained = new java.util.HashSet<>();
         for (Section.Target t : missed) {
             md.append("### ").append(t.scenario()).append(": ").append(t.name()).append(" — ").append(t.valueText())
                     .append(", target ").append(t.thresholdText()).append("\n\n");
             Path analysis = results.resolve(t.scenario()).resolve("analysis.md");
-            if (Files.exists(analysis)) {
+            if (Files.exists(analysis) && explained.add(t.scenario())) {
                 md.append(Files.readString(analysis, StandardCharsets.UTF_8).strip()).append("\n\n");
             }
             if (!t.profile().isEmpty() && Files.exists(results.resolve(t.scenario()).resolve(t.profile()))) {
