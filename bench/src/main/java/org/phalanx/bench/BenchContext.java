@@ -30,6 +30,7 @@ public final class BenchContext {
     private final String scenario;
     private final List<ControllerProcess> controllers = new ArrayList<>();
     private Optional<String> postgresProblem;
+    private String postgresUrl;
 
     BenchContext(Options options, String scenario) {
         this.options = options;
@@ -142,10 +143,22 @@ public final class BenchContext {
         }
     }
 
+    /** Creates (once) this run's PostgreSQL database, dropped when the scenario ends; returns its URL. */
+    public String postgresDatabase() throws java.sql.SQLException {
+        if (postgresUrl == null) {
+            postgresUrl = Postgres.ensureDatabase();
+        }
+        return postgresUrl;
+    }
+
     void close() {
         for (ControllerProcess cp : controllers) {
             cp.close();
         }
         controllers.clear();
+        if (postgresUrl != null) {
+            Postgres.dropDatabase();
+            postgresUrl = null;
+        }
     }
 }

@@ -10,8 +10,9 @@ import java.util.Optional;
 /**
  * The local PostgreSQL server of the development machines (127.0.0.1:5432, user postgres,
  * trust authentication); host, port and user can be changed with the system properties
- * {@code phalanx.bench.pg.host}, {@code .port}, {@code .user}, {@code .password}. The benchmark
- * creates its own database, {@value #DATABASE}.
+ * {@code phalanx.bench.pg.host}, {@code .port}, {@code .user}, {@code .password}. Each run of the
+ * suite creates its own database ({@value #DATABASE}_PID) and drops it at the end, so that runs
+ * at the same time (a smoke test during a full run) do not reload each other's tables.
  */
 public final class Postgres {
     public static final String DATABASE = "phalanx_bench";
@@ -37,19 +38,35 @@ public final class Postgres {
         }
     }
 
-    /** Creates the benchmark database unless it exists; returns its URL. */
+    /** This process's database name. */
+    public static String databaseName() {
+        return DATABASE + "_" + ProcessHandle.current().pid();
+    }
+
+    /** Creates this process's benchmark database unless it exists; returns its URL. */
     public static String ensureDatabase() throws SQLException {
+        String name = databaseName();
         try (Connection c = DriverManager.getConnection(url("postgres"), USER, PASSWORD);
              Statement s = c.createStatement()) {
             boolean exists;
-            try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
+            try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + name + "'")) {
                 exists = rs.next();
             }
             if (!exists) {
-                s.execute("CREATE DATABASE " + DATABASE);
+                s.execute("CREATE DATABASE " + name);
             }
         }
-        return url(DATABASE);
+        return url(name);
+    }
+
+    /** Drops this process's benchmark database if it exists (its connections are closed by then). */
+    public static void dropDatabase() {
+        try (Connection c = DriverManager.getConnection(url("postgres"), USER, PASSWORD);
+             Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + databaseName() + " WITH (FORCE)");
+        } catch (SQLException e) {
+            System.err.println("could not drop database " + databaseName() + ": " + e.getMessage());
+        }
     }
 
     public static String version() {

@@ -50,7 +50,7 @@ public final class HopCost implements Scenario {
         List<VirtualDatabaseSpec> vdbs = new ArrayList<>();
         String pgUrl = null;
         if (pg) {
-            pgUrl = Postgres.ensureDatabase();
+            pgUrl = ctx.postgresDatabase();
             try (Connection c = DriverManager.getConnection(pgUrl + "?reWriteBatchedInserts=true", Postgres.USER,
                     Postgres.PASSWORD)) {
                 w.load(c);
