@@ -247,7 +247,9 @@ public final class Profiler {
         StringBuilder md = new StringBuilder("**Controller CPU by thread kind** during the measured period (from"
                 + " /proc, user + kernel time, every thread including JIT compiler and GC; `phalanx-client-#` are the"
                 + " front-end threads serving the client connections, `phalanx-backend-*` the backends' executors"
-                + " running replicated writes; the emulated backends' real SQLite/H2 work runs on these threads):\n\n"
+                + " running replicated writes; the emulated backends' real SQLite/H2 work runs on these threads; starting a"
+                + " recording makes the JIT recompile for a while, so a large compiler share here is the profiler's"
+                + " doing, not the steady state):\n\n"
                 + "| thread kind | CPU share | kernel part |\n|---|---:|---:|\n");
         long all = Math.max(1, total);
         delta.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue()[0] + b.getValue()[1],
