@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -15,13 +16,22 @@ import java.util.Map;
  * @param weight       share of reads under weighted round robin
  * @param tables       tables declared statically in the configuration (may be empty); checked
  *                     against the backend's metadata when it is enabled
+ * @param driverJar    jar holding the JDBC driver, loaded in a class loader of its own (so two
+ *                     versions of one driver can serve two backends), or null for the classpath
+ * @param rewrites     statement rewriting rules that apply to this backend, in order
  */
 public record BackendConfig(String name, String url, String driverClass, Credentials credentials,
-                            Map<String, Credentials> logins, int poolSize, int weight, List<DeclaredTable> tables) {
+                            Map<String, Credentials> logins, int poolSize, int weight, List<DeclaredTable> tables,
+                            Path driverJar, List<RewriteRule> rewrites) {
 
     public BackendConfig(String name, String url, String driverClass, Credentials credentials,
                          Map<String, Credentials> logins, int poolSize, int weight) {
         this(name, url, driverClass, credentials, logins, poolSize, weight, List.of());
+    }
+
+    public BackendConfig(String name, String url, String driverClass, Credentials credentials,
+                         Map<String, Credentials> logins, int poolSize, int weight, List<DeclaredTable> tables) {
+        this(name, url, driverClass, credentials, logins, poolSize, weight, tables, null, List.of());
     }
 
     public Credentials credentialsFor(String virtualUser) {

@@ -19,6 +19,10 @@ import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.hetero.BackendStatements;
+import org.phalanx.requestmanager.hetero.ControllerKeys;
+import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.backend.DatabaseProduct;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Optional;
@@ -32,6 +36,8 @@ import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.recoverylog.dump.PortableBackuper;
 import org.phalanx.recoverylog.dump.Progress;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.recovery.AppliedPositions;
+import org.phalanx.requestmanager.recovery.CrashRecovery;
 import org.phalanx.requestmanager.recovery.Quiesce;
 import org.phalanx.requestmanager.recovery.Replayer;
 import org.phalanx.requestmanager.recovery.Snapshots;
@@ -76,7 +82,16 @@ public final class RequestManager implements AutoCloseable {
     /** Null when the virtual database has no result cache. */
     final ResultCache cache;
     private final boolean lockWholeDatabase;
-    private final AtomicLong transactionIds = new AtomicLong();
+    /** What each backend runs for a statement (portable DDL, rewriting rules) and how its rows look. */
+    final BackendStatements statements;
+    /** Keys chosen by the controller; null when every backend is of one engine (their counters agree). */
+    final ControllerKeys keys;
+    /**
+     * Transaction ids never repeat across restarts (they start from the clock, in thousandths of a
+     * millisecond): the log entries of a transaction a crash left open must never be taken for
+     * those of a later one.
+     */
+    private final AtomicLong transactionIds = new AtomicLong(System.currentTimeMillis() * 1000);
     private final Set<VirtualSession> sessions = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -110,6 +125,11 @@ public final class RequestManager implements AutoCloseable {
             list.add(new Backend(bc, connectionTimeout, this::backendDisabled));
         }
         this.backends = List.copyOf(list);
+        this.statements = new BackendStatements(backends);
+        for (Backend b : backends) {
+            b.useStatements(statements::forBackend); // replay, crash recovery included, translates too
+        }
+        this.keys = statements.heterogeneous() ? new ControllerKeys() : null;
         this.routing = config.replication().isPartial()
                 ? new PartialReplication(schema, new Placement(config.placementRules(), defaultPlacement(config)))
                 : Routing.EVERYWHERE;
@@ -121,6 +141,32 @@ public final class RequestManager implements AutoCloseable {
             case TABLE -> false;
             case AUTO -> backends.stream().anyMatch(b -> b.engine().locksWholeDatabase);
         };
+    }
+
+    /**
+     * The database product this virtual database speaks: that of its backends when they all
+     * speak one engine's SQL (another controller speaks its backends'), else null. Known from
+     * the backends enabled so far.
+     */
+    public DatabaseProduct product() {
+        DatabaseProduct first = null;
+        for (Backend b : backends) {
+            DatabaseProduct p = b.product();
+            if (p == null) {
+                continue;
+            }
+            if (first == null) {
+                first = p;
+            } else if (!sameSql(first, p)) {
+                return null;
+            }
+        }
+        return first;
+    }
+
+    private static boolean sameSql(DatabaseProduct a, DatabaseProduct b) {
+        Engine engine = Engine.ofProduct(a.name());
+        return engine == Engine.OTHER ? a.name().equals(b.name()) : engine == Engine.ofProduct(b.name());
     }
 
     public String name() {
@@ -149,6 +195,7 @@ public final class RequestManager implements AutoCloseable {
         Map<String, String> states = log == null ? Map.of() : log.states();
         long last = log == null ? 0 : log.lastPosition();
         List<Backend> behind = new ArrayList<>();
+        List<Backend> crashed = new ArrayList<>();
         for (Backend b : backends) {
             String state = states.get(stateKey(b));
             Long synced = state != null && state.startsWith(SYNCED_AT) ? Long.parseLong(state.substring(SYNCED_AT.length())) : null;
@@ -159,9 +206,8 @@ public final class RequestManager implements AutoCloseable {
                 // added to a virtual database with history: its data must come from a dump first
                 enableNow = false;
             } else if (state.equals(ENABLED)) {
-                LOG.warn("virtual database {}: the controller did not stop cleanly; backend {} is enabled as it was",
-                        name, b.name());
-                enableNow = true;
+                crashed.add(b); // the controller did not stop cleanly: checked against the log below
+                continue;
             } else if (synced != null) {
                 checkpointOf.put(b.name(), synced);
                 enableNow = config.recovery().enableSyncedOnStart() && synced == last;
@@ -181,6 +227,9 @@ public final class RequestManager implements AutoCloseable {
                 continue;
             }
             try {
+                if (recordsApplied(b)) {
+                    resetApplied(b, last); // it holds exactly the log up to its end
+                }
                 b.enable();
                 learnSchema(b, contradictions);
                 checkpointOf.remove(b.name());
@@ -192,14 +241,18 @@ public final class RequestManager implements AutoCloseable {
                     saveState(b, DISABLED_AT + synced); // still replayable from where it stopped
                 } else if (log != null) {
                     checkpointOf.remove(b.name());
-                    saveState(b, FAILED);
+                    saveFailed(b);
                 }
             }
+        }
+        if (!crashed.isEmpty()) {
+            recoverAfterCrash(crashed, last, contradictions);
         }
         if (!contradictions.isEmpty()) {
             throw new SQLException(String.join("\n", contradictions), "XX000");
         }
         if (log != null) {
+            lastFloorRaise = last;
             startCheckpointSchedule();
         }
         for (Backend b : behind) {
@@ -214,6 +267,57 @@ public final class RequestManager implements AutoCloseable {
         }
     }
 
+    /**
+     * After a crash, the backends that were enabled get by replay exactly the logged units they
+     * lack (see {@link CrashRecovery}) and are enabled; one that cannot be proven to hold the
+     * logged state stays disabled as failed.
+     */
+    private void recoverAfterCrash(List<Backend> crashed, long last, List<String> contradictions) throws SQLException {
+        LOG.warn("virtual database {}: the controller did not stop cleanly; checking backends {} against the"
+                + " recovery log (last position {})", name, crashed, last);
+        for (Backend b : crashed) {
+            b.recoveryState(BackendState.REPLAYING);
+        }
+        Map<Backend, CrashRecovery.Outcome> outcomes = CrashRecovery.recover(crashed, log, last,
+                new CrashRecovery.LogAppender() {
+                    @Override
+                    public void failed(long position) {
+                        logFailed(position, null);
+                    }
+
+                    @Override
+                    public void rolledBack(long transactionId, String login, Set<String> backendNames) {
+                        CompletableFuture<?>[] f = new CompletableFuture<?>[1];
+                        ordering.order(position -> f[0] = log(LogEntry.rollback(position, transactionId, login,
+                                backendNames)));
+                        awaitLogged(f[0]);
+                    }
+                });
+        for (Backend b : crashed) {
+            b.recoveryState(BackendState.DISABLED);
+            CrashRecovery.Outcome outcome = outcomes.get(b);
+            if (outcome instanceof CrashRecovery.Outcome.Recovered r) {
+                try {
+                    b.enable();
+                    learnSchema(b, contradictions);
+                    saveState(b, ENABLED);
+                    LOG.info("virtual database {}: backend {} recovered after the crash ({} missing units replayed)",
+                            name, b.name(), r.replayed());
+                    continue;
+                } catch (SQLException e) {
+                    outcome = new CrashRecovery.Outcome.Failed("it could not be enabled: " + e.getMessage());
+                }
+            }
+            String reason = ((CrashRecovery.Outcome.Failed) outcome).reason();
+            schema.learn(b, declaredTables(b));
+            checkpointOf.remove(b.name());
+            saveFailed(b);
+            LOG.error("virtual database {}: backend {} stays disabled (failed) after the crash: {}. Restore a dump of"
+                    + " an up-to-date backend onto it, then enable it (docs/operations.md, 'Replacing a failed backend')",
+                    name, b.name(), reason);
+        }
+    }
+
     private static final String ENABLED = "enabled";
     private static final String SYNCED_AT = "synced@";
     private static final String DISABLED_AT = "disabled@";
@@ -221,6 +325,14 @@ public final class RequestManager implements AutoCloseable {
 
     private static String stateKey(Backend b) {
         return "backend." + b.name();
+    }
+
+    /** Failed: only a restored dump brings it back, so its record (and the log it needs) no longer matter. */
+    private void saveFailed(Backend b) {
+        if (log != null) {
+            saveState(b, FAILED);
+            log.removeCheckpoint(appliedCheckpoint(b));
+        }
     }
 
     private void saveState(Backend b, String state) {
@@ -282,6 +394,34 @@ public final class RequestManager implements AutoCloseable {
         return statistics.snapshot(analyzer.unparsedCount());
     }
 
+    /** The statement templates run most often, with their counts, errors, times and cache hits. */
+    public List<org.phalanx.requestmanager.stats.StatementStatistics.Snapshot> topStatements(int n) {
+        return statistics.statements.top(n);
+    }
+
+    /** Tells the listener about every backend state change from now on (management notifications). */
+    public void addBackendListener(org.phalanx.requestmanager.backend.BackendListener listener) {
+        for (Backend b : backends) {
+            b.addListener(listener);
+        }
+    }
+
+    /** Client sessions open on this virtual database. */
+    public int openSessions() {
+        return sessions.size();
+    }
+
+    /** Sessions with a transaction open on some backend. */
+    public int openTransactions() {
+        int open = 0;
+        for (VirtualSession s : sessions) {
+            if (s.hasOpenTransaction()) {
+                open++;
+            }
+        }
+        return open;
+    }
+
     List<Backend> enabledBackends() {
         List<Backend> enabled = new ArrayList<>(backends.size());
         for (Backend b : backends) {
@@ -317,8 +457,8 @@ public final class RequestManager implements AutoCloseable {
         return r.isEmpty() ? Set.of(LockManager.ALL) : r;
     }
 
-    /** Requests in progress over all backends (load for load-triggered relaxed caching). */
-    int pendingRequests() {
+    /** Requests in progress over all backends (load for load-triggered relaxed caching, management). */
+    public int pendingRequests() {
         int sum = 0;
         for (Backend b : backends) {
             sum += b.pending();
@@ -386,10 +526,44 @@ public final class RequestManager implements AutoCloseable {
         return macros.rewrite(sql, Instant.now(), () -> ThreadLocalRandom.current().nextDouble());
     }
 
+    /** Whether a backend records the positions it applies ({@link AppliedPositions}): with a recovery log. */
+    boolean recordsApplied(Backend b) {
+        return log != null && b.engine() != org.phalanx.requestmanager.backend.Engine.PHALANX;
+    }
+
+    /** Sets a backend's record to "everything up to {@code position} applied, nothing after". */
+    private void resetApplied(Backend b, long position) throws SQLException {
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.reset(c, position);
+        }
+        log.setCheckpoint(appliedCheckpoint(b), position);
+    }
+
+    /** The checkpoint at a backend's record floor: a purge keeps what its crash recovery would read. */
+    private static String appliedCheckpoint(Backend b) {
+        return "applied-" + b.name();
+    }
+
+    /**
+     * Positions of units a backend failed, until they are known to have failed everywhere: its
+     * floor must not pass them (if it diverged, it is being disabled).
+     */
+    private final Map<Backend, java.util.concurrent.ConcurrentSkipListSet<Long>> unsettledFailures =
+            new ConcurrentHashMap<>();
+
+    /** A unit (auto-commit write or commit) failed on a backend. */
+    void unitFailed(Backend b, long position) {
+        if (recordsApplied(b)) {
+            unsettledFailures.computeIfAbsent(b, k -> new java.util.concurrent.ConcurrentSkipListSet<>()).add(position);
+        }
+    }
+
     private void backendDisabled(Backend b) {
         // a failed backend's position is unknown: only a restored dump brings it back
         checkpointOf.remove(b.name());
-        saveState(b, FAILED);
+        unsettledFailures.remove(b);
+
+        saveFailed(b);
         if (enabledBackends().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend left", name);
         }
@@ -407,6 +581,9 @@ public final class RequestManager implements AutoCloseable {
         long every = config.recovery().checkpointEveryWrites();
         if (every > 0 && entry.position() % every == 0) {
             scheduledCheckpoint(); // not here, inside the ordering: on its own thread
+        } else if ((every <= 0 || every > FLOOR_EVERY) && entry.position() - lastFloorRaise >= FLOOR_EVERY) {
+            lastFloorRaise = entry.position(); // once
+            onCheckpointThread(this::raiseFloorsNow);
         }
         return f;
     }
@@ -429,19 +606,23 @@ public final class RequestManager implements AutoCloseable {
 
     /** Takes the scheduled checkpoint "auto" (replacing the previous one) on the schedule's thread. */
     private void scheduledCheckpoint() {
+        onCheckpointThread(() -> {
+            try {
+                long position = checkpoint("auto");
+                LOG.debug("virtual database {}: scheduled checkpoint at {}", name, position);
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("virtual database {}: scheduled checkpoint failed: {}", name, e.getMessage());
+            }
+        });
+    }
+
+    private void onCheckpointThread(Runnable task) {
         java.util.concurrent.ScheduledExecutorService s = checkpointer;
         if (s == null || s.isShutdown()) {
             return;
         }
         try {
-            s.execute(() -> {
-                try {
-                    long position = checkpoint("auto");
-                    LOG.debug("virtual database {}: scheduled checkpoint at {}", name, position);
-                } catch (SQLException | RuntimeException e) {
-                    LOG.warn("virtual database {}: scheduled checkpoint failed: {}", name, e.getMessage());
-                }
-            });
+            s.execute(task);
         } catch (java.util.concurrent.RejectedExecutionException stopping) {
             // shutting down
         }
@@ -451,6 +632,9 @@ public final class RequestManager implements AutoCloseable {
     void logFailed(long failedPosition, String user) {
         if (log == null) {
             return;
+        }
+        for (java.util.concurrent.ConcurrentSkipListSet<Long> failed : unsettledFailures.values()) {
+            failed.remove(failedPosition); // failed everywhere: no backend lacks it
         }
         CompletableFuture<?>[] f = new CompletableFuture<?>[1];
         ordering.order(position -> f[0] = log(LogEntry.failed(position, failedPosition, user)));
@@ -530,7 +714,52 @@ public final class RequestManager implements AutoCloseable {
             awaitLogged(lastAppend);
             long position = ordering.lastPosition();
             log.setCheckpoint(checkpointName, position);
+            raiseFloors(position);
             return position;
+        }
+    }
+
+    /**
+     * With writes quiesced (no transaction open, everything up to {@code position} queued): once
+     * each enabled backend has run what is queued, everything up to {@code position} is applied
+     * there, and its record's floor is raised to it (on the checkpoint thread, not holding writes).
+     */
+    private void raiseFloors(long position) {
+        lastFloorRaise = position;
+        for (Backend b : enabledBackends()) {
+            if (!recordsApplied(b)) {
+                continue;
+            }
+            b.queuedSoFar().thenRun(() -> onCheckpointThread(() -> raiseFloor(b, position)));
+        }
+    }
+
+    private void raiseFloor(Backend b, long position) {
+        java.util.concurrent.ConcurrentSkipListSet<Long> failed = unsettledFailures.get(b);
+        if (!b.isEnabled() || (failed != null && !failed.isEmpty() && failed.first() <= position)) {
+            return; // it may lack a unit up to there: keep the floor where it is
+        }
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.raiseFloor(c, position);
+            log.setCheckpoint(appliedCheckpoint(b), position); // after: the log may keep more, never less
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("virtual database {}: backend {}: its record of applied positions was not trimmed: {}",
+                    name, b.name(), e.getMessage());
+        }
+    }
+
+    /** The position floors were last raised to (a checkpoint's, or a floor-only pause's). */
+    private volatile long lastFloorRaise;
+    /** Without a checkpoint this often (in positions), floors are raised on their own, so the record stays small. */
+    private static final long FLOOR_EVERY = 10_000;
+
+    /** Raises the floors with writes paused for an instant, as a checkpoint does but recording nothing in the log. */
+    private void raiseFloorsNow() {
+        try (Quiesce q = quiesce()) {
+            awaitLogged(lastAppend);
+            raiseFloors(ordering.lastPosition());
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("virtual database {}: applied positions were not trimmed: {}", name, e.getMessage());
         }
     }
 
@@ -565,7 +794,10 @@ public final class RequestManager implements AutoCloseable {
                     + " restore a dump onto it first", "55000");
         }
         b.recoveryState(BackendState.REPLAYING);
-        try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e))) {
+        try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e), recordsApplied(b))) {
+            if (recordsApplied(b)) {
+                resetApplied(b, from); // its data is the log up to its checkpoint; replay records the rest
+            }
             awaitLogged(lastAppend);
             replay.replayUntil(ordering.lastPosition());
             try (Quiesce q = quiesce()) {
@@ -582,7 +814,7 @@ public final class RequestManager implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             b.recoveryState(BackendState.DISABLED);
             checkpointOf.remove(backendName); // partly replayed: its position is no longer the checkpoint
-            saveState(b, FAILED);
+            saveFailed(b);
             throw e;
         }
     }
@@ -622,6 +854,7 @@ public final class RequestManager implements AutoCloseable {
             b.disableByOperator();
             checkpointOf.put(backendName, position);
             log.setCheckpoint("backend-" + backendName, position);
+            log.removeCheckpoint(appliedCheckpoint(b)); // replay from its own checkpoint resets the record
             saveState(b, DISABLED_AT + position);
         }
     }
@@ -636,13 +869,18 @@ public final class RequestManager implements AutoCloseable {
         Backend b = backend(backendName);
         Backuper backuper = backuper(format);
         Connection c = b.connection(b.config().credentials());
+        Quiesce paused = null;
         try {
             long position;
             if (b.isEnabled()) {
-                try (Quiesce q = quiesce()) {
-                    position = drained(b);
-                    Snapshots.begin(c, b.engine());
+                paused = quiesce();
+                position = drained(b);
+                if (b.engine().holdsReadSnapshots) {
+                    Snapshots.begin(c, b.dialect());
+                    paused.close(); // the snapshot keeps the dump consistent while writes go on
+                    paused = null;
                 }
+                // otherwise (another controller) writes stay paused until the dump is written
             } else {
                 Long checkpoint = checkpointOf.get(backendName);
                 if (checkpoint == null || b.state() != BackendState.DISABLED) {
@@ -658,6 +896,9 @@ public final class RequestManager implements AutoCloseable {
         } catch (DumpException e) {
             throw new SQLException("dump of backend " + backendName + " failed: " + e.getMessage(), "58030", e);
         } finally {
+            if (paused != null) {
+                paused.close();
+            }
             try {
                 c.rollback();
             } catch (SQLException ignored) {
@@ -690,7 +931,7 @@ public final class RequestManager implements AutoCloseable {
             return info;
         } catch (DumpException e) {
             checkpointOf.remove(backendName);
-            saveState(b, FAILED);
+            saveFailed(b);
             throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(), "58030", e);
         } finally {
             b.recoveryState(BackendState.DISABLED);

@@ -10,6 +10,9 @@ public final class Statistics {
     final LongAdder rollbacks = new LongAdder();
     final LongAdder errors = new LongAdder();
     final LongAdder readRetries = new LongAdder();
+    /** Per statement template; also counted on the request path. */
+    final org.phalanx.requestmanager.stats.StatementStatistics statements =
+            new org.phalanx.requestmanager.stats.StatementStatistics();
 
     /** A consistent-enough copy for display. */
     public record Snapshot(long reads, long writes, long commits, long rollbacks, long errors,

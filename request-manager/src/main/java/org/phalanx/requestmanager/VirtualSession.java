@@ -27,10 +27,15 @@ import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.backend.ReadStatements;
+import org.phalanx.requestmanager.backend.SqlStates;
+import org.phalanx.requestmanager.hetero.ControllerKeys;
+import org.phalanx.requestmanager.hetero.KeyedInsert;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.exec.RowReader;
+import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.cache.ResultCache;
@@ -54,6 +59,8 @@ final class VirtualSession implements Session {
     private int isolation = Connection.TRANSACTION_READ_COMMITTED;
     private boolean isolationSet;
     private Transaction tx;
+    /** Whether the statement being executed was answered from the result cache (SQL statistics). */
+    private boolean answeredFromCache;
     /**
      * This session's last queued task per backend. A read waits until its backend has run the
      * session's earlier writes (read-your-writes under the 'first' policy).
@@ -110,6 +117,19 @@ final class VirtualSession implements Session {
     @Override
     public synchronized Result execute(Request r) throws SQLException {
         checkOpen();
+        long start = System.nanoTime();
+        answeredFromCache = false;
+        boolean failed = true;
+        try {
+            Result result = run(r);
+            failed = false;
+            return result;
+        } finally {
+            rm.statistics.statements.forSql(r.sql()).record(System.nanoTime() - start, failed, answeredFromCache);
+        }
+    }
+
+    private Result run(Request r) throws SQLException {
         SqlAnalysis a = rm.analyzer.analyze(r.sql());
         try {
             switch (a.kind()) {
@@ -191,27 +211,42 @@ final class VirtualSession implements Session {
                 throw rm.noBackend();
             }
             List<Backend> chosen = targets;
+            KeyPlan keyPlan = keyPlan(sql, r.params(), a, chosen.get(0), t, resources);
+            // with keys chosen here the backends are not asked for theirs (their counters are not used)
+            Request sent = keyPlan == null ? r : new Request(r.sql(), r.params(), r.expect(), null, r.maxRows(),
+                    r.fetchSize(), r.queryTimeoutSeconds());
+            boolean ddl = a.kind() == StatementKind.DDL;
             Map<Backend, CompletableFuture<WriteOutcome>> futures = new LinkedHashMap<>();
             long[] logPosition = new long[1];
+            long[][] keys = new long[1][];
             CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
             List<Runnable> schemaUndo = new ArrayList<>();
             rm.ordering.order(position -> {
                 logPosition[0] = position;
+                String statement = sql;
+                if (keyPlan != null) {
+                    keys[0] = rm.keys.next(keyPlan.tableKey(), keyPlan.insert().rows());
+                    statement = keyPlan.insert().withKeys(keyPlan.column(), keys[0]);
+                }
+                // handed to the log first: an auto-commit write commits on a backend only once it is durable
+                List<Object> logged0 = LoggedValues.toLog(r.params());
+                CompletableFuture<Void> durable = rm.log(implicit
+                        ? LogEntry.statement(position, user, statement, logged0, names(chosen))
+                        : LogEntry.write(position, t.id, user, statement, logged0, names(chosen)));
+                logged[0] = durable;
                 for (Backend b : chosen) {
+                    List<String> statements = rm.statements.forBackend(b, statement, ddl);
                     Callable<WriteOutcome> work = implicit
-                            ? () -> runAutoCommit(b, sql, r)
-                            : () -> StatementRunner.executeWrite(t.branches.get(b), sql, r);
+                            ? () -> runAutoCommit(b, statements, sent, position, durable)
+                            : () -> StatementRunner.executeWrite(t.branches.get(b), statements, sent);
                     CompletableFuture<WriteOutcome> f = b.enqueue(resources, tails.get(b), work);
                     tails.put(b, f);
                     futures.put(b, f);
                 }
                 if (a.ddl() != null) {
                     schemaUndo.addAll(followSchema(chosen, a, t));
+                    forgetKeys(a);
                 }
-                List<Object> logged0 = LoggedValues.toLog(r.params());
-                logged[0] = rm.log(implicit
-                        ? LogEntry.statement(position, user, sql, logged0, names(chosen))
-                        : LogEntry.write(position, t.id, user, sql, logged0, names(chosen)));
                 if (implicit) {
                     rm.invalidateCache(RequestManager.writeTouches(a, r.params()));
                 }
@@ -231,11 +266,22 @@ final class VirtualSession implements Session {
                 for (int i = schemaUndo.size() - 1; i >= 0; i--) {
                     schemaUndo.get(i).run(); // the DDL failed everywhere: the schema view goes back
                 }
+                if (t != null && spansPostgresAndOthers(t)) {
+                    // PostgreSQL aborted its branch, the other engines did not: end it everywhere
+                    t.doomed = new SQLException("current transaction is aborted after an error (" + e.getMessage()
+                            + "), commands ignored until end of transaction block", "25P02");
+                }
                 rm.logFailed(logPosition[0], user); // failed everywhere: replay may see it fail too
                 RequestManager.awaitLogged(logged[0]);
                 throw e;
             }
             RequestManager.awaitLogged(logged[0]); // durable in the recovery log before the reply
+            if (implicit) {
+                acknowledged(futures, resources); // a transaction's writes become visible at its commit
+            }
+            if (keyPlan != null && r.wantsKeys()) {
+                return new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), keys[0]));
+            }
             return outcome.toResult();
         } catch (SQLTransactionRollbackException e) {
             if (t != null) {
@@ -247,6 +293,85 @@ final class VirtualSession implements Session {
                 rm.locks.releaseAll(txId);
             }
         }
+    }
+
+    /** An INSERT whose key the controller chooses: its shape, its table and the key column it leaves out. */
+    private record KeyPlan(KeyedInsert insert, String tableKey, String column) {
+    }
+
+    /**
+     * With engines that disagree on counters, an INSERT leaving out its table's auto-generated key
+     * gets keys chosen here (see {@link ControllerKeys}); null for any other statement. A table
+     * not seen yet is learnt first on a backend that has applied every earlier write on it (this
+     * transaction's own ones included); the scheduler lock held on the table keeps others out.
+     */
+    private KeyPlan keyPlan(String sql, List<Object> params, SqlAnalysis a, Backend backend, Transaction t,
+                            Collection<String> resources) throws SQLException {
+        if (rm.keys == null || a.kind() != StatementKind.WRITE) {
+            return null;
+        }
+        KeyedInsert insert = rm.keys.shape(sql);
+        if (insert == null) {
+            return null;
+        }
+        String tableKey = org.phalanx.requestmanager.routing.SchemaView.key(insert.table());
+        if (!rm.keys.known(tableKey)) {
+            learnKeys(backend, t, resources, insert.table(), tableKey);
+        }
+        String column = rm.keys.keyColumn(tableKey).orElse(null);
+        if (column == null) {
+            return null;
+        }
+        if (insert.names(column)) {
+            rm.keys.given(tableKey, insert.keysGiven(column, params));
+            return null;
+        }
+        return new KeyPlan(insert, tableKey, column);
+    }
+
+    private void learnKeys(Backend b, Transaction t, Collection<String> resources, String table, String tableKey)
+            throws SQLException {
+        Connection branch = t == null ? null : t.branches.get(b);
+        List<CompletableFuture<ControllerKeys.Learnt>> learnt = new ArrayList<>(1);
+        rm.ordering.order(position -> {
+            CompletableFuture<ControllerKeys.Learnt> f = b.enqueue(resources, tails.get(b), () -> {
+                if (branch != null) {
+                    return ControllerKeys.learn(branch, table);
+                }
+                try (Connection c = b.connectionFor(user)) {
+                    return ControllerKeys.learn(c, table);
+                }
+            });
+            tails.put(b, f);
+            learnt.add(f);
+        });
+        try {
+            ControllerKeys.Learnt l = learnt.get(0).join();
+            rm.keys.learned(tableKey, l.column(), l.max());
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof SQLException s ? s
+                    : new SQLException("could not read the keys of table " + table + ": " + e.getCause(), "XX000", e);
+        }
+    }
+
+    /** A DDL statement may have changed a table's key column: learn it again at its next insert. */
+    private void forgetKeys(SqlAnalysis a) {
+        if (rm.keys != null) {
+            rm.keys.forget(org.phalanx.requestmanager.routing.SchemaView.key(a.ddl().table()));
+            if (a.ddl().newName() != null) {
+                rm.keys.forget(org.phalanx.requestmanager.routing.SchemaView.key(a.ddl().newName()));
+            }
+        }
+    }
+
+    private static boolean spansPostgresAndOthers(Transaction t) {
+        boolean postgres = false;
+        boolean other = false;
+        for (Backend b : t.branches.keySet()) {
+            postgres |= b.dialect() == Engine.POSTGRESQL;
+            other |= b.dialect() != Engine.POSTGRESQL;
+        }
+        return postgres && other;
     }
 
     /**
@@ -325,15 +450,24 @@ final class VirtualSession implements Session {
         return undos;
     }
 
-    /** An auto-commit write on one backend; lock contention there is waited out, since others may have applied it. */
-    private WriteOutcome runAutoCommit(Backend b, String sql, Request r) throws Exception {
-        long deadline = System.currentTimeMillis() + rm.lockTimeoutMillis();
+    /**
+     * An auto-commit write on one backend; lock contention there is waited out, since others may
+     * have applied it. With a recovery log it runs as a short transaction that also records its
+     * position on the backend and commits once its log entry is durable.
+     */
+    private WriteOutcome runAutoCommit(Backend b, List<String> statements, Request r, long position,
+                                       CompletableFuture<?> durable) throws Exception {        long deadline = System.currentTimeMillis() + rm.lockTimeoutMillis();
         long pause = 5;
         while (true) {
             try (Connection c = b.connectionFor(user)) {
-                return StatementRunner.executeWrite(c, sql, r);
+                if (!rm.recordsApplied(b)) {
+                    return StatementRunner.executeWrite(c, statements, r);
+                }
+                return AppliedPositions.runUnit(c, b.engine(), statements.get(0), position, durable,
+                        () -> StatementRunner.executeWrite(c, statements, r));
             } catch (SQLException e) {
-                if (!BackendErrors.isContention(e, b.engine()) || System.currentTimeMillis() + pause > deadline) {
+                if (!BackendErrors.isContention(e, b.dialect()) || System.currentTimeMillis() + pause > deadline) {
+                    rm.unitFailed(b, position);
                     throw e;
                 }
                 Thread.sleep(pause);
@@ -344,7 +478,7 @@ final class VirtualSession implements Session {
 
     /** A backend failed what others completed: it has diverged and leaves service, unless it was contention. */
     private void diverged(Backend b, SQLException e, Transaction t, String what) {
-        if (t != null && BackendErrors.isContention(e, b.engine())) {
+        if (t != null && BackendErrors.isContention(e, b.dialect())) {
             t.doomed = new SQLTransactionRollbackException("transaction rolled back: backend " + b.name()
                     + " could not apply it because of lock contention (" + e.getMessage() + ")", "40001");
             return;
@@ -370,40 +504,15 @@ final class VirtualSession implements Session {
     }
 
     /**
-     * Lazy begin: the transaction joins a backend (opens its branch there) the first time it
-     * writes there. A backend that cannot be reached is disabled and left out.
+     * Lazy begin: the transaction joins a backend the first time it writes there; the branch
+     * takes its connection when the backend's queue reaches it (see {@link LazyBranch}). A backend
+     * that cannot be reached then fails that statement and is disabled.
      */
-    private void join(Transaction t, List<Backend> backends) throws SQLException {
+    private void join(Transaction t, List<Backend> backends) {
         for (Backend b : backends) {
-            if (t.branches.containsKey(b)) {
-                continue;
+            if (!t.branches.containsKey(b)) {
+                t.branches.put(b, LazyBranch.of(b, user, isolation, isolationSet));
             }
-            Connection c = null;
-            try {
-                c = b.connectionFor(user);
-                c.setAutoCommit(false);
-                if (isolationSet) {
-                    applyIsolation(b, c);
-                }
-                t.branches.put(b, c);
-            } catch (SQLException e) {
-                closeQuietly(c);
-                if (BackendErrors.isConnectionFailure(e)) {
-                    b.disable("could not open a connection: " + e.getMessage());
-                } else {
-                    // pool exhausted or similar: refuse this transaction rather than wait forever
-                    throw new SQLTransactionRollbackException("transaction rolled back: no connection to backend "
-                            + b.name() + " (" + e.getMessage() + ")", "40001", e);
-                }
-            }
-        }
-    }
-
-    private void applyIsolation(Backend b, Connection c) {
-        try {
-            c.setTransactionIsolation(isolation);
-        } catch (SQLException e) {
-            LOG.debug("backend {} keeps its own isolation level: {}", b.name(), e.getMessage());
         }
     }
 
@@ -413,6 +522,15 @@ final class VirtualSession implements Session {
             rollbackQuietly();
             throw reason;
         }
+    }
+
+    /**
+     * Whether a transaction is open on some backend. Read without the session's lock, for the
+     * management counters only: a stale answer there is harmless, blocking behind a request is not.
+     */
+    boolean hasOpenTransaction() {
+        Transaction t = tx;
+        return t != null && t.begun();
     }
 
     @Override
@@ -450,6 +568,11 @@ final class VirtualSession implements Session {
         try {
             rm.ordering.order(position -> {
                 logPosition[0] = position;
+                Set<String> joined = names(t.branches.keySet());
+                // handed to the log first: a commit happens on a backend only once it is durable
+                CompletableFuture<Void> durable = rm.log(commit ? LogEntry.commit(position, t.id, user, joined)
+                        : LogEntry.rollback(position, t.id, user, joined));
+                logged[0] = durable;
                 for (Map.Entry<Backend, Connection> branch : t.branches.entrySet()) {
                     Backend b = branch.getKey();
                     Connection c = branch.getValue();
@@ -463,7 +586,7 @@ final class VirtualSession implements Session {
                     CompletableFuture<Void> f = b.enqueue(t.resources, tails.get(b), () -> {
                         try {
                             if (commit) {
-                                c.commit();
+                                commitBranch(b, c, position, durable);
                             } else {
                                 c.rollback();
                                 t.undoSchema(b);
@@ -476,9 +599,6 @@ final class VirtualSession implements Session {
                     tails.put(b, f);
                     futures.put(b, f);
                 }
-                Set<String> joined = names(t.branches.keySet());
-                logged[0] = rm.log(commit ? LogEntry.commit(position, t.id, user, joined)
-                        : LogEntry.rollback(position, t.id, user, joined));
                 if (commit && !t.writtenTables.isEmpty()) {
                     rm.invalidateCache(t.cacheWrites);
                 }
@@ -501,6 +621,28 @@ final class VirtualSession implements Session {
             throw e;
         }
         RequestManager.awaitLogged(logged[0]);
+        if (commit) {
+            acknowledged(futures, t.resources);
+        }
+    }
+
+    /** The client is about to be answered: backends still running this must not serve reads of it meanwhile. */
+    private static void acknowledged(Map<Backend, ? extends CompletableFuture<?>> futures, Collection<String> resources) {
+        futures.forEach((b, f) -> b.acknowledged(resources, f));
+    }
+
+    /** With a recovery log, the branch records the commit's position in the same transaction. */
+    private void commitBranch(Backend b, Connection c, long position, CompletableFuture<?> durable) throws SQLException {
+        try {
+            if (rm.recordsApplied(b)) {
+                AppliedPositions.commit(c, b.engine(), position, durable);
+            } else {
+                c.commit();
+            }
+        } catch (SQLException e) {
+            rm.unitFailed(b, position);
+            throw e;
+        }
     }
 
     private static Set<String> names(java.util.Collection<Backend> backends) {
@@ -548,10 +690,12 @@ final class VirtualSession implements Session {
         ResultCache.Decision d = rm.cache.lookup(r.sql(), r.params(), r.maxRows(),
                 RequestManager.readTouches(a, r.params()), !inTransaction);
         if (d instanceof ResultCache.Hit hit) {
+            answeredFromCache = true;
             return new Result.Cached(hit.metaData(), hit.rows());
         }
         if (d instanceof ResultCache.Wait wait) {
             ResultCache.Hit hit = wait.result().join();
+            answeredFromCache = hit != null;
             return hit == null ? null : new Result.Cached(hit.metaData(), hit.rows());
         }
         if (d instanceof ResultCache.Miss miss) {
@@ -662,11 +806,12 @@ final class VirtualSession implements Session {
                             + firstError.getMessage());
                 }
                 return result;
-            } catch (SQLException e) {
+            } catch (SQLException failure) {
+                SQLException e = SqlStates.normalize(failure, b.dialect());
                 rm.statistics.readRetries.increment();
                 if (BackendErrors.isConnectionFailure(e)) {
                     b.disable("connection failed during a read: " + e.getMessage());
-                } else if (BackendErrors.isContention(e, b.engine())) {
+                } else if (BackendErrors.isContention(e, b.dialect())) {
                     firstError = firstError == null ? e : firstError;
                 } else if (firstError == null) {
                     firstError = e;
@@ -694,14 +839,15 @@ final class VirtualSession implements Session {
             Backend b = rm.balancer.choose(caughtUp(candidates));
             try {
                 return runRead(b, t.branches.get(b), r);
-            } catch (SQLException e) {
+            } catch (SQLException failure) {
+                SQLException e = SqlStates.normalize(failure, b.dialect());
                 if (BackendErrors.isConnectionFailure(e)) {
                     rm.statistics.readRetries.increment();
                     b.disable("connection failed during a read: " + e.getMessage());
                     closeQuietly(t.branches.remove(b));
                     continue;
                 }
-                if (b.engine() == Engine.POSTGRESQL) {
+                if (b.dialect() == Engine.POSTGRESQL) {
                     // PostgreSQL aborts the whole transaction on an error, on that backend only:
                     // keep the branches alike by ending the transaction everywhere.
                     t.doomed = new SQLException("current transaction is aborted, commands ignored until end of"
@@ -714,21 +860,38 @@ final class VirtualSession implements Session {
 
     /**
      * Among backends able to serve a read, those that have applied every write already queued on
-     * its tables (any of them if none has): under 'first' another session's write, a CREATE TABLE
-     * for instance, may still be on its way to a slow backend.
+     * its tables: under 'first' another session's write, a CREATE TABLE for instance, may still be
+     * on its way to a slow backend. If none has, those that have applied every write already
+     * acknowledged to a client (waiting for one if need be): a client that reads over one
+     * connection what it wrote over another, as a controller using this one as a backend does,
+     * then reads its writes.
      */
     private List<Backend> freshest(List<Backend> candidates, SqlAnalysis a) {
-        if (candidates.size() < 2) {
-            return candidates;
-        }
         Collection<String> resources = rm.readResources(a);
-        List<Backend> fresh = new ArrayList<>(candidates.size());
-        for (Backend b : candidates) {
-            if (b.caughtUp(resources)) {
-                fresh.add(b);
+        while (true) {
+            List<Backend> fresh = new ArrayList<>(candidates.size());
+            List<Backend> acknowledged = new ArrayList<>(candidates.size());
+            List<CompletableFuture<?>> waiting = new ArrayList<>();
+            for (Backend b : candidates) {
+                if (b.caughtUp(resources)) {
+                    fresh.add(b);
+                    continue;
+                }
+                CompletableFuture<?> notRun = b.acknowledgedButNotRun(resources);
+                if (notRun == null) {
+                    acknowledged.add(b);
+                } else {
+                    waiting.add(notRun);
+                }
             }
+            if (!fresh.isEmpty()) {
+                return fresh;
+            }
+            if (!acknowledged.isEmpty()) {
+                return acknowledged;
+            }
+            CompletableFuture.anyOf(waiting.toArray(new CompletableFuture[0])).handle((v, e) -> null).join();
         }
-        return fresh.isEmpty() ? candidates : fresh;
     }
 
     /** The candidates that have applied this session's earlier writes; waits if none has yet. */
@@ -758,18 +921,23 @@ final class VirtualSession implements Session {
     private Result runRead(Backend b, Connection branch, Request r) throws SQLException {
         b.readStarted();
         Connection c = null;
-        PreparedStatement ps = null;
+        ReadStatements.Statement s = null;
+        long start = System.nanoTime();
+        boolean timed = false;
         try {
             c = branch != null ? branch : b.connectionFor(user);
-            ps = StatementRunner.prepare(c, r.sql(), r);
-            if (ps.execute()) {
-                ResultSet rs = ps.getResultSet();
-                PreparedStatement statement = ps;
+            s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
+            PreparedStatement ps = s.prepared();
+            boolean rows = ps.execute();
+            b.statistics().read(System.nanoTime() - start, false); // until the first rows are ready
+            timed = true;
+            if (rows) {
+                ResultSet rs = rm.statements.results(ps.getResultSet(), b);
+                ReadStatements.Statement statement = s;
                 Connection pooled = branch == null ? c : null;
                 return new Result.Rows(rs, () -> {
                     try {
-                        closeQuietly(rs);
-                        closeQuietly(statement);
+                        releaseAfter(b, statement, rs);
                         closeQuietly(pooled);
                     } finally {
                         b.readFinished();
@@ -777,19 +945,35 @@ final class VirtualSession implements Session {
                 });
             }
             long count = ps.getUpdateCount();
-            closeQuietly(ps);
+            b.readStatements().release(s);
             if (branch == null) {
                 closeQuietly(c);
             }
             b.readFinished();
             return new Result.UpdateCount(count, null);
         } catch (SQLException | RuntimeException e) {
-            closeQuietly(ps);
+            if (!timed) {
+                b.statistics().read(System.nanoTime() - start, true);
+            }
+            if (s != null) {
+                ReadStatements.discard(s);
+            }
             if (branch == null) {
                 closeQuietly(c);
             }
             b.readFinished();
             throw e;
+        }
+    }
+
+    /** Closes a read's result and keeps its statement for the next read, unless closing failed. */
+    private static void releaseAfter(Backend b, ReadStatements.Statement statement, ResultSet rs) {
+        try {
+            rs.close();
+            b.readStatements().release(statement);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("closing a read result failed: {}", e.getMessage());
+            ReadStatements.discard(statement);
         }
     }
 
@@ -834,7 +1018,7 @@ final class VirtualSession implements Session {
         Backend b = rm.balancer.choose(candidates);
         Connection c = b.connectionFor(user);
         try {
-            ResultSet rs = MetadataCall.invoke(c.getMetaData(), method, args);
+            ResultSet rs = ControllerTablesHidden.filter(MetadataCall.invoke(c.getMetaData(), method, args));
             return new Result.Rows(rs, () -> {
                 closeQuietly(rs);
                 closeQuietly(c);

@@ -126,6 +126,36 @@ class PartialReplicationTest {
     }
 
     @Test
+    void createTableOfAnExistingTableGoesWhereItIsNotToNewBackends() throws Exception {
+        start(ReplicationLevel.RAIDB_2, List.of(
+                new PlacementRule(Pattern.compile("work_.*"), PlacementRule.Policy.ROUND_ROBIN, List.of(), 2, "test:1:1")));
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE IF NOT EXISTS work_a (id INTEGER PRIMARY KEY)");
+            List<String> holders = ALL.stream().filter(b -> {
+                try {
+                    return tablesOn(b).contains("work_a");
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }).toList();
+            assertEquals(2, holders.size());
+            update(s, "INSERT INTO work_a VALUES (1)");
+            for (int i = 0; i < 3; i++) {
+                update(s, "CREATE TABLE IF NOT EXISTS work_a (id INTEGER PRIMARY KEY)");
+            }
+            SQLException plain = assertThrows(SQLException.class,
+                    () -> update(s, "CREATE TABLE work_a (id INTEGER PRIMARY KEY)"));
+            assertTrue(plain.getMessage().contains("work_a"), plain.getMessage());
+            for (String b : ALL) {
+                assertEquals(holders.contains(b), tablesOn(b).contains("work_a"), "work_a on " + b);
+            }
+            for (int i = 0; i < 8; i++) {
+                assertEquals(List.of("1|"), query(s, "SELECT id FROM work_a"), "no empty copy answers a read");
+            }
+        }
+    }
+
+    @Test
     void joinsAreServedOnlyWhereEveryTableIsAndOtherwiseRefusedClearly() throws Exception {
         start(ReplicationLevel.RAIDB_2, RULES);
         try (Session s = rm.openSession("u")) {

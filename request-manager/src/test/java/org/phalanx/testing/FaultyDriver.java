@@ -45,8 +45,16 @@ public final class FaultyDriver implements java.sql.Driver {
         public final java.util.concurrent.atomic.AtomicLong rowsRead = new java.util.concurrent.atomic.AtomicLong();
     }
 
+    /**
+     * The knobs of a backend. In a process of its own (a controller started by a test), the delay
+     * starts from the system property {@code faulty.NAME.delayMillis}.
+     */
     public static Fault fault(String name) {
-        return FAULTS.computeIfAbsent(name, k -> new Fault());
+        return FAULTS.computeIfAbsent(name, k -> {
+            Fault f = new Fault();
+            f.delayMillis = Long.getLong("faulty." + k + ".delayMillis", 0);
+            return f;
+        });
     }
 
     public static String url(String name, String realUrl) {

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.phalanx.recoverylog.ControllerTables;
 
 /**
  * MariaDB's own tools: {@code mysqldump --single-transaction} and the {@code mysql} client.
@@ -76,6 +77,7 @@ public final class MysqlDumpBackuper extends NativeDumpBackuper {
     void dump(Connection source, NativeTools.Server server, Path file, Map<String, String> info) throws Exception {
         List<String> command = new ArrayList<>(List.of("mysqldump", "--single-transaction", "--hex-blob",
                 "--no-tablespaces", "--skip-comments", "--result-file=" + file));
+        command.add("--ignore-table=" + server.database() + "." + ControllerTables.APPLIED); // the controller's own
         command.addAll(connection(server));
         command.add(server.database());
         NativeTools.run(command, env(), null, null);

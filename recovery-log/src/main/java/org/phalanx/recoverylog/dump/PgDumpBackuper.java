@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.phalanx.recoverylog.ControllerTables;
 
 /**
  * PostgreSQL's own tools: {@code pg_dump --format=custom} of the connection's current schema and
@@ -91,7 +92,8 @@ public final class PgDumpBackuper extends NativeDumpBackuper {
         }
         info.put("pg_dump.schema", schema);
         List<String> command = new ArrayList<>(List.of("pg_dump", "--format=custom", "--no-owner", "--no-privileges",
-                "--snapshot=" + snapshot, "--schema=" + schema, "--file=" + file));
+                "--snapshot=" + snapshot, "--schema=" + schema, "--file=" + file,
+                "--exclude-table=" + schema + "." + ControllerTables.APPLIED)); // the controller's own, not data
         command.addAll(connection(server));
         NativeTools.run(command, env(), null, null);
     }

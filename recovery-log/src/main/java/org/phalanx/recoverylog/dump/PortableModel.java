@@ -21,6 +21,7 @@ import org.apache.ddlutils.model.Index;
 import org.apache.ddlutils.model.IndexColumn;
 import org.apache.ddlutils.model.Reference;
 import org.apache.ddlutils.model.Table;
+import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.recoverylog.dump.ddl.DefaultValues;
 import org.phalanx.recoverylog.dump.ddl.ForeignKeyRules;
 import org.phalanx.recoverylog.dump.ddl.Platforms;
@@ -58,6 +59,11 @@ final class PortableModel {
         Platform platform = platform(engine);
         Database db = platform.readModelFromDatabase(c, "dump", SqlIdentifiers.catalog(engine, c),
                 SqlIdentifiers.schema(engine, c), new String[] {"TABLE"});
+        for (Table table : db.getTables()) {
+            if (ControllerTables.isControllerTable(table.getName())) {
+                db.removeTable(table); // the controller's own bookkeeping, not data: never dumped
+            }
+        }
         List<String> unsupported = new ArrayList<>();
         for (Table table : db.getTables()) {
             Map<String, String[]> meta = engine == Engine.SQLITE ? Map.of() : columnMetadata(c, engine, table.getName());

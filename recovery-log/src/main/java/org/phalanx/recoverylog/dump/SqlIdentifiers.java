@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.phalanx.recoverylog.ControllerTables;
 
 /** Quoting names for an engine, and finding the tables of the connection's current database/schema. */
 final class SqlIdentifiers {
@@ -36,14 +37,15 @@ final class SqlIdentifiers {
         }
     }
 
-    /** The base tables of the current database/schema, without engine-internal ones. */
+    /** The base tables of the current database/schema, without engine-internal ones and the controller's own. */
     static List<String> tables(Engine engine, Connection c) throws SQLException {
         List<String> names = new ArrayList<>();
         try (ResultSet rs = c.getMetaData().getTables(catalog(engine, c), schema(engine, c), "%",
                 new String[] {"TABLE"})) {
             while (rs.next()) {
                 String name = rs.getString("TABLE_NAME");
-                if (engine == Engine.SQLITE && name.toLowerCase(java.util.Locale.ROOT).startsWith("sqlite_")) {
+                if (engine == Engine.SQLITE && name.toLowerCase(java.util.Locale.ROOT).startsWith("sqlite_")
+                        || ControllerTables.isControllerTable(name)) {
                     continue;
                 }
                 names.add(name);

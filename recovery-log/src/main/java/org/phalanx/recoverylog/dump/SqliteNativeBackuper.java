@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.phalanx.recoverylog.ControllerTables;
 
 /**
  * SQLite's fast path: an online backup of the whole database file through the given connection
@@ -61,6 +63,7 @@ public final class SqliteNativeBackuper implements Backuper {
             try (Statement s = source.createStatement()) {
                 s.executeUpdate("backup to \"" + copy + "\"");
             }
+            dropControllerTables(copy);
             long bytes = Files.size(copy);
             report.report(0, bytes, "bytes");
             try (OutputStream entry = out.entry(ENTRY, true)) {
@@ -77,6 +80,13 @@ public final class SqliteNativeBackuper implements Backuper {
             throw new DumpException("SQLite backup to " + dumpFile + " failed (nothing was written): " + e.getMessage(), e);
         } finally {
             deleteQuietly(copy);
+        }
+    }
+
+    /** The copy is the whole file: the controller's own tables come out of it before it goes in the dump. */
+    private static void dropControllerTables(Path copy) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy); Statement s = c.createStatement()) {
+            s.executeUpdate("DROP TABLE IF EXISTS " + ControllerTables.APPLIED);
         }
     }
 

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +24,9 @@ import org.apache.logging.log4j.Logger;
 import org.phalanx.requestmanager.BackendConfig;
 import org.phalanx.requestmanager.BackendState;
 import org.phalanx.requestmanager.Credentials;
+import org.phalanx.requestmanager.RewriteRule;
 import org.phalanx.requestmanager.scheduler.LockManager;
+import org.phalanx.requestmanager.stats.BackendStatistics;
 
 /**
  * One real database: its connection pools (one HikariCP pool per real login), its state, and
@@ -43,14 +47,26 @@ public final class Backend {
     private final Map<Credentials, HikariDataSource> pools = new ConcurrentHashMap<>();
     private final ExecutorService executor;
     private final AtomicInteger pending = new AtomicInteger();
+    private final ReadStatements readStatements = new ReadStatements();
     /**
      * Last task queued per resource. Written only inside the write ordering's delivery; read
      * concurrently by {@link #caughtUp}, so an update never leaves a moment without the new task.
      */
     private final Map<String, CompletableFuture<?>> tails = new ConcurrentHashMap<>();
+    /** What the backend's metadata calls its database product, once it has been enabled (null before). */
+    private volatile DatabaseProduct product;
+    /**
+     * Per resource, tasks whose write, commit or rollback a client has already been answered for
+     * (another backend ran it first) but that have not run here yet. A read must not be served
+     * here before they have: the client may be another controller, whose next read comes over
+     * another pooled connection, so per-session tails alone would not keep its writes visible.
+     */
+    private final Map<String, Set<CompletableFuture<?>>> acknowledgedNotRun = new ConcurrentHashMap<>();
     private volatile BackendState state = BackendState.DISABLED;
     private volatile String disabledReason = "not started";
     private final Consumer<Backend> onDisable;
+    private final List<BackendListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final BackendStatistics statistics = new BackendStatistics();
 
     public Backend(BackendConfig config, Duration connectionTimeout, Consumer<Backend> onDisable) {
         this.config = config;
@@ -76,6 +92,24 @@ public final class Backend {
         return engine;
     }
 
+    /**
+     * The engine whose SQL this backend speaks. The engine itself except for another Phalanx
+     * controller, which speaks the SQL of its own backends, as its metadata's product name says
+     * (learned when it is enabled; SQLite's until then, the common case of a tree).
+     */
+    public Engine dialect() {
+        if (engine != Engine.PHALANX) {
+            return engine;
+        }
+        DatabaseProduct p = product;
+        return p == null ? Engine.SQLITE : Engine.ofProduct(p.name());
+    }
+
+    /** The database product the backend reported when last enabled, or null if it never was. */
+    public DatabaseProduct product() {
+        return product;
+    }
+
     public int weight() {
         return config.weight();
     }
@@ -92,6 +126,29 @@ public final class Backend {
         return disabledReason;
     }
 
+    /** Reads, writes, errors and execution time on this backend. */
+    public BackendStatistics statistics() {
+        return statistics;
+    }
+
+    /** Adds a listener told about every state change from now on (management notifications). */
+    public void addListener(BackendListener listener) {
+        listeners.add(listener);
+    }
+
+    private void changed(BackendState from, BackendState to, String reason, boolean failure) {
+        if (from == to) {
+            return;
+        }
+        for (BackendListener l : listeners) {
+            try {
+                l.stateChanged(this, from, to, reason, failure);
+            } catch (RuntimeException e) {
+                LOG.warn("a backend state listener failed: {}", e.toString());
+            }
+        }
+    }
+
     /** Requests in progress on this backend (queued writes included). */
     public int pending() {
         return pending.get();
@@ -103,10 +160,14 @@ public final class Backend {
             if (!c.isValid(5)) {
                 throw new SQLException("backend " + name() + " did not answer a validity check", "08001");
             }
+            java.sql.DatabaseMetaData md = c.getMetaData();
+            product = new DatabaseProduct(md.getDatabaseProductName(), md.getDatabaseProductVersion());
         }
+        BackendState from = state;
         state = BackendState.ENABLED;
         disabledReason = null;
-        LOG.info("backend {} enabled ({})", name(), engine);
+        LOG.info("backend {} enabled ({} {})", name(), product.name(), product.version());
+        changed(from, BackendState.ENABLED, null, false);
     }
 
     /**
@@ -114,42 +175,106 @@ public final class Backend {
      * work that has not started is skipped.
      */
     public void disable(String reason) {
-        if (leaveService(reason)) {
+        BackendState from = leaveService(reason);
+        if (from != null) {
             LOG.error("backend {} disabled: {}", name(), reason);
             onDisable.accept(this);
+            changed(from, BackendState.DISABLED, reason, true);
         }
     }
 
     /** An operator takes it out of service: not a failure (the caller records where it stopped). */
     public void disableByOperator() {
-        if (leaveService("disabled by an operator")) {
+        BackendState from = leaveService("disabled by an operator");
+        if (from != null) {
             LOG.info("backend {} disabled by an operator", name());
+            changed(from, BackendState.DISABLED, "disabled by an operator", false);
         }
     }
 
-    private synchronized boolean leaveService(String reason) {
-        if (state == BackendState.DISABLED) {
-            return false;
+    /** The state it left, or null if it was already disabled. */
+    private synchronized BackendState leaveService(String reason) {
+        BackendState from = state;
+        if (from == BackendState.DISABLED) {
+            return null;
         }
         state = BackendState.DISABLED;
         disabledReason = reason;
-        return true;
+        return from;
     }
 
     /**
      * Recovery moves a disabled backend through REPLAYING or RESTORING and back to DISABLED
      * ({@link #enable()} puts it in service); nothing is sent to it meanwhile.
      */
-    public synchronized void recoveryState(BackendState next) {
-        if (state == BackendState.ENABLED) {
-            throw new IllegalStateException("backend " + name() + " is enabled");
+    public void recoveryState(BackendState next) {
+        BackendState from;
+        synchronized (this) {
+            from = state;
+            if (from == BackendState.ENABLED) {
+                throw new IllegalStateException("backend " + name() + " is enabled");
+            }
+            state = next;
         }
-        state = next;
+        changed(from, next, disabledReason, false);
     }
 
     /** A pooled connection for the real login; closing it returns it to the pool. */
     public Connection connection(Credentials credentials) throws SQLException {
-        return pools.computeIfAbsent(credentials, this::newPool).getConnection();
+        HikariDataSource pool = pools.get(credentials);
+        if (pool == null) {
+            synchronized (pools) {
+                pool = pools.get(credentials);
+                if (pool == null) {
+                    pool = newPool(credentials);
+                    pools.put(credentials, pool);
+                }
+            }
+        }
+        return pool.getConnection();
+    }
+
+    /** What the backend runs for a statement, set by the request manager (portable DDL translation). */
+    @FunctionalInterface
+    public interface StatementsFor {
+        List<String> of(Backend backend, String sql, boolean ddl);
+    }
+
+    private volatile StatementsFor statementsFor = (b, sql, ddl) -> List.of(b.rewrite(sql));
+
+    public void useStatements(StatementsFor statementsFor) {
+        this.statementsFor = statementsFor;
+    }
+
+    /** The statements this backend runs for {@code sql}, a DDL statement or not. */
+    public List<String> statementsFor(String sql, boolean ddl) {
+        return statementsFor.of(this, sql, ddl);
+    }
+
+    /** The statements this backend runs for a logged statement (replay: anything starting with CREATE may be DDL). */
+    public List<String> statementsFor(String sql) {
+        return statementsFor(sql, sql.stripLeading().regionMatches(true, 0, "CREATE", 0, 6));
+    }
+
+    /**
+     * The statement as this backend must run it: the configured rewriting rules that target it
+     * applied in order (the same string when none matches, at no cost when there are none).
+     */
+    public String rewrite(String sql) {
+        List<RewriteRule> rules = config.rewrites();
+        if (rules.isEmpty()) {
+            return sql;
+        }
+        String out = sql;
+        for (RewriteRule rule : rules) {
+            out = rule.apply(out);
+        }
+        return out;
+    }
+
+    /** Read statements kept open on this backend's connections for reuse. */
+    public ReadStatements readStatements() {
+        return readStatements;
     }
 
     public Connection connectionFor(String virtualUser) throws SQLException {
@@ -160,12 +285,18 @@ public final class Backend {
         return config.credentialsFor(virtualUser);
     }
 
-    private HikariDataSource newPool(Credentials credentials) {
+    private HikariDataSource newPool(Credentials credentials) throws SQLException {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("phalanx-" + name() + "-" + credentials.user());
-        hc.setJdbcUrl(config.url());
-        if (config.driverClass() != null) {
-            hc.setDriverClassName(config.driverClass());
+        Properties driverProperties = new Properties();
+        if (config.driverJar() != null) {
+            hc.setDataSource(new DriverDataSource(DriverJars.load(config.driverJar(), config.driverClass(), config.url()),
+                    config.url(), driverProperties));
+        } else {
+            hc.setJdbcUrl(config.url());
+            if (config.driverClass() != null) {
+                hc.setDriverClassName(config.driverClass());
+            }
         }
         if (credentials.user() != null) {
             hc.setUsername(credentials.user());
@@ -181,16 +312,18 @@ public final class Backend {
         if (engine == Engine.SQLITE) {
             // WAL: readers never block the writer; busy_timeout: wait for a lock instead of failing;
             // dates as text, readable and the same whatever the controller's time zone.
-            addDefault(hc, "journal_mode", "WAL");
-            addDefault(hc, "busy_timeout", "10000");
-            addDefault(hc, "date_class", "TEXT");
+            addDefault(hc, driverProperties, "journal_mode", "WAL");
+            addDefault(hc, driverProperties, "busy_timeout", "10000");
+            addDefault(hc, driverProperties, "date_class", "TEXT");
         }
         return new HikariDataSource(hc);
     }
 
-    private void addDefault(HikariConfig hc, String property, String value) {
+    /** A driver property unless the URL sets it (a driver from a jar gets it directly, not through the pool). */
+    private void addDefault(HikariConfig hc, Properties driverProperties, String property, String value) {
         if (!config.url().contains(property + "=")) {
             hc.addDataSourceProperty(property, value);
+            driverProperties.setProperty(property, value);
         }
     }
 
@@ -223,7 +356,16 @@ public final class Backend {
                 if (!isEnabled()) {
                     throw new BackendDisabledException(name());
                 }
-                result.complete(work.call());
+                long start = System.nanoTime();
+                T value;
+                try {
+                    value = work.call();
+                } catch (Throwable t) {
+                    statistics.write(System.nanoTime() - start, true);
+                    throw t;
+                }
+                statistics.write(System.nanoTime() - start, false);
+                result.complete(value);
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             } finally {
@@ -293,6 +435,65 @@ public final class Backend {
         return true;
     }
 
+    /** Records that a client has been answered for this queued task (see {@link #acknowledgedNotRun}). */
+    public void acknowledged(Collection<String> resources, CompletableFuture<?> task) {
+        if (task.isDone()) {
+            return;
+        }
+        for (String r : resources) {
+            acknowledgedNotRun.computeIfAbsent(r, k -> ConcurrentHashMap.newKeySet()).add(task);
+        }
+        // registered after the adds: runs at once if the task finished meanwhile
+        task.whenComplete((v, e) -> {
+            for (String r : resources) {
+                acknowledgedNotRun.get(r).remove(task);
+            }
+        });
+    }
+
+    /**
+     * A task on these resources (or on the whole database) that a client has been answered for
+     * but that has not run here yet, or null: a read may be served here when there is none.
+     */
+    public CompletableFuture<?> acknowledgedButNotRun(Collection<String> resources) {
+        if (resources.contains(LockManager.ALL)) {
+            for (Set<CompletableFuture<?>> tasks : acknowledgedNotRun.values()) {
+                CompletableFuture<?> f = anyOf(tasks);
+                if (f != null) {
+                    return f;
+                }
+            }
+            return null;
+        }
+        CompletableFuture<?> f = anyOf(acknowledgedNotRun.get(LockManager.ALL));
+        for (java.util.Iterator<String> it = resources.iterator(); f == null && it.hasNext(); ) {
+            f = anyOf(acknowledgedNotRun.get(it.next()));
+        }
+        return f;
+    }
+
+    private static CompletableFuture<?> anyOf(Set<CompletableFuture<?>> tasks) {
+        if (tasks != null) {
+            for (CompletableFuture<?> f : tasks) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Completes once every task queued so far has finished, whatever its outcome. Call within the
+     * write ordering's delivery or with writes quiesced, so that "so far" is a position.
+     */
+    public CompletableFuture<Void> queuedSoFar() {
+        // each task runs after the earlier ones on its resources: the current tails cover them all
+        List<CompletableFuture<?>> pendingTails = new ArrayList<>();
+        for (CompletableFuture<?> f : tails.values()) {
+            addIfPending(pendingTails, f);
+        }
+        return CompletableFuture.allOf(pendingTails.toArray(new CompletableFuture[0])).handle((v, e) -> null);
+    }
+
     private static void addIfPending(List<CompletableFuture<?>> deps, CompletableFuture<?> f) {
         if (f != null && !f.isDone()) {
             deps.add(f);
@@ -312,6 +513,7 @@ public final class Backend {
             Thread.currentThread().interrupt();
         }
         executor.shutdownNow();
+        readStatements.clear();
         pools.values().forEach(HikariDataSource::close);
         pools.clear();
     }

@@ -6,6 +6,8 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Tells apart the errors a backend can return, because each calls for a different reaction. */
 public final class BackendErrors {
@@ -24,6 +26,9 @@ public final class BackendErrors {
      * never disable a backend.
      */
     public static boolean isContention(SQLException e, Engine engine) {
+        if (isPoolExhausted(e)) {
+            return true;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLTimeoutException) {
                 return true;
@@ -45,6 +50,9 @@ public final class BackendErrors {
 
     /** The connection to the backend is gone (SQLState class 08 or a connection exception type). */
     public static boolean isConnectionFailure(SQLException e) {
+        if (isPoolExhausted(e)) {
+            return false;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLNonTransientConnectionException || t instanceof SQLTransientConnectionException
                     || t instanceof SQLRecoverableException) {
@@ -56,4 +64,21 @@ public final class BackendErrors {
         }
         return false;
     }
+
+    /**
+     * Every pooled connection to the backend is open and in use: HikariCP timed out waiting for
+     * one to come back ("total=10, active=10" in its message), and no attempt to open a new one
+     * failed (that failure would be the cause). Busy, not broken. A pool that could not open any
+     * connection in time (total=0) is not this: the backend may be unreachable.
+     */
+    static boolean isPoolExhausted(SQLException e) {
+        if (!(e instanceof SQLTransientConnectionException) || e.getCause() != null || e.getMessage() == null) {
+            return false;
+        }
+        Matcher m = POOL_STATE.matcher(e.getMessage());
+        return m.find() && Integer.parseInt(m.group(1)) > 0 && m.group(1).equals(m.group(2));
+    }
+
+    /** HikariCP's pool state in its timeout message. */
+    private static final Pattern POOL_STATE = Pattern.compile("Connection is not available.*\\(total=(\\d+), active=(\\d+)");
 }

@@ -17,6 +17,19 @@ public final class ParameterBinder {
     private ParameterBinder() {
     }
 
+    /**
+     * The type a NULL is bound with. pgjdbc binds a BLOB or CLOB NULL as a large-object oid, which
+     * a bytea or text column refuses (while SQLite and MariaDB accept it): such NULLs go as the
+     * plain binary and text types every engine takes.
+     */
+    private static int nullType(int sqlType) {
+        return switch (sqlType) {
+            case Types.BLOB -> Types.VARBINARY;
+            case Types.CLOB, Types.NCLOB -> Types.VARCHAR;
+            default -> sqlType;
+        };
+    }
+
     public static void bindAll(PreparedStatement ps, List<Object> params) throws SQLException {
         for (int i = 0; i < params.size(); i++) {
             bind(ps, i + 1, params.get(i));
@@ -27,7 +40,7 @@ public final class ParameterBinder {
         if (v == null) {
             ps.setNull(index, Types.NULL);
         } else if (v instanceof TypedNull n) {
-            ps.setNull(index, n.sqlType());
+            ps.setNull(index, nullType(n.sqlType()));
         } else if (v instanceof String s) {
             ps.setString(index, s);
         } else if (v instanceof Integer i) {

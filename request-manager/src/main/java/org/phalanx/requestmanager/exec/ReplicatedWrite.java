@@ -11,6 +11,7 @@ import org.phalanx.requestmanager.WaitPolicy;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendDisabledException;
 import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.SqlStates;
 
 /**
  * One write, commit or rollback sent to several backends: answers the client as the wait
@@ -68,7 +69,7 @@ public final class ReplicatedWrite<T> {
             } else if (unwrap(error) instanceof BackendDisabledException) {
                 skipped++; // left service meanwhile: neither agrees nor disagrees
             } else {
-                failures.put(backend, asSqlException(error));
+                failures.put(backend, SqlStates.normalize(asSqlException(error), backend.dialect()));
             }
             boolean all = finished == futures.size();
             if (successes >= needed && !all) {

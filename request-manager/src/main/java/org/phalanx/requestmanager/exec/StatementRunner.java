@@ -54,6 +54,20 @@ public final class StatementRunner {
         }
     }
 
+    /**
+     * Runs a statement a backend needs several statements for (translated DDL): every one but the
+     * last as it is, the last as {@link #executeWrite(Connection, String, Request)}.
+     */
+    public static WriteOutcome executeWrite(Connection c, java.util.List<String> statements, Request r)
+            throws SQLException {
+        for (String sql : statements.subList(0, statements.size() - 1)) {
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        }
+        return executeWrite(c, statements.get(statements.size() - 1), r);
+    }
+
     public static WriteOutcome executeWrite(Connection c, String sql, Request r) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, r)) {
             if (ps.execute()) {

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
@@ -18,7 +19,8 @@ import org.phalanx.requestmanager.backend.ParameterBinder;
 /**
  * Applies the recovery log to one backend, as the live system applied it: auto-commit
  * statements at once, each transaction's writes on a connection of its own, committed or rolled
- * back where the log says. Conflicting transactions never overlap in the log (the scheduler's
+ * back where the log says; like live work, each statement and commit records its position on
+ * the backend in the same transaction ({@link AppliedPositions}). Conflicting transactions never overlap in the log (the scheduler's
  * locks saw to that), so applying it in order never blocks.
  *
  * <p>A statement that fails during replay is acceptable only if the log later says it failed on
@@ -30,15 +32,21 @@ public final class Replayer implements AutoCloseable {
     private final Backend backend;
     private final RecoveryLog log;
     private final Predicate<LogEntry> applies;
+    private final boolean recordApplied;
     private final Map<Long, Connection> transactions = new HashMap<>();
     /** Position of a statement that failed here, to its error, until a FAILED entry confirms it. */
     private final Map<Long, SQLException> unconfirmed = new LinkedHashMap<>();
     private long position;
     private long applied;
 
-    /** @param applies which entries this backend must apply (partial replication skips tables it does not hold) */
-    public Replayer(Backend backend, RecoveryLog log, long after, Predicate<LogEntry> applies) {
+    /**
+     * @param applies       which statements and writes this backend must apply (partial replication
+     *                      skips tables it does not hold; crash recovery skips what it already has)
+     * @param recordApplied record each applied unit's position on the backend ({@link AppliedPositions})
+     */
+    public Replayer(Backend backend, RecoveryLog log, long after, Predicate<LogEntry> applies, boolean recordApplied) {
         this.backend = backend;
+        this.recordApplied = recordApplied;
         this.log = log;
         this.position = after;
         this.applies = applies;
@@ -84,7 +92,11 @@ public final class Replayer implements AutoCloseable {
                 if (c != null) {
                     try (c) {
                         if (e.kind() == LogEntry.Kind.COMMIT) {
-                            c.commit();
+                            if (recordApplied) {
+                                AppliedPositions.commit(c, backend.engine(), e.position(), null);
+                            } else {
+                                c.commit();
+                            }
                         } else {
                             c.rollback();
                         }
@@ -112,17 +124,48 @@ public final class Replayer implements AutoCloseable {
                 transactions.put(e.transactionId(), c);
             }
         }
-        try (PreparedStatement ps = c.prepareStatement(e.sql())) {
-            ParameterBinder.bindAll(ps, LoggedValues.fromLog(e.params()));
-            ps.execute();
+        try {
+            Connection on = c;
+            if (own && recordApplied) {
+                AppliedPositions.runUnit(c, backend.engine(), e.sql(), e.position(), null, () -> execute(on, e));
+            } else {
+                execute(on, e);
+            }
             applied++;
         } catch (SQLException failure) {
             unconfirmed.put(e.position(), failure);
+        } catch (Exception failure) {
+            unconfirmed.put(e.position(), new SQLException(failure.toString(), "XX000", failure));
         } finally {
             if (own) {
                 c.close();
             }
         }
+    }
+
+    /** Runs the entry as this backend must (translated DDL, rewriting rules: {@link Backend#statementsFor}). */
+    private Void execute(Connection c, LogEntry e) throws SQLException {
+        List<String> statements = backend.statementsFor(e.sql());
+        for (String sql : statements.subList(0, statements.size() - 1)) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(statements.get(statements.size() - 1))) {
+            ParameterBinder.bindAll(ps, LoggedValues.fromLog(e.params()));
+            ps.execute();
+        }
+        return null;
+    }
+
+    /** Positions whose statement or commit failed here and that no FAILED entry has confirmed yet, to their errors. */
+    public Map<Long, SQLException> unconfirmedFailures() {
+        return Map.copyOf(unconfirmed);
+    }
+
+    /** Accepts a failure at that position as agreed (it fails on every backend, as a FAILED entry would say). */
+    public void confirmFailed(long failedPosition) {
+        unconfirmed.remove(failedPosition);
     }
 
     /**

@@ -89,6 +89,15 @@ public final class PartialReplication implements Routing {
         switch (ddl.type()) {
             case CREATE_TABLE:
             case CREATE_VIEW: {
+                if (ddl.type() == DdlEffect.Type.CREATE_TABLE && schema.known(ddl.table())) {
+                    // the table exists: placing it again would create empty copies elsewhere. Where it
+                    // is, IF NOT EXISTS does nothing and a plain CREATE fails, as on one database.
+                    List<Backend> holders = schema.holders(ddl.table(), enabled);
+                    if (holders.isEmpty()) {
+                        throw notServable(Set.of(ddl.table()), enabled, "create");
+                    }
+                    return holders;
+                }
                 List<Backend> chosen;
                 if (ddl.type() == DdlEffect.Type.CREATE_VIEW || !ddl.sources().isEmpty()) {
                     // a view or CREATE TABLE AS SELECT can only exist where its sources are

@@ -6,8 +6,9 @@ import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
+import org.phalanx.recoverylog.ControllerTables;
 
-/** Reads the tables and views a backend holds from its JDBC metadata. */
+/** Reads the tables and views a backend holds from its JDBC metadata (not the controller's own tables). */
 public final class SchemaLearner {
     private SchemaLearner() {
     }
@@ -17,7 +18,7 @@ public final class SchemaLearner {
         try (ResultSet rs = c.getMetaData().getTables(null, null, "%", new String[] {"TABLE", "VIEW"})) {
             while (rs.next()) {
                 String name = rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT);
-                if (!name.startsWith("sqlite_")) {
+                if (!name.startsWith("sqlite_") && !ControllerTables.isControllerTable(name)) {
                     names.add(name);
                 }
             }

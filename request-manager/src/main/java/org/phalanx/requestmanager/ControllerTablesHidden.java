@@ -1,0 +1,61 @@
+package org.phalanx.requestmanager;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.phalanx.recoverylog.ControllerTables;
+
+/**
+ * A backend's metadata answer without the rows about the controller's own tables
+ * ({@link ControllerTables}): clients of the virtual database never see them.
+ */
+final class ControllerTablesHidden {
+    /** Columns of DatabaseMetaData results that name a table. */
+    private static final Set<String> TABLE_COLUMNS = Set.of("TABLE_NAME", "PKTABLE_NAME", "FKTABLE_NAME");
+
+    private ControllerTablesHidden() {
+    }
+
+    static ResultSet filter(ResultSet rs) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        List<Integer> tableColumns = new ArrayList<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            if (TABLE_COLUMNS.contains(meta.getColumnLabel(i).toUpperCase(java.util.Locale.ROOT))) {
+                tableColumns.add(i);
+            }
+        }
+        if (tableColumns.isEmpty()) {
+            return rs;
+        }
+        return (ResultSet) Proxy.newProxyInstance(ResultSet.class.getClassLoader(), new Class<?>[] {ResultSet.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("next") && method.getParameterCount() == 0) {
+                        while (rs.next()) {
+                            if (!aboutControllerTable(rs, tableColumns)) {
+                                return true;
+                            }
+                        }
+                        return false;
+                    }
+                    try {
+                        return method.invoke(rs, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static boolean aboutControllerTable(ResultSet rs, List<Integer> tableColumns) throws SQLException {
+        for (int column : tableColumns) {
+            if (ControllerTables.isControllerTable(rs.getString(column))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,92 @@
+package org.phalanx.requestmanager;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.phalanx.requestmanager.backend.Backend;
+
+/**
+ * A transaction's branch on one backend that takes its pooled connection only when first used,
+ * which is when the backend's queue reaches the transaction's first statement there. A backend
+ * running behind the others (the 'first' wait policy lets it) then holds connections only for the
+ * transactions it is actually applying; opened at join time instead, every transaction already
+ * finished elsewhere but still queued there would keep one, and a long enough lag would exhaust
+ * its pool while the work that must run first waits for a connection. A branch never used
+ * commits, rolls back and closes as a no-op.
+ */
+final class LazyBranch implements InvocationHandler {
+    interface Opener {
+        Connection open() throws SQLException;
+    }
+
+    private final Opener opener;
+    private Connection connection;
+    private boolean closed;
+
+    private LazyBranch(Opener opener) {
+        this.opener = opener;
+    }
+
+    /** A connection that opens (auto-commit off, then {@code setup}) on its first use. */
+    static Connection of(Backend backend, String user, int isolation, boolean isolationSet) {
+        Opener opener = () -> {
+            Connection c = backend.connectionFor(user);
+            try {
+                c.setAutoCommit(false);
+                if (isolationSet) {
+                    try {
+                        c.setTransactionIsolation(isolation);
+                    } catch (SQLException e) {
+                        // the backend keeps its own isolation level
+                    }
+                }
+                return c;
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+        };
+        return (Connection) Proxy.newProxyInstance(LazyBranch.class.getClassLoader(), new Class<?>[] {Connection.class},
+                new LazyBranch(opener));
+    }
+
+    @Override
+    public synchronized Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        String name = method.getName();
+        if (connection == null) {
+            switch (name) {
+                case "close":
+                    closed = true;
+                    return null;
+                case "isClosed":
+                    return closed;
+                case "commit":
+                case "rollback":
+                    if (args == null) {
+                        return null; // nothing was done here
+                    }
+                    break;
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                case "toString":
+                    return "unopened transaction branch";
+                default:
+                    break;
+            }
+            if (closed) {
+                throw new SQLException("the transaction branch is closed", "08003");
+            }
+            connection = opener.open();
+        }
+        try {
+            return method.invoke(connection, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -1,0 +1,5 @@
+package org.phalanx.requestmanager.backend;
+
+/** A database product as {@code DatabaseMetaData} names it: {@code getDatabaseProductName/Version}. */
+public record DatabaseProduct(String name, String version) {
+}

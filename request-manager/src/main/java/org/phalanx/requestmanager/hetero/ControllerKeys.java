@@ -1,0 +1,157 @@
+package org.phalanx.requestmanager.hetero;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.rowset.CachedRowSet;
+import javax.sql.rowset.RowSetMetaDataImpl;
+import javax.sql.rowset.RowSetProvider;
+
+/**
+ * Generated keys chosen by the controller, so every replica stores the same key: engines' own
+ * counters disagree (a rolled-back insert advances PostgreSQL's sequence and MariaDB's
+ * AUTO_INCREMENT but SQLite reuses the value). Per table with an auto-generated key column a
+ * counter starts from the column's MAX when the table is first written (read on a replica that
+ * has applied every earlier write on it) and hands out keys inside the total order; an INSERT
+ * that does not name the key column is rewritten to carry its keys, and the recovery log keeps
+ * the rewritten text, so replay stores the same keys again. Keys given up by a rollback are not
+ * reused. The application gets the keys through {@code getGeneratedKeys()}.
+ */
+public final class ControllerKeys {
+    /** What is known of a table: its key column (empty: none) and the last key handed out. */
+    private static final class TableKeys {
+        final Optional<String> column;
+        long last;
+
+        TableKeys(Optional<String> column, long last) {
+            this.column = column;
+            this.last = last;
+        }
+    }
+
+    private final Map<String, TableKeys> tables = new ConcurrentHashMap<>();
+    private final Map<String, Optional<KeyedInsert>> shapes = new ConcurrentHashMap<>();
+
+    /** The insert's shape (cached by text), or null if keys cannot be added to it. */
+    public KeyedInsert shape(String sql) {
+        if (shapes.size() > 10_000) {
+            shapes.clear();
+        }
+        return shapes.computeIfAbsent(sql, s -> Optional.ofNullable(KeyedInsert.of(s))).orElse(null);
+    }
+
+    /** Whether the table's key column and counter are known. */
+    public boolean known(String tableKey) {
+        return tables.containsKey(tableKey);
+    }
+
+    /** Records what {@link #learn} read. */
+    public void learned(String tableKey, Optional<String> column, long max) {
+        tables.putIfAbsent(tableKey, new TableKeys(column, max));
+    }
+
+    /** The key column of a known table, if it has one. */
+    public Optional<String> keyColumn(String tableKey) {
+        TableKeys t = tables.get(tableKey);
+        return t == null ? Optional.empty() : t.column;
+    }
+
+    /** The next keys for a known table; call inside the total order so keys follow it. */
+    public long[] next(String tableKey, int count) {
+        TableKeys t = tables.get(tableKey);
+        long[] keys = new long[count];
+        synchronized (t) {
+            for (int i = 0; i < count; i++) {
+                keys[i] = ++t.last;
+            }
+        }
+        return keys;
+    }
+
+    /** Keys an INSERT gave itself: the counter moves past them so it never hands them out. */
+    public void given(String tableKey, List<Long> keys) {
+        TableKeys t = tables.get(tableKey);
+        if (t != null) {
+            synchronized (t) {
+                for (long k : keys) {
+                    t.last = Math.max(t.last, k);
+                }
+            }
+        }
+    }
+
+    /** A DDL statement changed the table: learn it again at its next insert. */
+    public void forget(String tableKey) {
+        tables.remove(tableKey);
+    }
+
+    /** The learnt key column and its MAX, read from a backend connection. */
+    public record Learnt(Optional<String> column, long max) {
+    }
+
+    /** Reads the table's auto-generated key column (IS_AUTOINCREMENT) and its current MAX. */
+    public static Learnt learn(Connection c, String table) throws SQLException {
+        String[] found = autoIncrementColumn(c.getMetaData(), table);
+        if (found == null) {
+            return new Learnt(Optional.empty(), 0);
+        }
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + found[0])) {
+            rs.next();
+            return new Learnt(Optional.of(found[1]), rs.getLong(1));
+        }
+    }
+
+    /** {table name as the engine knows it, key column}, or null when the table has no generated key. */
+    private static String[] autoIncrementColumn(DatabaseMetaData md, String table) throws SQLException {
+        // the name as written, then as PostgreSQL (lower case) and others (upper case) fold it
+        for (String name : new String[] {table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT)}) {
+            boolean found = false;
+            try (ResultSet rs = md.getColumns(null, null, name, "%")) {
+                while (rs.next()) {
+                    found = true;
+                    if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
+                        return new String[] {rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME")};
+                    }
+                }
+            }
+            if (found) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** The keys as the result of {@code getGeneratedKeys()}: one BIGINT column named after the key column. */
+    public static ResultSet keysResult(String column, long[] keys) throws SQLException {
+        RowSetMetaDataImpl md = new RowSetMetaDataImpl();
+        md.setColumnCount(1);
+        md.setColumnName(1, column);
+        md.setColumnLabel(1, column);
+        md.setColumnType(1, Types.BIGINT);
+        md.setColumnTypeName(1, "BIGINT");
+        md.setTableName(1, "");
+        md.setSchemaName(1, "");
+        md.setCatalogName(1, "");
+        md.setSigned(1, true);
+        md.setNullable(1, java.sql.ResultSetMetaData.columnNoNulls);
+        CachedRowSet rows = RowSetProvider.newFactory().createCachedRowSet();
+        rows.setMetaData(md);
+        for (long key : keys) {
+            rows.moveToInsertRow();
+            rows.updateLong(1, key);
+            rows.insertRow();
+        }
+        rows.moveToCurrentRow();
+        rows.beforeFirst();
+        return rows;
+    }
+}

@@ -1,0 +1,110 @@
+package org.phalanx.requestmanager.hetero;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.Values;
+
+/**
+ * The shape of an {@code INSERT ... (columns) VALUES (...)[, (...)]}: its table, the columns it
+ * names and how many rows it inserts; and the same statement with a key column and values added,
+ * so every replica stores the key the controller chose.
+ *
+ * @param table   the table as written
+ * @param columns the named columns, lower case
+ * @param rows    rows in the VALUES list
+ */
+public record KeyedInsert(String sql, String table, List<String> columns, int rows) {
+
+    /** The shape, or null for anything else (INSERT ... SELECT, no column list, not an INSERT). */
+    public static KeyedInsert of(String sql) {
+        Insert insert = parse(sql);
+        if (insert == null || insert.getColumns() == null || insert.getColumns().isEmpty()
+                || !(insert.getSelect() instanceof Values values) || insert.isUseDuplicate()
+                || insert.getWithItemsList() != null) {
+            return null;
+        }
+        List<ExpressionList<?>> rows = rows(values);
+        if (rows == null) {
+            return null;
+        }
+        List<String> columns = new ArrayList<>();
+        for (Column c : insert.getColumns()) {
+            columns.add(c.getColumnName().replace("\"", "").replace("`", "").toLowerCase(Locale.ROOT));
+        }
+        return new KeyedInsert(sql, insert.getTable().getFullyQualifiedName(), List.copyOf(columns), rows.size());
+    }
+
+    /** Whether the statement names the column (then it supplies the key itself). */
+    public boolean names(String column) {
+        return columns.contains(column.toLowerCase(Locale.ROOT));
+    }
+
+    /** The statement with {@code column} first and one key per row. */
+    public String withKeys(String column, long[] keys) {
+        Insert insert = parse(sql); // a fresh tree: parsed statements are not shared between threads
+        insert.getColumns().add(0, new Column(column));
+        List<ExpressionList<?>> rows = rows((Values) insert.getSelect());
+        for (int i = 0; i < rows.size(); i++) {
+            @SuppressWarnings("unchecked")
+            ExpressionList<Expression> row = (ExpressionList<Expression>) rows.get(i);
+            row.add(0, new LongValue(keys[i]));
+        }
+        return insert.toString();
+    }
+
+    /**
+     * The keys the statement itself gives the column (literals, or parameters bound to numbers);
+     * rows giving an expression are left out.
+     */
+    public List<Long> keysGiven(String column, List<Object> params) {
+        Insert insert = parse(sql);
+        int at = columns.indexOf(column.toLowerCase(Locale.ROOT));
+        List<Long> keys = new ArrayList<>();
+        for (ExpressionList<?> row : rows((Values) insert.getSelect())) {
+            Object e = at < row.size() ? row.get(at) : null;
+            if (e instanceof LongValue v) {
+                keys.add(v.getValue());
+            } else if (e instanceof JdbcParameter p && p.getIndex() != null && p.getIndex() <= params.size()
+                    && params.get(p.getIndex() - 1) instanceof Number n) {
+                keys.add(n.longValue());
+            }
+        }
+        return keys;
+    }
+
+    /** One expression list per row: VALUES (a, b) is one row, VALUES (a, b), (c, d) two. */
+    private static List<ExpressionList<?>> rows(Values values) {
+        ExpressionList<?> list = values.getExpressions();
+        if (list instanceof ParenthesedExpressionList<?>) {
+            return List.of(list);
+        }
+        List<ExpressionList<?>> rows = new ArrayList<>();
+        for (Object e : list) {
+            if (!(e instanceof ParenthesedExpressionList<?> row)) {
+                return null;
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static Insert parse(String sql) {
+        try {
+            Statement s = CCJSqlParserUtil.parse(sql);
+            return s instanceof Insert i ? i : null;
+        } catch (JSQLParserException | RuntimeException e) {
+            return null;
+        }
+    }
+}

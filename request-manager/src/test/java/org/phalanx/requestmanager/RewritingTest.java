@@ -1,0 +1,92 @@
+package org.phalanx.requestmanager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.recoverylog.FileRecoveryLog;
+import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.testing.SqliteCluster;
+
+/** Rewriting rules apply per backend at execution, on reads, writes and replay alike. */
+class RewritingTest {
+    @TempDir
+    Path dir;
+    private RequestManager rm;
+
+    @AfterEach
+    void stop() {
+        if (rm != null) {
+            rm.close();
+        }
+    }
+
+    @Test
+    void rulesRewriteStatementsOnTheBackendsTheyTarget() throws Exception {
+        SqliteCluster files = new SqliteCluster(dir, "a", "b");
+        List<RewriteRule> onB = List.of(
+                RewriteRule.regex("'from-app'", "'rewritten-on-b'", null, "b"),
+                RewriteRule.exact("SELECT label FROM t", "SELECT label || '!' FROM t", null, "b"),
+                RewriteRule.regex("no such text", "never", Engine.POSTGRESQL, null));
+        List<BackendConfig> configs = new ArrayList<>();
+        for (BackendConfig c : files.backendConfigs()) {
+            List<RewriteRule> own = onB.stream().filter(r -> r.appliesTo(c.name(), Engine.of(c.url()))).toList();
+            configs.add(new BackendConfig(c.name(), c.url(), c.driverClass(), c.credentials(), c.logins(), c.poolSize(),
+                    c.weight(), c.tables(), null, own));
+        }
+        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(5), ZoneId.of("UTC"), 100)
+                .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
+        rm = new RequestManager("rules", config, configs);
+        rm.start();
+        try (Session s = rm.openSession("u")) {
+            s.execute(Request.of("CREATE TABLE t (id INTEGER PRIMARY KEY, label TEXT)")).close();
+            s.execute(Request.of("INSERT INTO t VALUES (1, 'from-app')")).close();
+        }
+        assertEquals("from-app", label(files, "a"));
+        assertEquals("rewritten-on-b", label(files, "b"));
+        assertEquals("from-app", readThrough("b"), "a read on a runs as written");
+        assertEquals("rewritten-on-b!", readThrough("a"), "an exact rule replaces the whole read on b");
+
+        // replay onto b rewrites the logged text again
+        rm.disableBackend("b");
+        try (Session s = rm.openSession("u")) {
+            s.execute(Request.of("INSERT INTO t VALUES (2, 'from-app')")).close();
+        }
+        rm.enableBackend("b");
+        try (Connection c = files.direct("b"); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT label FROM t WHERE id = 2")) {
+            rs.next();
+            assertEquals("rewritten-on-b", rs.getString(1));
+        }
+    }
+
+    private String readThrough(String disabled) throws SQLException {
+        rm.disableBackend(disabled);
+        try (Session s = rm.openSession("u"); Result r = s.execute(Request.of("SELECT label FROM t"))) {
+            ResultSet rs = ((Result.Rows) r).resultSet();
+            rs.next();
+            return rs.getString(1);
+        } finally {
+            rm.enableBackend(disabled);
+        }
+    }
+
+    private static String label(SqliteCluster files, String backend) throws SQLException {
+        try (Connection c = files.direct(backend); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT label FROM t WHERE id = 1")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

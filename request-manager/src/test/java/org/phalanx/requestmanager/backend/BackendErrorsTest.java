@@ -1,0 +1,46 @@
+package org.phalanx.requestmanager.backend;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A pool whose connections are all in use is busy, not broken; a database that cannot be opened is broken. */
+class BackendErrorsTest {
+    @TempDir
+    Path dir;
+
+    private HikariDataSource pool(String url) {
+        HikariConfig c = new HikariConfig();
+        c.setJdbcUrl(url);
+        c.setMaximumPoolSize(1);
+        c.setConnectionTimeout(2_000); // long enough for the first connection on a busy machine
+        c.setInitializationFailTimeout(-1);
+        return new HikariDataSource(c);
+    }
+
+    @Test
+    void anExhaustedPoolIsContention() throws SQLException {
+        try (HikariDataSource ds = pool("jdbc:sqlite:" + dir.resolve("busy.db")); Connection held = ds.getConnection()) {
+            SQLException e = assertThrows(SQLException.class, ds::getConnection);
+            assertTrue(BackendErrors.isContention(e, Engine.SQLITE), e.toString());
+            assertFalse(BackendErrors.isConnectionFailure(e), e.toString());
+        }
+    }
+
+    @Test
+    void aDatabaseThatCannotBeReachedIsAConnectionFailure() {
+        try (HikariDataSource ds = pool("jdbc:postgresql://127.0.0.1:1/nothing")) {
+            SQLException e = assertThrows(SQLException.class, ds::getConnection);
+            assertTrue(BackendErrors.isConnectionFailure(e), e.toString());
+            assertFalse(BackendErrors.isContention(e, Engine.POSTGRESQL), e.toString());
+        }
+    }
+}

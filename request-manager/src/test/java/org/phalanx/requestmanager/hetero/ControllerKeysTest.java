@@ -1,0 +1,77 @@
+package org.phalanx.requestmanager.hetero;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.testing.DatabaseServers;
+
+/**
+ * Every engine's metadata names the key column portable DDL created, so the controller can
+ * learn it (and the current MAX) from whichever replica it asks.
+ */
+class ControllerKeysTest {
+    private static final String DB = "phalanx_keys_test";
+    private static final String DDL = "CREATE TABLE things (id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+            + " name VARCHAR(20))";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sqlite() throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("k.db"))) {
+            check(c, Engine.SQLITE);
+        }
+    }
+
+    @Test
+    void postgresql() throws SQLException {
+        String url = DatabaseServers.createPostgres(DB);
+        try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+            check(c, Engine.POSTGRESQL);
+        } finally {
+            DatabaseServers.dropPostgres(DB);
+        }
+    }
+
+    @Test
+    void mariadb() throws SQLException {
+        String url = DatabaseServers.createMariaDb(DB);
+        try (Connection c = DriverManager.getConnection(url, "root", "")) {
+            check(c, Engine.MARIADB);
+        } finally {
+            DatabaseServers.dropMariaDb(DB);
+        }
+    }
+
+    private static void check(Connection c, Engine engine) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : PortableDdl.translate(DDL).get(engine)) {
+                s.execute(sql);
+            }
+            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), 0), ControllerKeys.learn(c, "things"));
+            s.execute("INSERT INTO things (id, name) VALUES (41, 'x')");
+            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), 41), ControllerKeys.learn(c, "THINGS"));
+            s.execute("CREATE TABLE plain (id INTEGER PRIMARY KEY, name VARCHAR(20))");
+            assertEquals(Optional.empty(), ControllerKeys.learn(c, "plain").column(), "no generated key");
+        }
+        try (ResultSet rs = ControllerKeys.keysResult("id", new long[] {7, 8})) {
+            assertEquals("id", rs.getMetaData().getColumnLabel(1));
+            List<Long> keys = new java.util.ArrayList<>();
+            while (rs.next()) {
+                keys.add(rs.getLong(1));
+            }
+            assertEquals(List.of(7L, 8L), keys);
+        }
+    }
+}
