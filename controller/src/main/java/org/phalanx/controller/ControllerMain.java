@@ -24,15 +24,23 @@ public final class ControllerMain {
     }
 
     public static void main(String[] args) {
-        int status = launch(args, System.err);
+        Controller[] started = new Controller[1];
+        int status = launch(args, System.err, c -> started[0] = c);
         if (status != 0) {
             System.exit(status);
         }
-        // otherwise the acceptor thread keeps the process alive until the shutdown hook stops it
+        // runs until stopped: by SIGTERM or Ctrl-C (the shutdown hook), or over JMX (shutdown operation);
+        // then exit, as RMI threads would otherwise keep the process alive
+        started[0].stopped().join();
+        System.exit(0);
     }
 
     /** Starts a controller from the arguments; 0 when it is running. */
     static int launch(String[] args, PrintStream err) {
+        return launch(args, err, c -> { });
+    }
+
+    private static int launch(String[] args, PrintStream err, java.util.function.Consumer<Controller> started) {
         if (args.length != 1) {
             err.println("usage: phalanx controller <controller.xml>");
             return USAGE_OR_CONFIG_ERROR;
@@ -55,6 +63,7 @@ public final class ControllerMain {
         }, "phalanx-shutdown"));
         try {
             controller.start();
+            started.accept(controller);
             return 0;
         } catch (SQLException | java.io.IOException | RuntimeException e) {
             Logger log = LogManager.getLogger(ControllerMain.class);

@@ -22,6 +22,7 @@ public final class ControllerConfigReader {
         XmlSchemaValidator.CONTROLLER.validate(file, shownAs);
         XmlElement root = XmlTreeReader.read(file, shownAs);
         ListenConfig listen = root.child("listen").map(ControllerConfigReader::listen).orElse(ListenConfig.defaults());
+        JmxConfig jmx = root.child("jmx").map(e -> jmx(e, file)).orElse(null);
 
         ConfigProblems problems = new ConfigProblems();
         Map<String, ConfigLocation> names = new HashMap<>();
@@ -58,7 +59,7 @@ public final class ControllerConfigReader {
         }
         checkRecoveryLogsAreNotShared(virtualDatabases, problems);
         problems.throwIfAny();
-        return new ControllerConfig(file.toAbsolutePath().normalize(), listen, List.copyOf(virtualDatabases));
+        return new ControllerConfig(file.toAbsolutePath().normalize(), listen, jmx, List.copyOf(virtualDatabases));
     }
 
     /**
@@ -94,6 +95,19 @@ public final class ControllerConfigReader {
     private static String withoutQuery(String url) {
         int query = url.indexOf('?');
         return query < 0 ? url : url.substring(0, query);
+    }
+
+    private static JmxConfig jmx(XmlElement e, Path file) {
+        List<JmxConfig.Admin> admins = new ArrayList<>();
+        for (XmlElement a : e.children("admin")) {
+            admins.add(new JmxConfig.Admin(a.required("user").trim(), a.required("password")));
+        }
+        JmxConfig.Tls tls = e.child("tls").map(t -> new JmxConfig.Tls(
+                file.toAbsolutePath().resolveSibling(t.required("keyStore")).normalize(),
+                t.required("keyStorePassword"), t.attribute("keyStoreType", "PKCS12").trim())).orElse(null);
+        return new JmxConfig(e.attribute("address", JmxConfig.DEFAULT_ADDRESS).trim(),
+                Integer.parseInt(e.attribute("port", String.valueOf(JmxConfig.DEFAULT_PORT)).trim()),
+                List.copyOf(admins), tls);
     }
 
     private static ListenConfig listen(XmlElement e) {

@@ -10,6 +10,7 @@ import org.phalanx.requestmanager.PlacementRule;
 import org.phalanx.requestmanager.ReplicationLevel;
 import org.phalanx.requestmanager.RequestManagerConfig;
 import org.phalanx.requestmanager.WaitPolicy;
+import org.phalanx.requestmanager.backend.DriverJars;
 
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -70,7 +71,10 @@ public final class VirtualDatabaseConfigReader {
         ReplicationLevel replication = requestManagerElement
                 .map(VirtualDatabaseConfigReader::replication)
                 .orElse(DEFAULTS.replication());
-        List<BackendConfig> backends = backends(root.child("backends").orElseThrow(), users, replication);
+        List<BackendConfig> declared = backends(root.child("backends").orElseThrow(), users, replication);
+        List<BackendConfig> backends = root.child("rewriting")
+                .map(e -> new RewriteRulesReader(problems).attach(e, declared))
+                .orElse(declared);
         RequestManagerConfig requestManager = requestManagerElement
                 .map(e -> requestManager(e, replication, backends))
                 .orElse(DEFAULTS);
@@ -201,7 +205,12 @@ public final class VirtualDatabaseConfigReader {
                 continue;
             }
             String driver = e.attribute("driver", null);
-            if (driver != null && !loadable(driver.trim())) {
+            Path driverJar = driverJar(e);
+            if (driverJar != null) {
+                if (driver != null && !DriverJars.holds(driverJar, driver.trim())) {
+                    problems.add(e.location("driver"), "JDBC driver class '" + driver.trim() + "' is not in " + driverJar);
+                }
+            } else if (driver != null && !loadable(driver.trim())) {
                 problems.add(e.location(), "JDBC driver class '" + driver.trim() + "' is not on the controller's classpath");
             }
             backends.add(new BackendConfig(name,
@@ -211,9 +220,28 @@ public final class VirtualDatabaseConfigReader {
                     logins(e, users),
                     intAttribute(e, "poolSize", DEFAULT_POOL_SIZE),
                     intAttribute(e, "weight", DEFAULT_WEIGHT),
-                    tables(e, name, replication, partitioned)));
+                    tables(e, name, replication, partitioned), driverJar, List.of()));
         }
         return backends;
+    }
+
+    /** The driverJar attribute against this file's folder; refused if it is not a readable file. */
+    private Path driverJar(XmlElement e) {
+        String text = e.attribute("driverJar", null);
+        if (text == null) {
+            return null;
+        }
+        try {
+            Path jar = folder.resolve(text.trim()).normalize();
+            if (!Files.isRegularFile(jar) || !Files.isReadable(jar)) {
+                problems.add(e.location("driverJar"), "driver jar " + jar + " is not a readable file");
+                return null;
+            }
+            return jar;
+        } catch (InvalidPathException ex) {
+            problems.add(e.location("driverJar"), "driverJar is not a valid path: " + ex.getMessage());
+            return null;
+        }
     }
 
     /**

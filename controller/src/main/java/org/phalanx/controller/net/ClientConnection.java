@@ -132,7 +132,8 @@ final class ClientConnection implements Runnable {
             refuse(out, ErrorReplies.of(e));
             return false;
         }
-        FrameIO.write(out, new HelloOk(Protocol.VERSION, Product.NAME, Product.VERSION, id).toMessage());
+        var product = vdb.product();
+        FrameIO.write(out, new HelloOk(Protocol.VERSION, product.name(), product.version(), id).toMessage());
         // authenticated clients may sit idle as long as they like (connection pools do)
         socket.setSoTimeout(0);
         LOG.debug("Session {} opened for '{}' on virtual database '{}' from {}", id, hello.user(), vdb.name(), remote);

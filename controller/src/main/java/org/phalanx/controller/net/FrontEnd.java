@@ -34,6 +34,7 @@ public final class FrontEnd {
     private Thread acceptor;
     private volatile boolean stopping;
 
+    /** @param virtualDatabases by name, read live (a thread-safe map: the controller loads and unloads while serving) */
     public FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases) {
         this(listen, virtualDatabases, ClientConnection.HELLO_TIMEOUT);
     }
@@ -41,7 +42,7 @@ public final class FrontEnd {
     /** @param helloTimeout how long a new connection may take to send HELLO (tests shorten it) */
     FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases, Duration helloTimeout) {
         this.listen = listen;
-        this.virtualDatabases = Map.copyOf(virtualDatabases);
+        this.virtualDatabases = virtualDatabases; // read live: the controller loads and unloads virtual databases
         this.helloTimeout = helloTimeout;
     }
 
@@ -70,6 +71,17 @@ public final class FrontEnd {
 
     public int openConnections() {
         return connections.size();
+    }
+
+    /** Refuses new clients from now on; those connected keep being served until {@link #stop}. */
+    public void stopAccepting() {
+        ServerSocket s;
+        synchronized (this) {
+            s = server;
+        }
+        if (s != null) {
+            closeQuietly(s);
+        }
     }
 
     private void acceptLoop() {

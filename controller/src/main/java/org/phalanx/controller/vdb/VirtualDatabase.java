@@ -4,6 +4,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.config.RecoveryLogConfig;
 import org.phalanx.controller.config.VirtualDatabaseConfig;
+import org.phalanx.controller.net.Product;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.recoverylog.JdbcRecoveryLog;
 import org.phalanx.recoverylog.RecoveryLog;
@@ -16,6 +17,7 @@ import org.phalanx.recoverylog.dump.Progress;
 import org.phalanx.requestmanager.BackendState;
 import org.phalanx.requestmanager.RecoveryConfig;
 import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.backend.DatabaseProduct;
 import org.phalanx.requestmanager.RequestManagerConfig;
 import org.phalanx.requestmanager.Session;
 import org.phalanx.requestmanager.Statistics;
@@ -67,6 +69,17 @@ public final class VirtualDatabase {
     private final RecoveryLog log;
     private final ReentrantLock operations = new ReentrantLock();
     private volatile String runningOperation;
+    /** What it was started from; null for one built in a test. */
+    private VirtualDatabaseConfig config;
+
+    /** A recovery log's description and counters, for management. */
+    public record LogStatus(String description, long lastPosition, long purgedThrough, long appended,
+                            long groupCommits) {
+        /** Entries held (not yet purged). */
+        public long entries() {
+            return Math.max(0, lastPosition - purgedThrough);
+        }
+    }
 
     public VirtualDatabase(String name, VirtualUsers users, SessionSource sessions) {
         this(name, users, sessions, null);
@@ -122,8 +135,10 @@ public final class VirtualDatabase {
                 logConfig == null ? ", no recovery log" : ", " + logConfig.describe() + " at position "
                         + requestManager.lastPosition(),
                 requestManager.backendStates());
-        return new VirtualDatabase(config.name(), new VirtualUsers(config.users()), SessionSource.of(requestManager),
-                logConfig == null ? null : logConfig.dumpDir(), log);
+        VirtualDatabase vdb = new VirtualDatabase(config.name(), new VirtualUsers(config.users()),
+                SessionSource.of(requestManager), logConfig == null ? null : logConfig.dumpDir(), log);
+        vdb.config = config;
+        return vdb;
     }
 
     /** Opens the configured log, or refuses the virtual database saying which log and why. */
@@ -155,6 +170,18 @@ public final class VirtualDatabase {
         return sessions.openSession(user);
     }
 
+    /**
+     * The database product clients are told they talk to (DatabaseMetaData.getDatabaseProduct*):
+     * that of the backends when they all speak one engine's SQL, so an application picks its SQL
+     * dialect as it would connected to them directly, and a controller using this virtual
+     * database as a backend knows which SQL its dumps must speak. Phalanx itself otherwise.
+     */
+    public DatabaseProduct product() {
+        RequestManager rm = sessions.requestManager();
+        DatabaseProduct p = rm == null ? null : rm.product();
+        return p != null ? p : new DatabaseProduct(Product.NAME, Product.VERSION);
+    }
+
     /** Whether a failed login named an existing user (for the server log only). */
     public boolean hasUser(String user) {
         return users.exists(user);
@@ -173,6 +200,41 @@ public final class VirtualDatabase {
     /** Result cache counters, or null without a cache. */
     public CacheStatistics cacheStatistics() {
         return sessions.cacheStatistics();
+    }
+
+    /** The configuration it was started from, if it was started from one. */
+    public Optional<VirtualDatabaseConfig> config() {
+        return Optional.ofNullable(config);
+    }
+
+    /** The request manager, for management counters (backends, pending requests, SQL statistics); empty without one. */
+    public Optional<RequestManager> requestManager() {
+        return Optional.ofNullable(sessions.requestManager());
+    }
+
+    /** The operator action running now (what and since when), if any. */
+    public Optional<String> runningOperation() {
+        return Optional.ofNullable(runningOperation);
+    }
+
+    /** The recovery log's description and counters; empty without one. */
+    public Optional<LogStatus> recoveryLogStatus() {
+        if (log == null) {
+            return Optional.empty();
+        }
+        org.phalanx.recoverylog.AppendStatistics appends = log.appendStatistics();
+        return Optional.of(new LogStatus(config == null || config.recoveryLog() == null ? "recovery log"
+                : config.recoveryLog().describe(), log.lastPosition(), log.purgedThrough(), appends.entries(),
+                appends.groupCommits()));
+    }
+
+    /** Operator action: empties the result cache (nothing to do without one). */
+    public void flushCache() {
+        RequestManager rm = sessions.requestManager();
+        if (rm != null) {
+            rm.flushCache();
+            LOG.info("Virtual database {}: result cache flushed by an operator", name);
+        }
     }
 
     /** Whether this virtual database has a recovery log (needed to replay, checkpoint, dump and restore). */
@@ -200,7 +262,8 @@ public final class VirtualDatabase {
 
     /**
      * Every checkpoint in the log by name, position order: {@code backend-<name>} (a disabled
-     * backend's), {@code dump-<name>} (a dump's), {@code auto} (the schedule's) and the operator's.
+     * backend's), {@code dump-<name>} (a dump's), {@code applied-<name>} (an enabled backend's
+     * record floor, which crash recovery reads from), {@code auto} (the schedule's) and the operator's.
      * A purge keeps every entry after the oldest one.
      */
     public Map<String, Long> checkpoints() throws SQLException {
@@ -267,8 +330,8 @@ public final class VirtualDatabase {
             throw new SQLException("a checkpoint needs a name", "22023");
         }
         if (checkpointName.startsWith("backend-") || checkpointName.startsWith("dump-")
-                || checkpointName.equals("auto")) {
-            throw new SQLException("checkpoint name '" + checkpointName + "' is reserved (backend-*, dump-* and auto"
+                || checkpointName.startsWith("applied-") || checkpointName.equals("auto")) {
+            throw new SQLException("checkpoint name '" + checkpointName + "' is reserved (backend-*, dump-*, applied-* and auto"
                     + " are the controller's own checkpoints)", "22023");
         }
         return operation("taking checkpoint " + checkpointName, () -> rm.checkpoint(checkpointName));

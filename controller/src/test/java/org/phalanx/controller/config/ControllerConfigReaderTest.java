@@ -41,7 +41,11 @@ class ControllerConfigReaderTest {
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
                   <listen address="0.0.0.0" port="25400" maxFrameBytes="1048576"/>
-                  <jmx address="127.0.0.1" port="1099"/>
+                  <jmx address="127.0.0.1" port="1099">
+                    <admin user="ops" password="pw1"/>
+                    <admin user="backup" password="pw2"/>
+                    <tls keyStore="keys/jmx.p12" keyStorePassword="kpw"/>
+                  </jmx>
                   <virtualDatabase file="vdbs/shop.xml"/>
                   <virtualDatabase file="single.xml"/>
                 </controller>
@@ -77,6 +81,9 @@ class ControllerConfigReaderTest {
 
         assertEquals(controller.toAbsolutePath().normalize(), config.file());
         assertEquals(new ListenConfig("0.0.0.0", 25400, 1048576), config.listen());
+        assertEquals(new JmxConfig("127.0.0.1", 1099, List.of(new JmxConfig.Admin("ops", "pw1"),
+                new JmxConfig.Admin("backup", "pw2")), new JmxConfig.Tls(dir.resolve("keys/jmx.p12").toAbsolutePath()
+                .normalize(), "kpw", "PKCS12")), config.jmx());
         assertEquals(2, config.virtualDatabases().size());
 
         VirtualDatabaseConfig shop = config.virtualDatabases().get(0);

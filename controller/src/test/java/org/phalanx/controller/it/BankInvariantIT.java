@@ -37,71 +37,84 @@ class BankInvariantIT {
     void transfersKeepTheTotalOnEveryBackend() throws Exception {
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         try (PhalanxCluster cluster = new PhalanxCluster(dir, "first", "b1", "b2", "b3")) {
-            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
-                s.executeUpdate("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
-                s.executeUpdate("CREATE TABLE transfers (id TEXT PRIMARY KEY, src INTEGER, dst INTEGER, amount BIGINT)");
-                c.setAutoCommit(false);
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO accounts VALUES (?, ?)")) {
-                    for (int i = 0; i < ACCOUNTS; i++) {
-                        ps.setInt(1, i);
-                        ps.setLong(2, INITIAL);
-                        ps.addBatch();
-                    }
-                    ps.executeBatch();
-                }
-                c.commit();
-            }
-            ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-            List<Future<?>> futures = new ArrayList<>();
-            for (int client = 0; client < CLIENTS; client++) {
-                int id = client;
-                futures.add(pool.submit(() -> {
-                    transfer(cluster, id, acknowledged);
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get(5, TimeUnit.MINUTES);
-            }
-            pool.shutdown();
-            try (Connection c = cluster.connect(); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT SUM(balance) FROM accounts")) {
-                rs.next();
-                assertEquals(ACCOUNTS * INITIAL, rs.getLong(1), "total seen through the virtual database");
-            }
+            run(cluster::connect, acknowledged);
         }
-        assertTrue(acknowledged.size() > CLIENTS * TRANSFERS_PER_CLIENT / 2, "most transfers committed");
         SqliteCluster files = new SqliteCluster(dir, "b1", "b2", "b3");
         for (String b : files.names()) {
-            try (Connection c = files.direct(b); Statement s = c.createStatement()) {
-                try (ResultSet rs = s.executeQuery("SELECT SUM(balance) FROM accounts")) {
-                    rs.next();
-                    assertEquals(ACCOUNTS * INITIAL, rs.getLong(1), "total on " + b);
-                }
-                Set<String> stored = new HashSet<>();
-                try (ResultSet rs = s.executeQuery("SELECT id FROM transfers")) {
-                    while (rs.next()) {
-                        stored.add(rs.getString(1));
-                    }
-                }
-                assertEquals(acknowledged, stored, "committed transfers on " + b);
-                // each balance is explained by the transfers log
-                try (ResultSet rs = s.executeQuery("SELECT a.id, a.balance, "
-                        + "(SELECT COALESCE(SUM(amount), 0) FROM transfers WHERE dst = a.id) - "
-                        + "(SELECT COALESCE(SUM(amount), 0) FROM transfers WHERE src = a.id) FROM accounts a")) {
-                    while (rs.next()) {
-                        assertEquals(INITIAL + rs.getLong(3), rs.getLong(2), "account " + rs.getInt(1) + " on " + b);
-                    }
-                }
-            }
+            assertBalancesExplained(files.direct(b), b, acknowledged);
         }
         PhalanxClusterChecks.identical(dir, files.names(), "accounts", "id");
         PhalanxClusterChecks.identical(dir, files.names(), "transfers", "id");
     }
 
-    private static void transfer(PhalanxCluster cluster, int client, Set<String> acknowledged) throws SQLException {
+    /**
+     * Creates the accounts, runs the concurrent transfers and checks the total through the
+     * virtual database; fills {@code acknowledged} with the committed transfers.
+     */
+    static void run(ConnectionSource source, Set<String> acknowledged) throws Exception {
+        try (Connection c = source.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
+            s.executeUpdate("CREATE TABLE transfers (id TEXT PRIMARY KEY, src INTEGER, dst INTEGER, amount BIGINT)");
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO accounts VALUES (?, ?)")) {
+                for (int i = 0; i < ACCOUNTS; i++) {
+                    ps.setInt(1, i);
+                    ps.setLong(2, INITIAL);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int client = 0; client < CLIENTS; client++) {
+            int id = client;
+            futures.add(pool.submit(() -> {
+                transfer(source, id, acknowledged);
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            f.get(5, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        try (Connection c = source.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT SUM(balance) FROM accounts")) {
+            rs.next();
+            assertEquals(ACCOUNTS * INITIAL, rs.getLong(1), "total seen through the virtual database");
+        }
+        assertTrue(acknowledged.size() > CLIENTS * TRANSFERS_PER_CLIENT / 2, "most transfers committed");
+    }
+
+    /** On one backend read directly (closed afterwards): the total, every committed transfer, each balance explained. */
+    static void assertBalancesExplained(Connection direct, String b, Set<String> acknowledged) throws SQLException {
+        try (Connection c = direct; Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT SUM(balance) FROM accounts")) {
+                rs.next();
+                assertEquals(ACCOUNTS * INITIAL, rs.getLong(1), "total on " + b);
+            }
+            Set<String> stored = new HashSet<>();
+            try (ResultSet rs = s.executeQuery("SELECT id FROM transfers")) {
+                while (rs.next()) {
+                    stored.add(rs.getString(1));
+                }
+            }
+            assertEquals(acknowledged, stored, "committed transfers on " + b);
+            // each balance is explained by the transfers log
+            try (ResultSet rs = s.executeQuery("SELECT a.id, a.balance, "
+                    + "(SELECT COALESCE(SUM(amount), 0) FROM transfers WHERE dst = a.id) - "
+                    + "(SELECT COALESCE(SUM(amount), 0) FROM transfers WHERE src = a.id) FROM accounts a")) {
+                while (rs.next()) {
+                    assertEquals(INITIAL + rs.getLong(3), rs.getLong(2), "account " + rs.getInt(1) + " on " + b);
+                }
+            }
+        }
+    }
+
+    private static void transfer(ConnectionSource source, int client, Set<String> acknowledged) throws SQLException {
         Random random = new Random(42 + client);
-        try (Connection c = cluster.connect()) {
+        try (Connection c = source.connect()) {
             c.setAutoCommit(false);
             for (int i = 0; i < TRANSFERS_PER_CLIENT; i++) {
                 int src = random.nextInt(ACCOUNTS);

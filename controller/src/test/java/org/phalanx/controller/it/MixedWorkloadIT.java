@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Done-when 2: 32 clients, mixed workload, three SQLite backends, identical afterwards. */
 class MixedWorkloadIT {
-    private static final int CLIENTS = 32;
-    private static final int OPERATIONS = 60;
+    static final int CLIENTS = 32;
+    static final int OPERATIONS = 60;
 
     @TempDir
     Path dir;
@@ -30,40 +30,54 @@ class MixedWorkloadIT {
     @Test
     void thirtyTwoClientsLeaveEveryBackendIdentical() throws Exception {
         try (PhalanxCluster cluster = new PhalanxCluster(dir, "first", "b1", "b2", "b3")) {
-            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
-                s.executeUpdate("CREATE TABLE items (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, name TEXT,"
-                        + " qty INTEGER NOT NULL, price DECIMAL(10,2), updated TIMESTAMP)");
-                s.executeUpdate("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, owner INTEGER, what TEXT,"
-                        + " at TIMESTAMP DEFAULT '2000-01-01')");
-            }
-            ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-            List<Future<Integer>> results = new ArrayList<>();
-            for (int client = 0; client < CLIENTS; client++) {
-                int id = client;
-                results.add(pool.submit(() -> runClient(cluster, id)));
-            }
-            int reads = 0;
-            for (Future<Integer> f : results) {
-                reads += f.get(5, TimeUnit.MINUTES);
-            }
-            pool.shutdown();
-            assertTrue(reads > CLIENTS * OPERATIONS / 10, "the workload read data: " + reads);
-            try (Connection c = cluster.connect(); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM items")) {
-                rs.next();
-                assertTrue(rs.getInt(1) > 0);
-            }
+            run(cluster::connect);
         }
         // controller stopped: every queued write has been applied everywhere
         PhalanxClusterChecks.identical(dir, List.of("b1", "b2", "b3"), "items", "id");
         PhalanxClusterChecks.identical(dir, List.of("b1", "b2", "b3"), "events", "id");
     }
 
-    private static int runClient(PhalanxCluster cluster, int client) throws SQLException {
+    /**
+     * The whole workload: creates the tables, runs every client to the end, checks they read data
+     * (also run on SQLite + PostgreSQL + MariaDB by {@link HeterogeneousWorkloadIT}).
+     */
+    static void run(ConnectionSource source) throws Exception {
+        createTables(source);
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int client = 0; client < CLIENTS; client++) {
+            int id = client;
+            results.add(pool.submit(() -> runClient(source, id)));
+        }
+        int reads = 0;
+        for (Future<Integer> f : results) {
+            reads += f.get(5, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        assertTrue(reads > CLIENTS * OPERATIONS / 10, "the workload read data: " + reads);
+        try (Connection c = source.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM items")) {
+            rs.next();
+            assertTrue(rs.getInt(1) > 0);
+        }
+    }
+
+    /** Tables the workload uses; {@link #runClient} expects them created. */
+    static void createTables(ConnectionSource source) throws SQLException {
+        try (Connection c = source.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE items (id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, name TEXT,"
+                    + " qty INTEGER NOT NULL, price DECIMAL(10,2), updated TIMESTAMP)");
+            s.executeUpdate("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, owner INTEGER, what TEXT,"
+                    + " at TIMESTAMP DEFAULT '2000-01-01')");
+        }
+    }
+
+    /** One client's mix of inserts, conflicting updates, deletes, reads and transactions; returns its reads. */
+    static int runClient(ConnectionSource source, int client) throws SQLException {
         Random random = new Random(client);
         int reads = 0;
         int nextKey = client * 1_000_000;
-        try (Connection c = cluster.connect()) {
+        try (Connection c = source.connect()) {
             for (int op = 0; op < OPERATIONS; op++) {
                 int choice = random.nextInt(100);
                 if (choice < 30) {

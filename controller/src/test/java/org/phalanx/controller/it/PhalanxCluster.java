@@ -57,11 +57,18 @@ final class PhalanxCluster implements AutoCloseable {
 
     /** (Re)writes vdb.xml; a {@link #restart()} reads it again. */
     void writeVirtualDatabase(String recoveryLog) throws IOException {
+        writeVirtualDatabase(dir, files, waitPolicy, recoveryLog, 40);
+    }
+
+    /** Writes {@code dir/vdb.xml}: virtual database "vdb" over the files' backends through the fault injector. */
+    static void writeVirtualDatabase(Path dir, SqliteCluster files, String waitPolicy, String recoveryLog, int poolSize)
+            throws IOException {
         StringBuilder b = new StringBuilder();
         for (String name : files.names()) {
             b.append("    <backend name=\"").append(name).append("\" url=\"")
                     .append(FaultyDriver.url(name, "jdbc:sqlite:" + files.file(name)))
-                    .append("\" driver=\"").append(FaultyDriver.class.getName()).append("\" poolSize=\"40\"/>\n");
+                    .append("\" driver=\"").append(FaultyDriver.class.getName()).append("\" poolSize=\"")
+                    .append(poolSize).append("\"/>\n");
         }
         Files.writeString(dir.resolve("vdb.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>

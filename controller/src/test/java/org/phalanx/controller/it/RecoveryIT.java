@@ -19,13 +19,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,69 +39,21 @@ class RecoveryIT {
     Path dir;
 
     /** Clients inserting (some in transactions that also update their earlier rows) until stopped. */
-    private static final class Workload implements AutoCloseable {
-        final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
-        final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final ExecutorService pool;
-        private final List<Future<?>> clients = new ArrayList<>();
-
-        Workload(PhalanxCluster cluster, int clientCount) {
-            pool = Executors.newFixedThreadPool(clientCount);
-            for (int n = 0; n < clientCount; n++) {
-                int client = n;
-                clients.add(pool.submit(() -> {
-                    Random random = new Random(client);
-                    try (Connection c = cluster.connect();
-                         PreparedStatement insert = c.prepareStatement("INSERT INTO t VALUES (?, ?, ?)");
-                         PreparedStatement update = c.prepareStatement(
-                                 "UPDATE t SET v = v + 1 WHERE client = ? AND id < ?")) {
-                        for (int i = 0; !stop.get(); i++) {
-                            int id = client * 1_000_000 + i;
-                            insert.setInt(1, id);
-                            insert.setInt(2, client);
-                            insert.setInt(3, i);
-                            if (random.nextInt(4) == 0) {
-                                c.setAutoCommit(false);
-                                insert.executeUpdate();
-                                update.setInt(1, client);
-                                update.setInt(2, id);
-                                update.executeUpdate();
-                                c.commit();
-                                c.setAutoCommit(true);
-                            } else {
-                                insert.executeUpdate();
-                            }
-                            acknowledged.add(id);
-                            Thread.sleep(1);
-                        }
-                    } catch (Throwable e) {
-                        errors.add(e);
-                    }
-                    return null;
-                }));
+    private static BackgroundClients workload(PhalanxCluster cluster, int clientCount) {
+        return new BackgroundClients(clientCount, (client, clients) -> {
+            Random random = new Random(client);
+            try (Connection c = cluster.connect();
+                 PreparedStatement insert = c.prepareStatement("INSERT INTO t VALUES (?, ?, ?)");
+                 PreparedStatement update = c.prepareStatement(
+                         "UPDATE t SET v = v + 1 WHERE client = ? AND id < ?")) {
+                for (int i = 0; !clients.stopped(); i++) {
+                    int id = client * 1_000_000 + i;
+                    BackgroundClients.insertRow(c, insert, update, client, id, i, random.nextInt(4) == 0);
+                    clients.acknowledged.add(id);
+                    Thread.sleep(1);
+                }
             }
-        }
-
-        /** Waits until the clients have had at least {@code more} further writes acknowledged. */
-        void progress(int more) throws InterruptedException {
-            int target = acknowledged.size() + more;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (acknowledged.size() < target && errors.isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertTrue(errors.isEmpty(), "clients saw errors: " + errors);
-            assertTrue(acknowledged.size() >= target, "the workload is stuck at " + acknowledged.size());
-        }
-
-        @Override
-        public void close() throws Exception {
-            stop.set(true);
-            for (Future<?> f : clients) {
-                f.get(1, TimeUnit.MINUTES);
-            }
-            pool.shutdown();
-        }
+        });
     }
 
     private static void createTable(PhalanxCluster cluster) throws SQLException {
@@ -152,7 +97,7 @@ class RecoveryIT {
             VirtualDatabase vdb = cluster.vdb();
             assertTrue(vdb.hasRecoveryLog());
             createTable(cluster);
-            try (Workload workload = new Workload(cluster, 4)) {
+            try (BackgroundClients workload = workload(cluster, 4)) {
                 acknowledged = workload.acknowledged;
                 workload.progress(100);
 

@@ -1,0 +1,26 @@
+package org.phalanx.controller.jmx;
+
+import java.util.Map;
+
+/** The scheduler and load balancer of a virtual database: its strategies and its load. */
+public interface SchedulerMXBean {
+    String getReplication();
+
+    String getWaitPolicy();
+
+    String getBalancing();
+
+    String getLockGranularity();
+
+    /** The last position given in the total order of writes. */
+    long getLastPosition();
+
+    int getPendingRequests();
+
+    /** Requests in progress per backend. */
+    Map<String, Integer> getPendingPerBackend();
+
+    int getOpenSessions();
+
+    int getOpenTransactions();
+}

@@ -1,0 +1,84 @@
+package org.phalanx.controller.jmx;
+
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * A hosted virtual database: its counters and every operator action. Emits the notifications
+ * named in {@link Notifications}: backend state changes and failures, progress of long
+ * operations and their end.
+ */
+public interface VirtualDatabaseMXBean {
+    String getName();
+
+    /** Backend names in configuration order. */
+    String[] getBackends();
+
+    /** Backend name to state (ENABLED, DISABLED, REPLAYING, RESTORING). */
+    Map<String, String> getBackendStates();
+
+    long getReads();
+
+    long getWrites();
+
+    long getCommits();
+
+    long getRollbacks();
+
+    /** Transactions ended: commits plus rollbacks. */
+    long getTransactions();
+
+    long getErrors();
+
+    /** Reads retried on another backend after one failed. */
+    long getReadRetries();
+
+    /** Statements the SQL parser could not read (treated as writes on every table). */
+    long getUnparsedStatements();
+
+    /** Requests in progress over all backends (queued writes included). */
+    int getPendingRequests();
+
+    int getOpenSessions();
+
+    int getOpenTransactions();
+
+    /** The operator action running now, or an empty string. */
+    String getRunningOperation();
+
+    /** SQL statistics: the {@code n} statement templates run most often (literals stripped). */
+    StatementStatistics[] topStatements(int n);
+
+    void disableBackend(String backend) throws SQLException;
+
+    /** Replays the recovery log onto a disabled backend from its checkpoint, then enables it. */
+    void enableBackend(String backend) throws SQLException;
+
+    /** Records a named checkpoint at the current position; returns it. */
+    long checkpoint(String name) throws SQLException;
+
+    /** Deletes log entries older than the oldest checkpoint; returns how many. */
+    long purgeLog() throws SQLException;
+
+    /**
+     * Dumps a backend into the dump folder.
+     *
+     * @param format empty for the portable format, or sqlite-native, pg_dump, mysqldump
+     */
+    DumpDescription backup(String backend, String dumpName, String format) throws SQLException;
+
+    /** Restores a dump onto a disabled backend (enable it afterwards to replay the log). */
+    DumpDescription restore(String backend, String dumpName, boolean force) throws SQLException;
+
+    DumpDescription[] listDumps() throws SQLException;
+
+    void deleteDump(String dumpName) throws SQLException;
+
+    /** Checkpoint name to position, in position order. */
+    Map<String, Long> getCheckpoints() throws SQLException;
+
+    void flushCache();
+
+    /** Stops hosting this virtual database; {@code mode} is wait, safe or force. */
+    void shutdown(String mode) throws SQLException;
+}

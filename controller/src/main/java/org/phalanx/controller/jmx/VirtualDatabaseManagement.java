@@ -1,0 +1,309 @@
+package org.phalanx.controller.jmx;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.Notification;
+import javax.management.NotificationBroadcasterSupport;
+import org.phalanx.controller.ShutdownMode;
+import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.recoverylog.dump.DumpInfo;
+import org.phalanx.recoverylog.dump.Progress;
+import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.Statistics;
+
+/**
+ * The virtual database MBean: a thin adapter over {@link VirtualDatabase}'s operator API. Every
+ * operator action of this virtual database goes through here (the backend, cache and log MBeans
+ * delegate), so each ends with one {@link Notifications#OPERATION_FINISHED} notification.
+ *
+ * <p>Errors reach JMX clients as a new {@link SQLException} with the message and SQLState only:
+ * a cause of a Phalanx class could not be read by a client without Phalanx on its class path.
+ */
+public final class VirtualDatabaseManagement extends NotificationBroadcasterSupport implements VirtualDatabaseMXBean {
+    /** Progress notifications at most this often per operation (the last one always goes). */
+    private static final long PROGRESS_INTERVAL_NANOS = 200_000_000L;
+
+    /** What unloading a virtual database means; the controller does it. */
+    @FunctionalInterface
+    public interface Unloader {
+        void unload(String virtualDatabase, ShutdownMode mode) throws SQLException;
+    }
+
+    private final VirtualDatabase vdb;
+    private final Unloader unloader;
+    private final AtomicLong sequence = new AtomicLong();
+
+    public VirtualDatabaseManagement(VirtualDatabase vdb, Unloader unloader) {
+        super(Notifications.info());
+        this.vdb = vdb;
+        this.unloader = unloader;
+        vdb.requestManager().ifPresent(rm -> rm.addBackendListener((b, from, to, reason, failure) ->
+                backendChanged(b.name(), from, to, reason, failure)));
+    }
+
+    VirtualDatabase virtualDatabase() {
+        return vdb;
+    }
+
+    private void backendChanged(String backend, BackendState from, BackendState to, String reason, boolean failure) {
+        String message = "backend " + backend + " of " + vdb.name() + ": " + from + " -> " + to
+                + (reason == null ? "" : " (" + reason + ")");
+        send(Notifications.BACKEND_STATE, message,
+                Notifications.backendChange(vdb.name(), backend, from.name(), to.name(), reason, failure));
+        if (failure) {
+            send(Notifications.BACKEND_FAILURE, message,
+                    Notifications.backendChange(vdb.name(), backend, from.name(), to.name(), reason, true));
+        }
+    }
+
+    private void send(String type, String message, Object userData) {
+        Notification n = new Notification(type, ObjectNames.virtualDatabase(vdb.name()), sequence.incrementAndGet(),
+                System.currentTimeMillis(), message);
+        n.setUserData(userData);
+        sendNotification(n);
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    @Override
+    public String getName() {
+        return vdb.name();
+    }
+
+    @Override
+    public String[] getBackends() {
+        return vdb.backendStates().keySet().toArray(String[]::new);
+    }
+
+    @Override
+    public Map<String, String> getBackendStates() {
+        Map<String, String> states = new LinkedHashMap<>();
+        vdb.backendStates().forEach((name, state) -> states.put(name, state.name()));
+        return states;
+    }
+
+    private Statistics.Snapshot statistics() {
+        Statistics.Snapshot s = vdb.statistics();
+        return s != null ? s : new Statistics.Snapshot(0, 0, 0, 0, 0, 0, 0);
+    }
+
+    @Override
+    public long getReads() {
+        return statistics().reads();
+    }
+
+    @Override
+    public long getWrites() {
+        return statistics().writes();
+    }
+
+    @Override
+    public long getCommits() {
+        return statistics().commits();
+    }
+
+    @Override
+    public long getRollbacks() {
+        return statistics().rollbacks();
+    }
+
+    @Override
+    public long getTransactions() {
+        Statistics.Snapshot s = statistics();
+        return s.commits() + s.rollbacks();
+    }
+
+    @Override
+    public long getErrors() {
+        return statistics().errors();
+    }
+
+    @Override
+    public long getReadRetries() {
+        return statistics().readRetries();
+    }
+
+    @Override
+    public long getUnparsedStatements() {
+        return statistics().unparsedStatements();
+    }
+
+    @Override
+    public int getPendingRequests() {
+        return vdb.requestManager().map(RequestManager::pendingRequests).orElse(0);
+    }
+
+    @Override
+    public int getOpenSessions() {
+        return vdb.requestManager().map(RequestManager::openSessions).orElse(0);
+    }
+
+    @Override
+    public int getOpenTransactions() {
+        return vdb.requestManager().map(RequestManager::openTransactions).orElse(0);
+    }
+
+    @Override
+    public String getRunningOperation() {
+        return vdb.runningOperation().orElse("");
+    }
+
+    @Override
+    public StatementStatistics[] topStatements(int n) {
+        return vdb.requestManager().map(rm -> rm.topStatements(n)).orElse(List.of()).stream()
+                .map(t -> new StatementStatistics(t.template(), t.count(), t.errors(), t.cacheHits(),
+                        t.meanNanos() / 1000, t.maxNanos() / 1000))
+                .toArray(StatementStatistics[]::new);
+    }
+
+    @Override
+    public Map<String, Long> getCheckpoints() throws SQLException {
+        try {
+            return vdb.checkpoints();
+        } catch (SQLException e) {
+            throw clean(e);
+        }
+    }
+
+    @Override
+    public DumpDescription[] listDumps() throws SQLException {
+        try {
+            return vdb.listDumps().stream().map(d -> d.readable()
+                    ? describe(d.name(), d.info())
+                    : new DumpDescription(d.name(), "", "", "", -1, -1, -1, "", d.problem()))
+                    .toArray(DumpDescription[]::new);
+        } catch (SQLException e) {
+            throw clean(e);
+        }
+    }
+
+    private static DumpDescription describe(String name, DumpInfo info) {
+        return new DumpDescription(name, info.format(), String.valueOf(info.sourceEngine()), info.checkpointName(),
+                info.checkpointPosition(), info.totalRows(), info.size(), String.valueOf(info.created()), "");
+    }
+
+    // ------------------------------------------------------------------ operator actions
+
+    @Override
+    public void disableBackend(String backend) throws SQLException {
+        action("disable backend " + backend, () -> {
+            vdb.disableBackend(backend);
+            return "backend " + backend + " disabled";
+        });
+    }
+
+    @Override
+    public void enableBackend(String backend) throws SQLException {
+        action("enable backend " + backend, () -> {
+            vdb.enableBackend(backend);
+            return "backend " + backend + " enabled";
+        });
+    }
+
+    @Override
+    public long checkpoint(String name) throws SQLException {
+        return Long.parseLong(action("checkpoint " + name, () -> String.valueOf(vdb.checkpoint(name))));
+    }
+
+    @Override
+    public long purgeLog() throws SQLException {
+        return Long.parseLong(action("purge log", () -> String.valueOf(vdb.purgeLog())));
+    }
+
+    @Override
+    public DumpDescription backup(String backend, String dumpName, String format) throws SQLException {
+        String operation = "backup " + backend + " to " + dumpName;
+        DumpInfo[] info = new DumpInfo[1];
+        action(operation, () -> {
+            info[0] = vdb.backup(backend, dumpName, format == null || format.isBlank() ? null : format.trim(),
+                    progress(operation));
+            return dumpName + ": " + info[0].totalRows() + " rows, " + info[0].size() + " bytes";
+        });
+        return describe(dumpName, info[0]);
+    }
+
+    @Override
+    public DumpDescription restore(String backend, String dumpName, boolean force) throws SQLException {
+        String operation = "restore " + dumpName + " onto " + backend;
+        DumpInfo[] info = new DumpInfo[1];
+        action(operation, () -> {
+            info[0] = vdb.restore(backend, dumpName, force, progress(operation));
+            return dumpName + " restored onto " + backend + ": " + info[0].totalRows() + " rows";
+        });
+        return describe(dumpName, info[0]);
+    }
+
+    @Override
+    public void deleteDump(String dumpName) throws SQLException {
+        action("delete dump " + dumpName, () -> {
+            vdb.deleteDump(dumpName);
+            return "dump " + dumpName + " deleted";
+        });
+    }
+
+    @Override
+    public void flushCache() {
+        vdb.flushCache();
+    }
+
+    @Override
+    public void shutdown(String mode) throws SQLException {
+        ShutdownMode parsed = ShutdownMode.parse(mode);
+        try {
+            unloader.unload(vdb.name(), parsed);
+        } catch (SQLException e) {
+            throw clean(e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Action {
+        String run() throws SQLException;
+    }
+
+    /** Runs an operator action and notifies its end, success or failure; returns what it reports. */
+    private String action(String operation, Action action) throws SQLException {
+        long start = System.nanoTime();
+        try {
+            String result = action.run();
+            finished(operation, true, result, start);
+            return result;
+        } catch (SQLException e) {
+            finished(operation, false, e.getMessage(), start);
+            throw clean(e);
+        } catch (RuntimeException e) {
+            finished(operation, false, e.toString(), start);
+            throw new IllegalStateException(operation + " failed: " + e);
+        }
+    }
+
+    private void finished(String operation, boolean succeeded, String result, long startNanos) {
+        long millis = (System.nanoTime() - startNanos) / 1_000_000;
+        send(Notifications.OPERATION_FINISHED, operation + (succeeded ? " finished: " : " failed: ") + result,
+                Notifications.finished(vdb.name(), operation, succeeded, result, millis));
+    }
+
+    /** Sends progress notifications for an operation, at a bounded rate. */
+    private Progress progress(String operation) {
+        long[] last = {0};
+        return (done, total, unit) -> {
+            long now = System.nanoTime();
+            if (done != total && now - last[0] < PROGRESS_INTERVAL_NANOS) {
+                return;
+            }
+            last[0] = now;
+            send(Notifications.OPERATION_PROGRESS, operation + ": " + done + (total >= 0 ? " of " + total : "")
+                    + " " + unit, Notifications.progress(vdb.name(), operation, done, total, unit));
+        };
+    }
+
+    /** The message and SQLState, without a cause a JMX client might not be able to load. */
+    static SQLException clean(SQLException e) {
+        return new SQLException(e.getMessage() + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]"),
+                e.getSQLState(), e.getErrorCode());
+    }
+}

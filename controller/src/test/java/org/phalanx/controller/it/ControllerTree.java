@@ -1,0 +1,171 @@
+package org.phalanx.controller.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.management.JMX;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.phalanx.controller.jmx.ObjectNames;
+import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
+import org.phalanx.controller.testing.ControllerProcess;
+
+/**
+ * A 2-level tree of controllers (the C-JDBC paper's vertical scalability): two sub-controllers,
+ * each a process hosting a RAIDb-1 virtual database over two SQLite leaves, and a top controller
+ * whose virtual database "top" has the two sub-controllers' virtual databases as backends,
+ * reached through the Phalanx driver. Every virtual database has user "app", password "secret".
+ *
+ * <p>The top runs as a third process with a JMX connector, through which a test acts as an
+ * operator ({@link #top()}: backend states, dumps, restore, enable).
+ */
+final class ControllerTree implements AutoCloseable {
+    /** Sub-controller (its virtual database has the same name) to its leaves. */
+    static final Map<String, List<String>> LEAVES = Map.of("sub1", List.of("l1a", "l1b"), "sub2", List.of("l2a", "l2b"));
+    static final List<String> ALL_LEAVES = List.of("l1a", "l1b", "l2a", "l2b");
+
+    private final Path dir;
+    private final Map<String, Integer> subPorts = new LinkedHashMap<>();
+    private final Map<String, ControllerProcess> subs = new LinkedHashMap<>();
+    private final int topPort;
+    private final int topJmxPort;
+    private ControllerProcess topProcess;
+    private JMXConnector jmx;
+
+    /**
+     * Writes the configuration files and starts the three controllers.
+     *
+     * @param topRequestManager the top's {@code <requestManager>} element (replication, wait policy, placement)
+     */
+    ControllerTree(Path dir, String topRequestManager) throws Exception {
+        this.dir = dir;
+        for (String sub : LEAVES.keySet().stream().sorted().toList()) {
+            subPorts.put(sub, ControllerProcess.freePort());
+            writeSub(sub);
+        }
+        topPort = ControllerProcess.freePort();
+        topJmxPort = ControllerProcess.freePort();
+        writeTop(topRequestManager);
+        try {
+            for (String sub : subPorts.keySet()) {
+                startSub(sub);
+            }
+            topProcess = ControllerProcess.start(dir.resolve("top/controller.xml"), dir.resolve("top/controller.out"),
+                    topPort, topJmxPort);
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void writeSub(String sub) throws IOException {
+        Path d = Files.createDirectories(dir.resolve(sub));
+        StringBuilder backends = new StringBuilder();
+        for (String leaf : LEAVES.get(sub)) {
+            // more connections than the top's pool to this sub-controller (20): under 'first' a leaf that is
+            // behind holds a connection for each transaction queued on it (docs/nested-controllers.md)
+            backends.append("    <backend name=\"").append(leaf).append("\" url=\"jdbc:sqlite:").append(leaf)
+                    .append(".db\" poolSize=\"60\"/>\n");
+        }
+        Files.writeString(d.resolve(sub + ".xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="%s">
+                  <users><user name="app" password="secret"/></users>
+                  <backends>
+                %s  </backends>
+                  <requestManager replication="RAIDb-1" waitPolicy="first" balancing="least-pending" lockTimeout="20s"/>
+                </virtualDatabase>
+                """.formatted(sub, backends));
+        writeController(d, subPorts.get(sub), "", sub + ".xml");
+    }
+
+    private void writeTop(String requestManager) throws IOException {
+        Path d = Files.createDirectories(dir.resolve("top"));
+        StringBuilder backends = new StringBuilder();
+        subPorts.forEach((sub, port) -> backends.append("    <backend name=\"").append(sub)
+                .append("\" driver=\"org.phalanx.driver.Driver\" url=\"jdbc:phalanx://127.0.0.1:").append(port)
+                .append('/').append(sub).append("\" user=\"app\" password=\"secret\" poolSize=\"20\"/>\n"));
+        Files.writeString(d.resolve("top.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="top">
+                  <users><user name="app" password="secret"/></users>
+                  <backends>
+                %s  </backends>
+                  %s
+                  <recoveryLog dir="log"/>
+                </virtualDatabase>
+                """.formatted(backends, requestManager));
+        writeController(d, topPort, """
+                  <jmx address="127.0.0.1" port="%d">
+                    <admin user="admin" password="admin"/>
+                  </jmx>
+                """.formatted(topJmxPort), "top.xml");
+    }
+
+    private static void writeController(Path d, int port, String jmx, String vdbFile) throws IOException {
+        Files.writeString(d.resolve("controller.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen address="127.0.0.1" port="%d"/>
+                %s  <virtualDatabase file="%s"/>
+                </controller>
+                """.formatted(port, jmx, vdbFile));
+    }
+
+    /** Starts (or restarts) a sub-controller's process on its port, over the leaves it had. */
+    void startSub(String sub) throws IOException, InterruptedException {
+        subs.put(sub, ControllerProcess.start(dir.resolve(sub + "/controller.xml"),
+                dir.resolve(sub + "/controller-" + System.nanoTime() + ".out"), subPorts.get(sub)));
+    }
+
+    /** kill -9: the sub-controller dies at once, its sockets close under the top's connections. */
+    void kill(String sub) throws InterruptedException {
+        Process p = subs.remove(sub).process();
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** The top's virtual database as an operator manages it, over the top controller's JMX connector. */
+    VirtualDatabaseMXBean top() throws IOException {
+        if (jmx == null) {
+            jmx = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + topJmxPort
+                    + "/jmxrmi"), Map.of(JMXConnector.CREDENTIALS, new String[] {"admin", "admin"}));
+        }
+        return JMX.newMXBeanProxy(jmx.getMBeanServerConnection(), ObjectNames.virtualDatabase("top"),
+                VirtualDatabaseMXBean.class);
+    }
+
+    String topUrl() {
+        return "jdbc:phalanx://127.0.0.1:" + topPort + "/top";
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(topUrl() + "?user=app&password=secret");
+    }
+
+    /**
+     * Stops the top first (it drains its queued writes into the sub-controllers), then the
+     * sub-controllers (they drain theirs into the leaves): afterwards the leaves are final.
+     */
+    @Override
+    public void close() throws IOException {
+        if (jmx != null) {
+            jmx.close();
+        }
+        if (topProcess != null) {
+            topProcess.close();
+        }
+        for (ControllerProcess p : subs.values()) {
+            p.close();
+        }
+        subs.clear();
+    }
+}

@@ -1,0 +1,339 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.phalanx.controller.ControllerMain;
+import org.phalanx.recoverylog.ControllerTables;
+import org.phalanx.recoverylog.FileRecoveryLog;
+import org.phalanx.recoverylog.JdbcRecoveryLog;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.testing.SqliteCluster;
+
+/**
+ * Done-when 2 of issue 6: a controller process is killed with SIGKILL in the middle of a
+ * concurrent write workload, with waitPolicy="first" and one slow backend still far behind; the
+ * restarted controller brings every backend to exactly the logged state. Checked on the backend
+ * files: all identical, every acknowledged increment counted exactly once, nothing of a
+ * rolled-back transaction.
+ */
+class CrashRecoveryIT {
+    private static final List<String> BACKENDS = List.of("b1", "b2", "b3");
+    private static final int CLIENTS = 4;
+    private static final Pattern RECOVERED = Pattern.compile("backend (\\w+) recovered after the crash \\((\\d+) missing");
+
+    @TempDir
+    Path dir;
+    private int port;
+
+    private void writeConfig(String recoveryLog) throws IOException {
+        port = freePort();
+        // a slow backend under 'first' holds a pooled connection per transaction queued on it
+        PhalanxCluster.writeVirtualDatabase(dir, new SqliteCluster(dir, BACKENDS.toArray(new String[0])), "first",
+                recoveryLog, 100);
+        Files.writeString(dir.resolve("controller.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen address="127.0.0.1" port="%d"/>
+                  <jmx port="0"/>
+                  <virtualDatabase file="vdb.xml"/>
+                </controller>
+                """.formatted(port));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** A controller in a process of its own, from this test's classpath (the fault injector included). */
+    private Process launch(String output, long slowBackendDelayMillis) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        String logConfig = ControllerMain.class.getResource("/log4j2.xml").toString(); // the controller's own: INFO
+        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                "-Dlog4j2.configurationFile=" + logConfig,
+                "-Dfaulty.b3.delayMillis=" + slowBackendDelayMillis,
+                ControllerMain.class.getName(), dir.resolve("controller.xml").toString())
+                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve(output).toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!p.isAlive()) {
+                throw new AssertionError("controller exited: " + Files.readString(dir.resolve(output)));
+            }
+            try (Socket ignored = new Socket("127.0.0.1", port)) {
+                return p;
+            } catch (IOException notYet) {
+                Thread.sleep(100);
+            }
+        }
+        p.destroyForcibly();
+        throw new AssertionError("controller did not listen within 60 s: " + Files.readString(dir.resolve(output)));
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + port + "/vdb?user=app&password=secret");
+    }
+
+    /**
+     * Clients each counting in their own row of {@code counters} and, in transactions, in a
+     * shared row 0 plus an item; a quarter of the transactions roll back (+1000 and a negative
+     * item, never to be seen). What was acknowledged is counted; the one request of each client
+     * that the kill interrupts is "in doubt": it may or may not have happened, but at most once.
+     */
+    private final class Workload {
+        final long[] acknowledged = new long[CLIENTS + 1];
+        final long[] inDoubt = new long[CLIENTS + 1];
+        final Set<Integer> items = ConcurrentHashMap.newKeySet();
+        final Set<Integer> itemsInDoubt = ConcurrentHashMap.newKeySet();
+        final AtomicLong done = new AtomicLong();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        private final List<Future<?>> clients = new ArrayList<>();
+
+        Workload() {
+            for (int n = 1; n <= CLIENTS; n++) {
+                int client = n;
+                clients.add(pool.submit(() -> run(client)));
+            }
+        }
+
+        private Void run(int client) throws SQLException {
+            Random random = new Random(client);
+            try (Connection c = connect();
+                 PreparedStatement add = c.prepareStatement("UPDATE counters SET n = n + ? WHERE id = ?");
+                 PreparedStatement item = c.prepareStatement("INSERT INTO items VALUES (?, ?)")) {
+                for (int i = 0; !stop.get(); i++) {
+                    int id = client * 1_000_000 + i;
+                    int kind = random.nextInt(4);
+                    // what this request adds if it happens: own counter, shared counter, item
+                    long own = kind == 3 ? 0 : 1;
+                    long shared = kind == 2 ? 1 : 0;
+                    synchronized (this) {
+                        inDoubt[client] += own;
+                        inDoubt[0] += shared;
+                    }
+                    if (kind == 2) {
+                        itemsInDoubt.add(id);
+                    }
+                    if (kind < 2) {
+                        add.setInt(1, 1);
+                        add.setInt(2, client);
+                        add.executeUpdate();
+                    } else {
+                        c.setAutoCommit(false);
+                        item.setInt(1, kind == 2 ? id : -id);
+                        item.setInt(2, client);
+                        item.executeUpdate();
+                        add.setInt(1, kind == 2 ? 1 : 1000);
+                        add.setInt(2, client);
+                        add.executeUpdate();
+                        if (kind == 2) {
+                            add.setInt(1, 1);
+                            add.setInt(2, 0);
+                            add.executeUpdate();
+                            c.commit();
+                        } else {
+                            c.rollback();
+                        }
+                        c.setAutoCommit(true);
+                    }
+                    synchronized (this) {
+                        inDoubt[client] -= own;
+                        inDoubt[0] -= shared;
+                        acknowledged[client] += own;
+                        acknowledged[0] += shared;
+                    }
+                    if (kind == 2) {
+                        itemsInDoubt.remove(id);
+                        items.add(id);
+                    }
+                    done.incrementAndGet();
+                    Thread.sleep(2);
+                }
+            } catch (SQLException killed) {
+                if (!stop.get()) {
+                    throw killed;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        }
+
+        /** The controller is about to die: the requests in progress are in doubt from now on. */
+        void killing() {
+            stop.set(true);
+        }
+
+        void awaitClients() throws Exception {
+            for (Future<?> f : clients) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+            pool.shutdown();
+        }
+    }
+
+    private long highestApplied(SqliteCluster files, String backend) {
+        try (Connection c = files.direct(backend); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT MAX(position) FROM " + ControllerTables.APPLIED)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException busy) {
+            return -1;
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"<recoveryLog dir=\"log\"/>", "<recoveryLog url=\"jdbc:sqlite:log.db\" tablePrefix=\"vdb_\"/>"})
+    void aKilledControllerRestartsWithEveryBackendAtExactlyTheLoggedState(String recoveryLog) throws Exception {
+        writeConfig(recoveryLog);
+        SqliteCluster files = new SqliteCluster(dir, BACKENDS.toArray(new String[0]));
+        Process controller = launch("before-kill.out", 15);
+        Workload workload;
+        try {
+            try (Connection c = connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
+                s.executeUpdate("CREATE TABLE items (id INTEGER PRIMARY KEY, client INTEGER NOT NULL)");
+                for (int id = 0; id <= CLIENTS; id++) {
+                    s.executeUpdate("INSERT INTO counters VALUES (" + id + ", 0)");
+                }
+            }
+            workload = new Workload();
+            // under way, with the slow backend well behind the others
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (!(workload.done.get() >= 200 && highestApplied(files, "b1") - highestApplied(files, "b3") >= 40)) {
+                assertTrue(System.nanoTime() < deadline, "the workload did not get going: " + workload.done.get()
+                        + " requests, " + Files.readString(dir.resolve("before-kill.out")));
+                Thread.sleep(20);
+            }
+            workload.killing();
+            controller.destroyForcibly(); // SIGKILL: no shutdown hook, nothing flushed
+            assertTrue(controller.waitFor(1, TimeUnit.MINUTES));
+            workload.awaitClients();
+        } finally {
+            controller.destroyForcibly();
+        }
+
+        Process restarted = launch("after-kill.out", 0);
+        try {
+            try (Connection c = connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 0"); // serving, on every backend
+            }
+            restarted.destroy(); // SIGTERM: a clean stop
+            assertTrue(restarted.waitFor(1, TimeUnit.MINUTES));
+        } finally {
+            restarted.destroyForcibly();
+        }
+        String log = Files.readString(dir.resolve("after-kill.out"));
+        assertTrue(log.contains("did not stop cleanly"), log);
+        Matcher m = RECOVERED.matcher(log);
+        Map<String, Long> replayed = new java.util.HashMap<>();
+        while (m.find()) {
+            replayed.put(m.group(1), Long.parseLong(m.group(2)));
+        }
+        assertEquals(Set.copyOf(BACKENDS), replayed.keySet(), "every backend recovered: " + log
+                + "\nbefore the kill:\n" + Files.readString(dir.resolve("before-kill.out")).lines()
+                .filter(l -> l.contains("ERROR")).limit(5).toList());
+        assertTrue(replayed.get("b3") > 0, "the slow backend was behind and caught up by replay: " + replayed);
+        try (RecoveryLog recovery = recoveryLog.contains("dir=")
+                ? new FileRecoveryLog(dir.resolve("log"))
+                : new JdbcRecoveryLog("jdbc:sqlite:" + dir.resolve("log.db"), null, null, "vdb_")) {
+            for (String b : BACKENDS) {
+                assertTrue(recovery.states().get("backend." + b).startsWith("synced@"),
+                        b + " was enabled until the clean stop: " + recovery.states());
+            }
+        }
+
+        PhalanxClusterChecks.identical(dir, BACKENDS, "counters", "id");
+        PhalanxClusterChecks.identical(dir, BACKENDS, "items", "id");
+        long[] counters = new long[CLIENTS + 1];
+        try (Connection c = files.direct("b3"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, n FROM counters")) {
+            while (rs.next()) {
+                counters[rs.getInt(1)] = rs.getLong(2);
+            }
+        }
+        counters[0] -= 1; // the increment after the restart
+        for (int id = 0; id <= CLIENTS; id++) {
+            long low = workload.acknowledged[id];
+            long high = low + workload.inDoubt[id];
+            assertTrue(counters[id] >= low && counters[id] <= high, "counter " + id + " is " + counters[id]
+                    + ": acknowledged increments " + low + ", in doubt at the kill " + workload.inDoubt[id]);
+        }
+        assertTrue(workload.acknowledged[0] > 20, "transactions committed: " + workload.acknowledged[0]);
+        Set<Integer> present = new HashSet<>();
+        try (Connection c = files.direct("b3"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM items")) {
+            while (rs.next()) {
+                present.add(rs.getInt(1));
+            }
+        }
+        assertTrue(present.containsAll(workload.items), "every acknowledged item is there");
+        Set<Integer> unexpected = new HashSet<>(present);
+        unexpected.removeAll(workload.items);
+        unexpected.removeAll(workload.itemsInDoubt);
+        assertEquals(Set.of(), unexpected, "items of rolled-back transactions, or never sent");
+    }
+
+    /** The record of applied positions is the controller's: clients do not see it in the metadata. */
+    @Test
+    void theRecordTableIsNotInTheMetadataClientsSee() throws Exception {
+        try (PhalanxCluster cluster = PhalanxCluster.withRecoveryLog(dir, "all", "<recoveryLog dir=\"log\"/>",
+                BACKENDS.toArray(new String[0]))) {
+            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+                s.executeUpdate("INSERT INTO t VALUES (1)");
+                DatabaseMetaData md = c.getMetaData();
+                List<String> tables = new ArrayList<>();
+                try (ResultSet rs = md.getTables(null, null, "%", null)) {
+                    while (rs.next()) {
+                        tables.add(rs.getString("TABLE_NAME").toLowerCase(java.util.Locale.ROOT));
+                    }
+                }
+                assertTrue(tables.contains("t"), tables.toString());
+                assertFalse(tables.contains(ControllerTables.APPLIED), tables.toString());
+                try (ResultSet rs = md.getColumns(null, null, ControllerTables.APPLIED, "%")) {
+                    assertFalse(rs.next(), "no columns of the record table");
+                }
+            }
+            try (Connection c = cluster.files.direct("b1"); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + ControllerTables.APPLIED)) {
+                rs.next();
+                assertTrue(rs.getInt(1) >= 2, "yet it is there on the backend, one row per unit");
+            }
+        }
+    }
+}

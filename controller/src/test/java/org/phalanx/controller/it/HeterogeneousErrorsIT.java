@@ -1,0 +1,92 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.requestmanager.BackendState;
+
+/**
+ * Heterogeneous done-when 4: a constraint violation fails the statement for the client with a
+ * class 23 SQLState whichever engine raised it, and leaves every replica enabled and identical; a
+ * failure of one replica only (its table dropped by hand) takes out that replica alone.
+ */
+class HeterogeneousErrorsIT {
+    private static final Map<String, BackendState> ALL_ENABLED = HeterogeneousCluster.ALL_ENABLED;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void constraintViolationsAreTheApplicationsErrorOnEveryEngine() throws Exception {
+        try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_errors", "all")) {
+            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE members (id INTEGER PRIMARY KEY, email VARCHAR(80) NOT NULL UNIQUE,"
+                        + " name VARCHAR(40))");
+                s.executeUpdate("INSERT INTO members VALUES (1, 'a@example.org', 'a')");
+
+                assertConstraint(s, "INSERT INTO members VALUES (2, 'a@example.org', 'same email')");
+                assertConstraint(s, "INSERT INTO members VALUES (1, 'b@example.org', 'same key')");
+                assertConstraint(s, "INSERT INTO members (id, name) VALUES (3, 'no email')");
+                assertEquals(ALL_ENABLED, cluster.vdb().backendStates());
+
+                // inside a transaction: the statement fails; PostgreSQL has aborted its branch while the
+                // other engines have not, so the transaction ends everywhere instead of diverging
+                c.setAutoCommit(false);
+                s.executeUpdate("INSERT INTO members VALUES (4, 'd@example.org', 'in tx')");
+                assertConstraint(s, "INSERT INTO members VALUES (5, 'd@example.org', 'dup in tx')");
+                SQLException aborted = assertThrows(SQLException.class,
+                        () -> s.executeUpdate("INSERT INTO members VALUES (6, 'f@example.org', 'after')"));
+                assertEquals("25P02", aborted.getSQLState());
+                c.rollback();
+                c.setAutoCommit(true);
+                s.executeUpdate("INSERT INTO members VALUES (7, 'g@example.org', 'afterwards')");
+                assertEquals(ALL_ENABLED, cluster.vdb().backendStates());
+            }
+
+            // the same violation raised by each engine alone
+            for (String only : HeterogeneousCluster.BACKENDS) {
+                String state = cluster.withOnly(only, () -> {
+                    try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                        return assertConstraint(s, "INSERT INTO members VALUES (8, 'a@example.org', 'dup')");
+                    }
+                });
+                assertTrue(state.startsWith("23"), only + " raised " + state);
+            }
+            assertEquals(ALL_ENABLED, cluster.vdb().backendStates());
+            assertEquals(2, cluster.assertIdentical("members", "id"));
+
+            // a failure on one replica only: its table dropped behind Phalanx's back
+            try (Connection direct = cluster.direct("maria"); Statement s = direct.createStatement()) {
+                s.execute("DROP TABLE members");
+            }
+            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                assertEquals(1, s.executeUpdate("INSERT INTO members VALUES (9, 'i@example.org', 'two of three')"));
+            }
+            assertEquals(Map.of("lite", BackendState.ENABLED, "pg", BackendState.ENABLED, "maria", BackendState.DISABLED),
+                    cluster.vdb().backendStates());
+            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                assertEquals(1, s.executeUpdate("INSERT INTO members VALUES (10, 'j@example.org', 'still served')"));
+            }
+            cluster.controller.stop();
+            java.util.List<java.util.List<Object>> lite = cluster.rows("lite", "members", "id");
+            assertEquals(4, lite.size());
+            assertEquals(lite, cluster.rows("pg", "members", "id"), "the two healthy replicas stay identical");
+        }
+    }
+
+    /** The statement fails with a class 23 SQLState; returns it. */
+    private static String assertConstraint(Statement s, String sql) {
+        SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(sql), sql);
+        assertTrue(e.getSQLState() != null && e.getSQLState().startsWith("23"),
+                sql + " failed with SQLState " + e.getSQLState() + ": " + e.getMessage());
+        return e.getSQLState();
+    }
+}
