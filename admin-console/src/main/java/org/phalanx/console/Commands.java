@@ -1,0 +1,457 @@
+package org.phalanx.console;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.phalanx.controller.jmx.BackendMXBean;
+import org.phalanx.controller.jmx.CacheMXBean;
+import org.phalanx.controller.jmx.DumpDescription;
+import org.phalanx.controller.jmx.RecoveryLogMXBean;
+import org.phalanx.controller.jmx.StatementStatistics;
+import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The console's commands, one per MBean operation plus the show views, monitor and sql. Each
+ * prints plain text and returns 0; a failure is thrown and printed as one line by the caller.
+ */
+final class Commands {
+    private Commands() {
+    }
+
+
+    /** A command with the context; subclasses print with {@link #out}. */
+    abstract static class Base implements Callable<Integer> {
+        final Context ctx;
+
+        Base(Context ctx) {
+            this.ctx = ctx;
+        }
+
+        ControllerClient client() {
+            return ctx.client();
+        }
+
+        void println(Object line) {
+            ctx.out.println(line);
+            ctx.out.flush();
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            run();
+            return 0;
+        }
+
+        abstract void run() throws Exception;
+    }
+
+    // ------------------------------------------------------------------ show
+
+    @Command(name = "show", description = "Show vdbs, backends, dumps, checkpoints, stats or config.",
+            subcommands = {ShowVdbs.class, ShowBackends.class, ShowDumps.class, ShowCheckpoints.class,
+                    ShowStats.class, ShowConfig.class})
+    static final class Show implements Callable<Integer> {
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "show what? vdbs, backends, dumps, checkpoints, stats or config");
+        }
+    }
+
+    @Command(name = "vdbs", description = "The hosted virtual databases with their load.")
+    static final class ShowVdbs extends Base {
+        ShowVdbs(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() {
+            Table t = new Table("VDB", "ENABLED", "BACKENDS", "READS", "WRITES", "TRANSACTIONS", "ERRORS", "PENDING",
+                    "SESSIONS");
+            for (String name : client().controller().getVirtualDatabases()) {
+                VirtualDatabaseMXBean vdb = client().vdb(name);
+                Map<String, String> states = vdb.getBackendStates();
+                long enabled = states.values().stream().filter("ENABLED"::equals).count();
+                t.row(name, enabled, states.size(), vdb.getReads(), vdb.getWrites(), vdb.getTransactions(),
+                        vdb.getErrors(), vdb.getPendingRequests(), vdb.getOpenSessions());
+            }
+            t.print(ctx.out);
+        }
+    }
+
+    @Command(name = "backends", description = "Backends of a virtual database (of all, without one): state, load, latency.")
+    static final class ShowBackends extends Base {
+        @Parameters(arity = "0..1", paramLabel = "<vdb>")
+        String vdb;
+
+        ShowBackends(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            String[] names = vdb != null ? new String[]{vdb} : client().controller().getVirtualDatabases();
+            Table t = new Table("VDB", "BACKEND", "STATE", "PENDING", "READS", "WRITES", "ERRORS", "MEAN_MS",
+                    "CHECKPOINT", "REASON");
+            for (String name : names) {
+                for (String backend : client().vdb(name).getBackends()) {
+                    BackendMXBean b = client().backend(name, backend);
+                    long checkpoint = b.getCheckpoint();
+                    t.row(name, backend, b.getState(), b.getPendingRequests(), b.getReads(), b.getWrites(),
+                            b.getErrors(), millis(b.getMeanLatencyMicros()), checkpoint < 0 ? "" : checkpoint,
+                            b.getDisabledReason());
+                }
+            }
+            t.print(ctx.out);
+        }
+    }
+
+    /** {@code backends <vdb>}: the same as {@code show backends <vdb>}, for short scripts. */
+    @Command(name = "backends", description = "The same as 'show backends'.")
+    static final class Backends extends Base {
+        @Parameters(arity = "0..1", paramLabel = "<vdb>")
+        String vdb;
+
+        Backends(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            ShowBackends show = new ShowBackends(ctx);
+            show.vdb = vdb;
+            show.run();
+        }
+    }
+
+    @Command(name = "dumps", description = "Dumps in a virtual database's dump folder.")
+    static final class ShowDumps extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        ShowDumps(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            Table t = new Table("DUMP", "FORMAT", "ENGINE", "CHECKPOINT", "POSITION", "ROWS", "BYTES", "CREATED");
+            for (DumpDescription d : client().vdb(vdb).listDumps()) {
+                if (d.problem().isEmpty()) {
+                    t.row(d.name(), d.format(), d.sourceEngine(), d.checkpoint(), d.checkpointPosition(), d.rows(),
+                            d.bytes(), d.created());
+                } else {
+                    t.row(d.name(), "unreadable: " + d.problem());
+                }
+            }
+            t.print(ctx.out);
+        }
+    }
+
+    @Command(name = "checkpoints", description = "Checkpoints in a virtual database's recovery log.")
+    static final class ShowCheckpoints extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        ShowCheckpoints(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            Table t = new Table("CHECKPOINT", "POSITION");
+            client().vdb(vdb).getCheckpoints().forEach(t::row);
+            t.print(ctx.out);
+        }
+    }
+
+    @Command(name = "stats", description = "Request counters, cache, recovery log and the top SQL statement templates.")
+    static final class ShowStats extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        @Option(names = "--top", description = "How many statement templates (default ${DEFAULT-VALUE}).",
+                defaultValue = "10")
+        int top;
+
+        ShowStats(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() {
+            VirtualDatabaseMXBean v = client().vdb(vdb);
+            println("requests: reads " + v.getReads() + ", writes " + v.getWrites() + ", commits " + v.getCommits()
+                    + ", rollbacks " + v.getRollbacks() + ", errors " + v.getErrors() + ", read retries "
+                    + v.getReadRetries() + ", unparsed " + v.getUnparsedStatements());
+            println("now: pending " + v.getPendingRequests() + ", sessions " + v.getOpenSessions()
+                    + ", open transactions " + v.getOpenTransactions());
+            CacheMXBean cache = client().cache(vdb);
+            println(cache == null ? "cache: none" : String.format("cache: hits %d, misses %d (hit ratio %.1f%%),"
+                            + " entries %d, memory %d bytes, invalidations %d, evictions %d", cache.getHits(),
+                    cache.getMisses(), cache.getHitRatio() * 100, cache.getEntries(), cache.getMemoryBytes(),
+                    cache.getInvalidations(), cache.getEvictions()));
+            RecoveryLogMXBean log = client().recoveryLog(vdb);
+            println(log == null ? "recovery log: none" : "recovery log: " + log.getDescription() + ", position "
+                    + log.getLastPosition() + ", " + log.getSize() + " entries held");
+            Table t = new Table("COUNT", "ERRORS", "CACHE_HITS", "MEAN_MS", "MAX_MS", "STATEMENT");
+            for (StatementStatistics s : v.topStatements(top)) {
+                t.row(s.count(), s.errors(), s.cacheHits(), millis(s.meanMicros()), millis(s.maxMicros()), s.template());
+            }
+            println("");
+            t.print(ctx.out);
+        }
+    }
+
+    @Command(name = "config", description = "controller.xml, or a virtual database's file (passwords hidden).")
+    static final class ShowConfig extends Base {
+        @Parameters(arity = "0..1", paramLabel = "<vdb>")
+        String vdb;
+
+        ShowConfig(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            if (vdb == null) {
+                println("# " + client().controller().getConfigFile());
+                ctx.out.print(client().controller().getConfiguration());
+            } else {
+                client().vdb(vdb);
+                ctx.out.print(client().controller().virtualDatabaseConfiguration(vdb));
+            }
+            ctx.out.flush();
+        }
+    }
+
+    // ------------------------------------------------------------------ backends and recovery
+
+    @Command(name = "enable", description = "Replay the recovery log onto a disabled backend, then enable it.")
+    static final class Enable extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<backend>")
+        String backend;
+
+        Enable(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            VirtualDatabaseMXBean v = client().vdb(vdb);
+            LongOperation.run(ctx, vdb, "enable backend " + backend, () -> {
+                v.enableBackend(backend);
+                return null;
+            });
+            println("backend " + backend + " of " + vdb + " is " + v.getBackendStates().get(backend));
+        }
+    }
+
+    @Command(name = "disable", description = "Take a backend out of service at a checkpoint (enable replays from there).")
+    static final class Disable extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<backend>")
+        String backend;
+
+        Disable(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            VirtualDatabaseMXBean v = client().vdb(vdb);
+            v.disableBackend(backend);
+            long checkpoint = client().backend(vdb, backend).getCheckpoint();
+            println("backend " + backend + " of " + vdb + " is " + v.getBackendStates().get(backend)
+                    + (checkpoint < 0 ? "" : " at checkpoint " + checkpoint));
+        }
+    }
+
+    @Command(name = "checkpoint", description = "Record a named checkpoint at the current log position.")
+    static final class Checkpoint extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<name>")
+        String name;
+
+        Checkpoint(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            println("checkpoint " + name + " at position " + client().vdb(vdb).checkpoint(name));
+        }
+    }
+
+    @Command(name = "backup", description = "Dump a backend into the dump folder (an enabled one keeps serving).")
+    static final class Backup extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<backend>")
+        String backend;
+        @Parameters(index = "2", paramLabel = "<dump>")
+        String dump;
+        @Option(names = "--format", description = "portable (default), sqlite-native, pg_dump or mysqldump")
+        String format = "";
+
+        Backup(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            VirtualDatabaseMXBean v = client().vdb(vdb);
+            String f = "portable".equals(format) ? "" : format;
+            DumpDescription d = LongOperation.run(ctx, vdb, "backup " + backend + " to " + dump,
+                    () -> v.backup(backend, dump, f));
+            println("dump " + d.name() + ": " + d.rows() + " rows, " + d.bytes() + " bytes, " + d.format()
+                    + " format, checkpoint " + d.checkpoint() + " at position " + d.checkpointPosition());
+        }
+    }
+
+    @Command(name = "restore", description = "Restore a dump onto a disabled backend (then enable it to replay the log).")
+    static final class Restore extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<backend>")
+        String backend;
+        @Parameters(index = "2", paramLabel = "<dump>")
+        String dump;
+        @Option(names = "--force", description = "Replace tables that hold rows.")
+        boolean force;
+
+        Restore(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            VirtualDatabaseMXBean v = client().vdb(vdb);
+            DumpDescription d = LongOperation.run(ctx, vdb, "restore " + dump + " onto " + backend,
+                    () -> v.restore(backend, dump, force));
+            println("dump " + d.name() + " restored onto " + backend + ": " + d.rows() + " rows; enable " + backend
+                    + " to replay the log from position " + d.checkpointPosition());
+        }
+    }
+
+    @Command(name = "delete-dump", description = "Delete a dump (and release its checkpoint).")
+    static final class DeleteDump extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<dump>")
+        String dump;
+
+        DeleteDump(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            client().vdb(vdb).deleteDump(dump);
+            println("dump " + dump + " deleted");
+        }
+    }
+
+    @Command(name = "purge-log", description = "Delete recovery log entries older than the oldest checkpoint.")
+    static final class PurgeLog extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        PurgeLog(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            println(client().vdb(vdb).purgeLog() + " log entries deleted");
+        }
+    }
+
+    @Command(name = "flush-cache", description = "Empty a virtual database's result cache.")
+    static final class FlushCache extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        FlushCache(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() {
+            client().vdb(vdb).flushCache();
+            println("cache of " + vdb + " flushed");
+        }
+    }
+
+    // ------------------------------------------------------------------ controller
+
+    @Command(name = "load", description = "Host a virtual database from its file (a path on the controller's machine).")
+    static final class Load extends Base {
+        @Parameters(paramLabel = "<file>")
+        String file;
+
+        Load(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            println("virtual database " + client().controller().loadVirtualDatabase(file) + " loaded");
+        }
+    }
+
+    @Command(name = "unload", description = "Stop hosting a virtual database.")
+    static final class Unload extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+        @Option(names = "--mode", description = "wait (for clients to leave), safe (default: finish requests in flight)"
+                + " or force", defaultValue = "safe")
+        String mode;
+
+        Unload(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            client().vdb(vdb);
+            client().controller().unloadVirtualDatabase(vdb, mode);
+            println("virtual database " + vdb + " unloaded (" + mode + ")");
+        }
+    }
+
+    @Command(name = "shutdown", description = "Shut the controller down.")
+    static final class Shutdown extends Base {
+        @Option(names = "--mode", description = "wait (for clients to leave), safe (default: finish requests in flight)"
+                + " or force", defaultValue = "safe")
+        String mode;
+
+        Shutdown(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() {
+            client().controller().shutdown(mode);
+            println("controller at " + client().address() + " is shutting down (" + mode + ")");
+        }
+    }
+
+    static String millis(long micros) {
+        return String.format(java.util.Locale.ROOT, "%.2f", micros / 1000.0);
+    }
+
+    static Duration seconds(double s) {
+        return Duration.ofMillis((long) (s * 1000));
+    }
+}
