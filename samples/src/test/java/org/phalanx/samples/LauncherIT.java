@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -25,8 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * invalid configuration. Runs after packaging, so the launcher finds the built jars.
  */
 class LauncherIT {
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    private static final Path LAUNCHER = ROOT.resolve("bin/phalanx");
+    private static final Path ROOT = Launcher.ROOT;
 
     @TempDir
     Path dir;
@@ -42,24 +38,11 @@ class LauncherIT {
         return dir;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static Process launch(Path output, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(LAUNCHER.toString());
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-    }
-
     @Test
     void demoShowsReplicationAndStopsItsController() throws Exception {
-        Path folder = sampleCopy(freePort());
+        Path folder = sampleCopy(Launcher.freePort());
         Path output = dir.resolve("demo.out");
-        Process demo = launch(output, "demo", folder.toString());
+        Process demo = Launcher.launch(output, "demo", folder.toString());
         assertTrue(demo.waitFor(3, TimeUnit.MINUTES), "demo finished");
         String out = Files.readString(output);
         assertEquals(0, demo.exitValue(), out);
@@ -72,12 +55,12 @@ class LauncherIT {
 
     @Test
     void controllerProcessFinishesRequestsAndStopsCleanlyOnSigterm() throws Exception {
-        int port = freePort();
+        int port = Launcher.freePort();
         Path folder = sampleCopy(port);
         Path log = dir.resolve("controller.out");
-        Process controller = launch(log, "controller", folder.resolve("controller.xml").toString());
+        Process controller = Launcher.launch(log, "controller", folder.resolve("controller.xml").toString());
         try {
-            waitForPort(port, controller, log);
+            Launcher.waitForPort(port, controller, log);
             String url = "jdbc:phalanx://127.0.0.1:" + port + "/demo?user=demo&password=demo";
             int acknowledged = 0;
             try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
@@ -123,25 +106,11 @@ class LauncherIT {
                 </controller>
                 """);
         Path output = dir.resolve("bad.out");
-        Process p = launch(output, "controller", bad.toString());
+        Process p = Launcher.launch(output, "controller", bad.toString());
         assertTrue(p.waitFor(2, TimeUnit.MINUTES));
         String out = Files.readString(output);
         assertEquals(2, p.exitValue(), out);
         assertTrue(out.contains(bad + ":3:"), "file:line:col of the bad port in: " + out);
     }
 
-    private static void waitForPort(int port, Process process, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("controller exited: " + Files.readString(log));
-            }
-            try (Socket ignored = new Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new AssertionError("controller did not listen within 60 s: " + Files.readString(log));
-    }
 }
