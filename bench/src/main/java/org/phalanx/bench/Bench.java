@@ -49,6 +49,10 @@ public final class Bench {
     /** Runs the scenarios; returns the ids of those that failed (their error is printed). */
     public static List<String> run(Options options) {
         System.setProperty("java.awt.headless", "true");
+        if (System.getProperty("phalanx.log.level") == null) {
+            // a scenario that drives a controller in this JVM (recovery) would drown the output in its INFO lines
+            System.setProperty("phalanx.log.level", "WARN");
+        }
         List<Scenario> scenarios = Scenarios.select(options.scenarios());
         List<String> failed = new ArrayList<>();
         long start = System.nanoTime();

@@ -94,6 +94,11 @@ public final class BenchContext {
      * each variant's medians (in the given order).
      */
     public Map<Variant, Summary> alternate(List<Variant> variants) throws Exception {
+        return alternate(variants, options.rounds());
+    }
+
+    /** The same with a number of rounds of its own (e.g. one round for a calibration ramp). */
+    public Map<Variant, Summary> alternate(List<Variant> variants, int rounds) throws Exception {
         Map<Variant, List<RunResult>> results = new LinkedHashMap<>();
         for (Variant v : variants) {
             results.put(v, new ArrayList<>());
@@ -105,12 +110,12 @@ public final class BenchContext {
             }
             System.out.println("[" + scenario + "] warm-up pass over " + variants.size() + " variant(s) done");
         }
-        for (int round = 1; round <= options.rounds(); round++) {
+        for (int round = 1; round <= rounds; round++) {
             for (Variant v : variants) {
                 RunResult r = ClosedLoop.run(v, timing(), round, round * 7919L + v.name().hashCode());
                 results.get(v).add(r);
                 System.out.printf(Locale.ROOT, "[%s] round %d/%d %-28s %9.1f req/s  p50 %8.3f ms  p99 %8.3f ms%s%n",
-                        scenario, round, options.rounds(), v.name(), r.rate(), r.all().p50() / 1e3, r.all().p99() / 1e3,
+                        scenario, round, rounds, v.name(), r.rate(), r.all().p50() / 1e3, r.all().p99() / 1e3,
                         r.firstError() == null ? "" : "  (" + r.firstError() + ")");
             }
         }

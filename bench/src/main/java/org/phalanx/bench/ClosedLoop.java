@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
+import org.phalanx.bench.cluster.CacheCounters;
 import org.phalanx.bench.emulation.EmulationStats;
 import org.phalanx.bench.workload.Workload;
 
@@ -98,10 +99,11 @@ public final class ClosedLoop {
                             warmupErrors[id]++;
                         }
                     }
+                    client.close();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (SQLException e) {
-                    // closing the connection failed; the results stand
+                    // closing the client or the connection failed; the results stand
                 }
             }, "client-" + id);
             thread.setDaemon(true);
@@ -119,6 +121,7 @@ public final class ClosedLoop {
         go.countDown();
         sleep(timing.warmup());
         Map<String, EmulationStats.Counters> emuBefore = ep.controller() == null ? Map.of() : ep.controller().emulationStats();
+        CacheCounters.Counters cacheBefore = cacheCounters(ep);
         if (hook != null) {
             hook.measuring();
         }
@@ -131,6 +134,7 @@ public final class ClosedLoop {
             hook.measured();
         }
         Map<String, EmulationStats.Counters> emuAfter = ep.controller() == null ? Map.of() : ep.controller().emulationStats();
+        CacheCounters.Counters cacheAfter = cacheCounters(ep);
         state.stop = true;
         List<String> stuck = joinAll(threads);
         if (!stuck.isEmpty()) {
@@ -179,7 +183,13 @@ public final class ClosedLoop {
         }
         return new RunResult(v.name(), round, seconds, requests, totalErrors, requests / seconds, results, client,
                 controller, kernelShare, engine, database, machine, Math.max(0, machine - ours),
-                (after.steal() - before.steal()) / 1e9 / seconds, util[0], util[1], util[2], work, error);
+                (after.steal() - before.steal()) / 1e9 / seconds, util[0], util[1], util[2],
+                cacheAfter == null ? Double.NaN : cacheAfter.hitRate(cacheBefore), work, error);
+    }
+
+    /** The counters of the endpoint's result cache, or null (direct, or no cache). */
+    private static CacheCounters.Counters cacheCounters(Endpoint ep) {
+        return ep.controller() == null ? null : ep.controller().cacheCounters().get(ep.vdb());
     }
 
     private static RunResult.ClassResult classResult(String name, Histogram h, long errors, double seconds) {

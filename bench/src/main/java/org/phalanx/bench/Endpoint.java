@@ -9,19 +9,20 @@ import org.phalanx.bench.cluster.ControllerProcess;
 
 /**
  * Where a variant sends its load: a JDBC URL with its login, the controller process behind it
- * (for its CPU time and emulation counters; null when direct), whether PostgreSQL serves it (for
- * the server's CPU time), and the names of the emulated backends behind it (for utilisation).
+ * (for its CPU time, emulation and cache counters; null when direct) and the virtual database's
+ * name, whether PostgreSQL serves it (for the server's CPU time), and the names of the emulated
+ * backends behind it (for utilisation).
  */
-public record Endpoint(String url, Properties properties, ControllerProcess controller, boolean postgres,
+public record Endpoint(String url, Properties properties, ControllerProcess controller, String vdb, boolean postgres,
                        List<String> emulatedBackends) {
 
     public static Endpoint direct(String url, String user, String password, boolean postgres) {
-        return new Endpoint(url, login(user, password), null, postgres, List.of());
+        return new Endpoint(url, login(user, password), null, null, postgres, List.of());
     }
 
     public static Endpoint phalanx(ControllerProcess controller, String vdb, boolean postgres, List<String> emulatedBackends) {
         return new Endpoint(controller.url(vdb), login(ControllerProcess.USER, ControllerProcess.PASSWORD), controller,
-                postgres, List.copyOf(emulatedBackends));
+                vdb, postgres, List.copyOf(emulatedBackends));
     }
 
     public static Properties login(String user, String password) {
@@ -40,7 +41,7 @@ public record Endpoint(String url, Properties properties, ControllerProcess cont
         Properties p = new Properties();
         p.putAll(properties);
         p.setProperty(key, value);
-        return new Endpoint(url, p, controller, postgres, emulatedBackends);
+        return new Endpoint(url, p, controller, vdb, postgres, emulatedBackends);
     }
 
     public Connection connect() throws SQLException {

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param utilisation    mean busy share of the variant's emulated backends' slots (NaN if none)
  * @param otherCores     CPU the machine spent outside this benchmark's processes (noise), in cores
  * @param stealCores     CPU time the hypervisor took from this virtual machine (noise), in cores
+ * @param cacheHitRate   share of the reads the controller's result cache answered during the period
+ *                       (NaN without a cache)
  * @param backendWork    per emulated statement class, summed over the variant's backends: {executions
  *                       per request, slot-busy ms per request} (empty without emulated backends)
  */
@@ -22,7 +24,8 @@ public record RunResult(String variant, int round, double seconds, long requests
                         List<ClassResult> classes, double clientCpuUs, double controllerCpuUs,
                         double controllerKernelShare, double engineCpuUs, double databaseCpuUs,
                         double machineCores, double otherCores, double stealCores, double utilisation, double minUtilisation,
-                        double maxUtilisation, Map<String, double[]> backendWork, String firstError) {
+                        double maxUtilisation, double cacheHitRate, Map<String, double[]> backendWork,
+                        String firstError) {
 
     /** One request class. */
     public record ClassResult(String name, long count, long errors, double rate, double p50, double p95, double p99,

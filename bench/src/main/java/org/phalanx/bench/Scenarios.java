@@ -3,10 +3,14 @@ package org.phalanx.bench;
 import java.util.ArrayList;
 import java.util.List;
 import org.phalanx.bench.scenario.AuctionBidding;
+import org.phalanx.bench.scenario.AuctionCache;
 import org.phalanx.bench.scenario.BookstoreMixes;
+import org.phalanx.bench.scenario.BookstorePartial;
 import org.phalanx.bench.scenario.ControllerCapacity;
+import org.phalanx.bench.scenario.DumpRestore;
 import org.phalanx.bench.scenario.HopCost;
 import org.phalanx.bench.scenario.ReadScaleOut;
+import org.phalanx.bench.scenario.TreeDepth;
 import org.phalanx.bench.scenario.WriteReplication;
 
 /** Every scenario of the suite, in RESULTS.md order. A new scenario is one class added here. */
@@ -15,8 +19,8 @@ public final class Scenarios {
     }
 
     public static List<Scenario> all() {
-        return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(),
-                new ControllerCapacity(), new AuctionBidding());
+        return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
+                new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth());
     }
 
     /** The scenarios named on the command line ("all" for every one). */

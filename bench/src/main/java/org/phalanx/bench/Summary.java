@@ -41,7 +41,8 @@ public record Summary(Variant variant, List<RunResult> rounds, RunResult median,
                 median(rounds, RunResult::machineCores), median(rounds, RunResult::otherCores),
                 median(rounds, RunResult::stealCores),
                 median(rounds, RunResult::utilisation), median(rounds, RunResult::minUtilisation),
-                median(rounds, RunResult::maxUtilisation), meanWork(rounds), error);
+                median(rounds, RunResult::maxUtilisation), median(rounds, RunResult::cacheHitRate), meanWork(rounds),
+                error);
         double min = rounds.stream().mapToDouble(RunResult::rate).min().orElse(Double.NaN);
         double max = rounds.stream().mapToDouble(RunResult::rate).max().orElse(Double.NaN);
         return new Summary(v, List.copyOf(rounds), m, min, max);

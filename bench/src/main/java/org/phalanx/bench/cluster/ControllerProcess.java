@@ -19,24 +19,29 @@ import org.phalanx.bench.emulation.EmulationStats;
  * machines; here they share the cores). Started as
  * {@code java -cp <this JVM's classpath> org.phalanx.controller.ControllerMain controller.xml}: the
  * harness's classpath holds the controller, its dependencies and the emulated-capacity driver.
+ * The main class is {@link BenchControllerMain}: the same start and stop, plus a thread that
+ * publishes the result caches' counters to the harness.
  * Stopped with SIGTERM, like {@code bin/phalanx controller}.
  */
 public final class ControllerProcess implements AutoCloseable {
     public static final String USER = "bench";
     public static final String PASSWORD = "bench";
-    private static final long START_MILLIS = 60_000;
+    /** Many virtual databases over in-memory H2 backends (each loads its script on start) take a while on a busy machine. */
+    private static final long START_MILLIS = 240_000;
 
     private final Process process;
     private final int port;
     private final Path dir;
     private final Path statsFile;
+    private final Path cacheFile;
     private final Path log;
 
-    private ControllerProcess(Process process, int port, Path dir, Path statsFile, Path log) {
+    private ControllerProcess(Process process, int port, Path dir, Path statsFile, Path cacheFile, Path log) {
         this.process = process;
         this.port = port;
         this.dir = dir;
         this.statsFile = statsFile;
+        this.cacheFile = cacheFile;
         this.log = log;
     }
 
@@ -53,22 +58,12 @@ public final class ControllerProcess implements AutoCloseable {
     /** @param jvmOptions extra options for the controller's JVM (the smoke mode starts it with C1 only) */
     public static ControllerProcess start(Path dir, List<VirtualDatabaseSpec> vdbs, String cpus, List<String> jvmOptions)
             throws Exception {
-        Files.createDirectories(dir);
         int port = freePort();
-        StringBuilder controllerXml = new StringBuilder();
-        controllerXml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<controller xmlns=\"urn:phalanx:controller:1\">\n");
-        controllerXml.append("  <listen address=\"127.0.0.1\" port=\"").append(port).append("\"/>\n");
-        controllerXml.append("  <jmx address=\"127.0.0.1\" port=\"0\"/>\n");
-        for (VirtualDatabaseSpec v : vdbs) {
-            Path file = dir.resolve("vdb-" + v.name() + ".xml");
-            Files.writeString(file, v.xml(), StandardCharsets.UTF_8);
-            controllerXml.append("  <virtualDatabase file=\"").append(file.getFileName()).append("\"/>\n");
-        }
-        controllerXml.append("</controller>\n");
-        Path config = dir.resolve("controller.xml");
-        Files.writeString(config, controllerXml.toString(), StandardCharsets.UTF_8);
+        Path config = writeConfig(dir, vdbs, port);
         Path stats = dir.resolve("emulation-stats.txt");
         Files.deleteIfExists(stats);
+        Path cache = dir.resolve("cache-counters.txt");
+        Files.deleteIfExists(cache);
         Path log = dir.resolve("controller.log");
 
         List<String> cmd = new ArrayList<>();
@@ -80,13 +75,14 @@ public final class ControllerProcess implements AutoCloseable {
         cmd.add("-Xmx2g");
         cmd.addAll(jvmOptions);
         cmd.add("-D" + EmulationStats.PROPERTY + "=" + stats);
+        cmd.add("-D" + CacheCounters.PROPERTY + "=" + cache);
         cmd.add("-cp");
         cmd.add(classpath());
-        cmd.add("org.phalanx.controller.ControllerMain");
+        cmd.add(BenchControllerMain.class.getName());
         cmd.add(config.toString());
         Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        ControllerProcess cp = new ControllerProcess(p, port, dir, stats, log);
+        ControllerProcess cp = new ControllerProcess(p, port, dir, stats, cache, log);
         try {
             cp.awaitReady(vdbs.get(0).name());
         } catch (Exception e) {
@@ -94,6 +90,26 @@ public final class ControllerProcess implements AutoCloseable {
             throw e;
         }
         return cp;
+    }
+
+    /**
+     * Writes controller.xml (listening on 127.0.0.1:{@code port}) and one file per virtual
+     * database into {@code dir}; returns controller.xml.
+     */
+    public static Path writeConfig(Path dir, List<VirtualDatabaseSpec> vdbs, int port) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder controllerXml = new StringBuilder();
+        controllerXml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<controller xmlns=\"urn:phalanx:controller:1\">\n");
+        controllerXml.append("  <listen address=\"127.0.0.1\" port=\"").append(port).append("\"/>\n");
+        for (VirtualDatabaseSpec v : vdbs) {
+            Path file = dir.resolve("vdb-" + v.name() + ".xml");
+            Files.writeString(file, v.xml(), StandardCharsets.UTF_8);
+            controllerXml.append("  <virtualDatabase file=\"").append(file.getFileName()).append("\"/>\n");
+        }
+        controllerXml.append("</controller>\n");
+        Path config = dir.resolve("controller.xml");
+        Files.writeString(config, controllerXml.toString(), StandardCharsets.UTF_8);
+        return config;
     }
 
     private void awaitReady(String vdb) throws Exception {
@@ -148,6 +164,11 @@ public final class ControllerProcess implements AutoCloseable {
         return EmulationStats.read(statsFile);
     }
 
+    /** The result caches' counters (per virtual database with a cache) as last published by the controller. */
+    public Map<String, CacheCounters.Counters> cacheCounters() {
+        return CacheCounters.read(cacheFile);
+    }
+
     /** This JVM's classpath with absolute entries (the controller runs in another folder). */
     static String classpath() {
         List<String> entries = new ArrayList<>();
@@ -164,7 +185,7 @@ public final class ControllerProcess implements AutoCloseable {
         return String.join(java.io.File.pathSeparator, entries);
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

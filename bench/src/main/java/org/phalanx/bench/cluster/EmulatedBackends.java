@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.phalanx.bench.emulation.CostModel;
 import org.phalanx.bench.emulation.EmulatedDriver;
 import org.phalanx.bench.workload.Workload;
@@ -75,17 +76,38 @@ public final class EmulatedBackends {
 
     /** Copies the template for each of {@code n} backends named {@code prefix + i}. */
     public List<BackendSpec> backends(String prefix, int n, int poolSize) throws IOException {
+        return backends(prefix, n, poolSize, i -> List.of());
+    }
+
+    /**
+     * The same, for partial replication: backend i (1-based) holds every table of the dataset but
+     * those {@code without.apply(i)} names, so that each backend's schema (which the controller
+     * learns from its metadata) is what the placement says.
+     */
+    public List<BackendSpec> backends(String prefix, int n, int poolSize, IntFunction<List<String>> without)
+            throws IOException {
         List<BackendSpec> list = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
             String name = prefix + i;
+            List<String> dropped = without.apply(i);
             String url;
             if (engine == Engine.SQLITE) {
                 Path file = dir.resolve(name + ".db");
                 Files.copy(template, file, StandardCopyOption.REPLACE_EXISTING);
+                dropTables("jdbc:sqlite:" + file, dropped);
                 // durability is part of the emulated service time, not of the real file
                 url = EmulatedDriver.url(name, slots, costs, null, "jdbc:sqlite:" + file + "?synchronous=OFF");
             } else {
-                url = EmulatedDriver.url(name, slots, costs, template,
+                Path init = template;
+                if (!dropped.isEmpty()) {
+                    // the template script, then the drops: run once when the backend's in-memory database starts
+                    init = dir.resolve(name + ".sql");
+                    Files.copy(template, init, StandardCopyOption.REPLACE_EXISTING);
+                    StringBuilder drops = new StringBuilder("\n");
+                    dropped.forEach(t -> drops.append("DROP TABLE ").append(t).append(";\n"));
+                    Files.writeString(init, drops, java.nio.file.StandardOpenOption.APPEND);
+                }
+                url = EmulatedDriver.url(name, slots, costs, init,
                         "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
             }
             list.add(new BackendSpec(name, url,
@@ -93,6 +115,19 @@ public final class EmulatedBackends {
                     poolSize));
         }
         return list;
+    }
+
+    private static void dropTables(String url, List<String> tables) throws IOException {
+        if (tables.isEmpty()) {
+            return;
+        }
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            for (String t : tables) {
+                s.execute("DROP TABLE " + t);
+            }
+        } catch (SQLException e) {
+            throw new IOException("cannot drop tables " + tables + " from " + url + ": " + e.getMessage(), e);
+        }
     }
 
     public Path costFile() {

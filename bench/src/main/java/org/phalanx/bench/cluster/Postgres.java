@@ -61,11 +61,25 @@ public final class Postgres {
 
     /** Drops this process's benchmark database if it exists (its connections are closed by then). */
     public static void dropDatabase() {
+        dropDatabase(databaseName());
+    }
+
+    /** Creates (empty) a database of this name, dropping an old one; returns its URL. */
+    public static String createDatabase(String name) throws SQLException {
         try (Connection c = DriverManager.getConnection(url("postgres"), USER, PASSWORD);
              Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + databaseName() + " WITH (FORCE)");
+            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            s.execute("CREATE DATABASE " + name);
+        }
+        return url(name);
+    }
+
+    public static void dropDatabase(String name) {
+        try (Connection c = DriverManager.getConnection(url("postgres"), USER, PASSWORD);
+             Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
         } catch (SQLException e) {
-            System.err.println("could not drop database " + databaseName() + ": " + e.getMessage());
+            System.err.println("could not drop database " + name + ": " + e.getMessage());
         }
     }
 

@@ -5,14 +5,30 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A virtual database file to write: its backends and the attributes of its
- * {@code <requestManager>} element (replication, waitPolicy, balancing, lockGranularity...).
+ * A virtual database file to write: its backends, the attributes of its {@code <requestManager>}
+ * element (replication, waitPolicy, balancing, lockGranularity...), XML inside that element
+ * ({@code createTable} rules) and the elements after it ({@code recoveryLog}, {@code cache}).
  */
-public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<String, String> requestManager) {
+public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<String, String> requestManager,
+                                  String requestManagerBody, String after) {
 
     public VirtualDatabaseSpec {
         backends = List.copyOf(backends);
         requestManager = new LinkedHashMap<>(requestManager);
+    }
+
+    public VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<String, String> requestManager) {
+        this(name, backends, requestManager, "", "");
+    }
+
+    /** The same with these elements inside {@code <requestManager>} (e.g. createTable rules). */
+    public VirtualDatabaseSpec withRequestManagerBody(String xml) {
+        return new VirtualDatabaseSpec(name, backends, requestManager, xml, after);
+    }
+
+    /** The same with these elements after {@code <requestManager>} (recoveryLog, cache). */
+    public VirtualDatabaseSpec withAfter(String xml) {
+        return new VirtualDatabaseSpec(name, backends, requestManager, requestManagerBody, xml);
     }
 
     /** The names of the backends (as the emulated servers know them, when emulated). */
@@ -43,7 +59,15 @@ public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<S
         sb.append("  </backends>\n");
         sb.append("  <requestManager");
         requestManager.forEach((k, v) -> sb.append(' ').append(k).append("=\"").append(esc(v)).append('"'));
-        sb.append("/>\n</virtualDatabase>\n");
+        if (requestManagerBody.isBlank()) {
+            sb.append("/>\n");
+        } else {
+            sb.append(">\n").append(requestManagerBody.stripTrailing()).append("\n  </requestManager>\n");
+        }
+        if (!after.isBlank()) {
+            sb.append(after.stripTrailing()).append('\n');
+        }
+        sb.append("</virtualDatabase>\n");
         return sb.toString();
     }
 

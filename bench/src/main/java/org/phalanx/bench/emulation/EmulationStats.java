@@ -1,13 +1,10 @@
 package org.phalanx.bench.emulation;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.phalanx.bench.cluster.PublishedFile;
 
 /**
  * Publishes the emulated servers' counters from the controller process to the harness: when
@@ -34,24 +31,10 @@ public final class EmulationStats {
         if (file == null || !STARTED.compareAndSet(false, true)) {
             return;
         }
-        Path target = Path.of(file);
-        Thread t = new Thread(() -> {
-            while (true) {
-                try {
-                    write(target);
-                    Thread.sleep(PERIOD_MILLIS);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (IOException | RuntimeException e) {
-                    // the harness then reports no utilisation; the benchmark itself goes on
-                }
-            }
-        }, "emulation-stats");
-        t.setDaemon(true);
-        t.start();
+        PublishedFile.publish("emulation-stats", Path.of(file), PERIOD_MILLIS, EmulationStats::lines);
     }
 
-    private static void write(Path target) throws IOException {
+    private static String lines() {
         StringBuilder sb = new StringBuilder();
         for (EmulatedServer s : EmulatedServer.all()) {
             sb.append(s.name()).append(' ').append(s.slots()).append(' ').append(s.executions()).append(' ')
@@ -59,19 +42,14 @@ public final class EmulationStats {
             s.perClass().forEach((k, v) -> sb.append(' ').append(k).append('=').append(v[0]).append('/').append(v[1]));
             sb.append('\n');
         }
-        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-        Files.writeString(tmp, sb.toString(), StandardCharsets.UTF_8);
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return sb.toString();
     }
 
     /** Reads the file the controller process writes; empty if there is none yet. */
     public static Map<String, Counters> read(Path file) {
         Map<String, Counters> map = new HashMap<>();
         try {
-            if (!Files.exists(file)) {
-                return map;
-            }
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            for (String line : PublishedFile.read(file)) {
                 String[] p = line.trim().split(" ");
                 if (p.length >= 6) {
                     Map<String, long[]> perClass = new HashMap<>();
@@ -85,7 +63,7 @@ public final class EmulationStats {
                             Long.parseLong(p[3]), Long.parseLong(p[4]), Long.parseLong(p[5]), perClass));
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             map.clear();
         }
         return map;

@@ -21,6 +21,7 @@ public final class Tables {
         boolean ctl = summaries.stream().anyMatch(x -> !Double.isNaN(x.median().controllerCpuUs()));
         boolean util = summaries.stream().anyMatch(x -> !Double.isNaN(x.median().utilisation()));
         boolean engine = summaries.stream().anyMatch(x -> !Double.isNaN(x.median().engineCpuUs()));
+        boolean cache = summaries.stream().anyMatch(x -> !Double.isNaN(x.median().cacheHitRate()));
         List<String> header = new ArrayList<>(List.of("variant"));
         header.addAll(params);
         header.addAll(List.of("clients", "req/s", "rounds min–max", "p50 ms", "p95 ms", "p99 ms", "client CPU µs/req"));
@@ -35,6 +36,9 @@ public final class Tables {
         }
         if (util) {
             header.add("backend busy (min–max)");
+        }
+        if (cache) {
+            header.add("cache hit rate");
         }
         header.addAll(List.of("other load / steal (cores)", "errors"));
         List<List<String>> rows = new ArrayList<>();
@@ -64,6 +68,9 @@ public final class Tables {
                 row.add(Double.isNaN(m.utilisation()) ? "–" : pct(m.utilisation()) + " (" + pct(m.minUtilisation())
                         + "–" + pct(m.maxUtilisation()) + ")");
             }
+            if (cache) {
+                row.add(Double.isNaN(m.cacheHitRate()) ? "–" : Section.num(100 * m.cacheHitRate()) + "%");
+            }
             row.add(Section.num(m.otherCores()) + " / " + Section.num(m.stealCores()));
             row.add(Long.toString(m.errors()));
             rows.add(row);
@@ -84,7 +91,7 @@ public final class Tables {
         header.addAll(List.of("clients", "round", "class", "requests", "errors", "req_per_s", "p50_ms", "p95_ms", "p99_ms",
                 "mean_ms", "client_cpu_us_per_req", "controller_cpu_us_per_req", "controller_kernel_share",
                 "engine_cpu_us_per_req", "postgres_cpu_us_per_req",
-                "backend_busy", "other_load_cores", "steal_cores"));
+                "backend_busy", "cache_hit_rate", "other_load_cores", "steal_cores"));
         List<List<?>> rows = new ArrayList<>();
         for (Summary x : summaries) {
             for (RunResult r : x.rounds()) {
@@ -95,7 +102,8 @@ public final class Tables {
                     }
                     row.addAll(List.of(x.variant().clients(), r.round(), c.name(), c.count(), c.errors(), c.rate(),
                             c.p50() / 1e3, c.p95() / 1e3, c.p99() / 1e3, c.mean() / 1e3, r.clientCpuUs(),
-                            r.controllerCpuUs(), r.controllerKernelShare(), r.engineCpuUs(), r.databaseCpuUs(), r.utilisation(), r.otherCores(), r.stealCores()));
+                            r.controllerCpuUs(), r.controllerKernelShare(), r.engineCpuUs(), r.databaseCpuUs(), r.utilisation(), r.cacheHitRate(), r.otherCores(),
+                            r.stealCores()));
                     rows.add(row);
                 }
             }

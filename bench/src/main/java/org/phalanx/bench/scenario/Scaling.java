@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.knowm.xchart.XYChart;
 import org.phalanx.bench.Summary;
 import org.phalanx.bench.Variant;
@@ -24,7 +25,13 @@ final class Scaling {
     /** A virtual database over {@code n} fresh copies of the emulated backends' dataset. */
     static VirtualDatabaseSpec vdb(String name, EmulatedBackends backends, int n, int poolSize, String... requestManager)
             throws IOException {
-        List<BackendSpec> list = backends.backends(name + "-b", n, poolSize);
+        return vdb(name, backends, n, poolSize, i -> List.of(), requestManager);
+    }
+
+    /** The same, backend i holding every table but {@code without.apply(i)} (partial replication). */
+    static VirtualDatabaseSpec vdb(String name, EmulatedBackends backends, int n, int poolSize,
+                                   IntFunction<List<String>> without, String... requestManager) throws IOException {
+        List<BackendSpec> list = backends.backends(name + "-b", n, poolSize, without);
         Map<String, String> rm = new LinkedHashMap<>();
         for (int i = 0; i + 1 < requestManager.length; i += 2) {
             rm.put(requestManager[i], requestManager[i + 1]);

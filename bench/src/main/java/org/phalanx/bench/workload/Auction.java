@@ -23,6 +23,9 @@ public final class Auction implements Workload {
     public static final List<String> INTERACTIONS = List.of("browse-categories", "browse-regions",
             "search-by-category", "search-by-region", "view-item", "view-bid-history", "view-user",
             "put-bid-form", "store-bid", "store-comment", "register-item", "register-user");
+    /** The interactions that write. */
+    public static final java.util.Set<String> WRITING = java.util.Set.of("store-bid", "store-comment", "register-item",
+            "register-user");
     /** Bidding mix, percent per interaction: the first eight only read (80%), the last four write (20%). */
     private static final int[] WEIGHTS = {10, 5, 25, 5, 20, 7, 5, 3, 12, 3, 3, 2};
 
@@ -33,32 +36,50 @@ public final class Auction implements Workload {
     }
 
     static final int CATEGORIES = 20;
-    static final int REGIONS = 10;
 
     /** Dataset size and id counters for new rows. */
     public static final class Dataset {
         final int users;
         final int items;
         final int bids;
+        final int comments;
+        final int regions;
         final AtomicInteger nextUser;
         final AtomicInteger nextItem;
         final AtomicInteger nextBid;
         final AtomicInteger nextComment;
 
+        /** A small dataset: 5 bids per item, a comment per user, 10 regions. */
         public Dataset(int users, int items) {
+            this(users, items, items * 5, users, 10);
+        }
+
+        public Dataset(int users, int items, int bids, int comments, int regions) {
             this.users = users;
             this.items = items;
-            this.bids = items * 5;
+            this.bids = bids;
+            this.comments = comments;
+            this.regions = regions;
             this.nextUser = new AtomicInteger(users);
             this.nextItem = new AtomicInteger(items);
             this.nextBid = new AtomicInteger(bids);
-            this.nextComment = new AtomicInteger(users);
+            this.nextComment = new AtomicInteger(comments);
+        }
+
+        /**
+         * RUBiS's own dataset, times {@code scale}: 1,000,000 users, 33,000 items for sale, 10 bids
+         * per item (330,000), 500,000 comments, 20 categories, 62 regions (RUBiS's old_items
+         * table, which the bidding mix's interactions here never read, is left out).
+         */
+        public static Dataset rubis(double scale) {
+            return new Dataset((int) (1_000_000 * scale), (int) (33_000 * scale), (int) (330_000 * scale),
+                    (int) (500_000 * scale), 62);
         }
 
         @Override
         public String toString() {
-            return users + " users, " + items + " items, " + bids + " bids, " + users + " comments, "
-                    + CATEGORIES + " categories, " + REGIONS + " regions";
+            return String.format(java.util.Locale.ROOT, "%,d users, %,d items, %,d bids, %,d comments, %d categories,"
+                    + " %d regions", users, items, bids, comments, CATEGORIES, regions);
         }
     }
 
@@ -90,9 +111,21 @@ public final class Auction implements Workload {
             + " balance, creation_date, region) VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, ?)";
 
     private final Dataset data;
+    private final long timeStepMillis;
 
     public Auction(Dataset data) {
+        this(data, Duration.ofMillis(1));
+    }
+
+    /**
+     * @param timeStep the clients pass "now" to the searches rounded down to this step (as an
+     *                 application that lists the auctions open at the start of this minute, or as
+     *                 C-JDBC's macro time resolution did with NOW()): identical searches within
+     *                 one step are identical statements, which a result cache can answer
+     */
+    public Auction(Dataset data, Duration timeStep) {
         this.data = data;
+        this.timeStepMillis = Math.max(1, timeStep.toMillis());
     }
 
     @Override
@@ -150,11 +183,11 @@ public final class Auction implements Workload {
             ps.setInt(1, i);
             ps.setString(2, "category " + i);
         });
-        Loader.insert(c, "INSERT INTO regions (id, name) VALUES (?, ?)", REGIONS, (ps, i) -> {
+        Loader.insert(c, "INSERT INTO regions (id, name) VALUES (?, ?)", data.regions, (ps, i) -> {
             ps.setInt(1, i);
             ps.setString(2, "region " + i);
         });
-        Loader.insert(c, NEW_USER, data.users, (ps, i) -> bindUser(ps, i, r, now));
+        Loader.insert(c, NEW_USER, data.users, (ps, i) -> bindUser(ps, i, r, now, data.regions));
         Loader.insert(c, NEW_ITEM, data.items, (ps, i) -> bindItem(ps, i, r, now, 1 + r.nextInt(data.users)));
         Loader.insert(c, NEW_BID, data.bids, (ps, i) -> {
             ps.setInt(1, i);
@@ -166,7 +199,7 @@ public final class Auction implements Workload {
             ps.setDouble(6, bid);
             ps.setLong(7, now - r.nextLong(86_400_000L * 7));
         });
-        Loader.insert(c, NEW_COMMENT, data.users, (ps, i) -> {
+        Loader.insert(c, NEW_COMMENT, data.comments, (ps, i) -> {
             ps.setInt(1, i);
             ps.setInt(2, 1 + r.nextInt(data.users));
             ps.setInt(3, 1 + r.nextInt(data.users));
@@ -177,7 +210,8 @@ public final class Auction implements Workload {
         });
     }
 
-    private static void bindUser(PreparedStatement ps, int id, SplittableRandom r, long now) throws SQLException {
+    private static void bindUser(PreparedStatement ps, int id, SplittableRandom r, long now, int regions)
+            throws SQLException {
         ps.setInt(1, id);
         ps.setString(2, Bookstore.name(r));
         ps.setString(3, Bookstore.name(r));
@@ -185,7 +219,7 @@ public final class Auction implements Workload {
         ps.setString(5, "pw" + id);
         ps.setString(6, "user" + id + "@example.org");
         ps.setLong(7, now);
-        ps.setInt(8, 1 + r.nextInt(REGIONS));
+        ps.setInt(8, 1 + r.nextInt(regions));
     }
 
     private static void bindItem(PreparedStatement ps, int id, SplittableRandom r, long now, int seller) throws SQLException {
@@ -241,12 +275,13 @@ public final class Auction implements Workload {
             @Override
             public void execute(int interaction) throws SQLException {
                 long now = System.currentTimeMillis();
+                long listed = now - now % timeStepMillis;
                 int item = 1 + r.nextInt(data.items);
                 switch (interaction) {
                     case 0 -> query(CATEGORIES_SQL);
                     case 1 -> query(REGIONS_SQL);
-                    case 2 -> query(BY_CATEGORY, 1 + r.nextInt(CATEGORIES), now);
-                    case 3 -> query(BY_REGION, 1 + r.nextInt(REGIONS), 1 + r.nextInt(CATEGORIES), now);
+                    case 2 -> query(BY_CATEGORY, 1 + r.nextInt(CATEGORIES), listed);
+                    case 3 -> query(BY_REGION, 1 + r.nextInt(data.regions), 1 + r.nextInt(CATEGORIES), listed);
                     case 4 -> query(ITEM, item);
                     case 5 -> query(BID_HISTORY, item);
                     case 6 -> {
@@ -283,7 +318,7 @@ public final class Auction implements Workload {
                     }
                     case 11 -> {
                         PreparedStatement ps = ps(NEW_USER);
-                        bindUser(ps, data.nextUser.incrementAndGet(), r, now);
+                        bindUser(ps, data.nextUser.incrementAndGet(), r, now, data.regions);
                         ps.executeUpdate();
                     }
                     default -> throw new IllegalArgumentException("interaction " + interaction);

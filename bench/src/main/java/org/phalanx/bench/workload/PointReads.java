@@ -36,7 +36,7 @@ public final class PointReads implements Workload {
     }
 
     /** The accounts table, shared with {@link SmallWrites}. */
-    static void loadAccounts(Connection c, int rows) throws SQLException {
+    public static void loadAccounts(Connection c, int rows) throws SQLException {
         Loader.ddl(c, "DROP TABLE IF EXISTS accounts",
                 "CREATE TABLE accounts (aid INTEGER PRIMARY KEY, bid INTEGER NOT NULL, abalance INTEGER NOT NULL,"
                         + " filler VARCHAR(84))");

@@ -30,5 +30,9 @@ public interface Workload {
 
         /** Runs one request of that class; leaves the connection usable after a failure. */
         void execute(int requestClass) throws SQLException;
+
+        /** Called once the run is over, before the connection closes (e.g. to hand back a work table). */
+        default void close() throws SQLException {
+        }
     }
 }
