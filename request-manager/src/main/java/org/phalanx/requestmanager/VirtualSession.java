@@ -688,7 +688,7 @@ final class VirtualSession implements Session {
             return null; // its own uncommitted writes: never from (or into) the cache
         }
         ResultCache.Decision d = rm.cache.lookup(r.sql(), r.params(), r.maxRows(),
-                RequestManager.readTouches(a, r.params()), !inTransaction);
+                () -> RequestManager.readTouches(a, r.params()), !inTransaction);
         if (d instanceof ResultCache.Hit hit) {
             answeredFromCache = true;
             return new Result.Cached(hit.metaData(), hit.rows());

@@ -161,6 +161,23 @@ public final class Footprints {
         return true;
     }
 
+    /**
+     * A value standing for every value {@link #mayBeEqual} to it within its kind (numbers,
+     * strings, booleans), so key values can be looked up in a hash table; null when there is
+     * none (text that some collation may equal to other text, other types). Values of
+     * different kinds may be equal to each other and never share a class.
+     */
+    public static Object equalityClass(Object v) {
+        if (v instanceof Number n) {
+            BigDecimal d = decimal(n);
+            return d == null ? null : d.stripTrailingZeros();
+        }
+        if (v instanceof String s) {
+            return printableAscii(s) ? stripTrailingSpaces(s).toLowerCase(java.util.Locale.ROOT) : null;
+        }
+        return v instanceof Boolean ? v : null;
+    }
+
     private static BigDecimal decimal(Number n) {
         if (n instanceof BigDecimal d) {
             return d;

@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.cache;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.phalanx.requestmanager.CacheConfig.Granularity;
 import org.phalanx.requestmanager.analysis.Footprints;
@@ -26,11 +27,32 @@ final class Conflicts {
         // column the write does not change has a different value on each side
         for (Map.Entry<String, Object> k : write.keys().entrySet()) {
             Object readValue = read.keys().get(k.getKey());
-            boolean keyChanged = write.columns() == null ? !write.rowsChange() : write.columns().contains(k.getKey());
-            if (readValue != null && !keyChanged && !Footprints.mayBeEqual(readValue, k.getValue())) {
+            if (readValue != null && keyHolds(write, k.getKey()) && !Footprints.mayBeEqual(readValue, k.getValue())) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Key values every row the write touches holds before and after it, for looking up the
+     * reads it may change at a granularity (empty: it may change any read of the table).
+     */
+    static Map<String, Object> keysHeld(Granularity granularity, Touch write) {
+        if (granularity != Granularity.VALUE || write.keys().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Object> held = new HashMap<>();
+        for (Map.Entry<String, Object> k : write.keys().entrySet()) {
+            if (keyHolds(write, k.getKey())) {
+                held.put(k.getKey(), k.getValue());
+            }
+        }
+        return held;
+    }
+
+    /** A key of a write holds unless the write sets that column (an UPDATE of unknown columns sets all). */
+    private static boolean keyHolds(Touch write, String column) {
+        return write.columns() == null ? write.rowsChange() : !write.columns().contains(column);
     }
 }

@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 import org.phalanx.requestmanager.CacheConfig;
 import org.phalanx.requestmanager.CacheConfig.Action;
 import org.phalanx.requestmanager.CacheConfig.Rule;
@@ -27,13 +29,22 @@ import org.phalanx.requestmanager.CacheConfig.Rule;
  *
  * <p>Relaxed entries are not invalidated: they are served until their staleness limit.
  * Identical reads arriving while one is being filled wait for its rows.
+ *
+ * <p>Hits take no lock (they read a concurrent map and mark the entry used); everything else
+ * holds the cache's monitor briefly. Writes find the entries they may change through a
+ * {@link TableIndex} per table instead of looking at every entry of the table. Eviction is
+ * "second chance" (CLOCK), the usual lock-free approximation of LRU: entries leave in the
+ * order they were stored, except that one used since it was last looked at goes round again.
  */
 public final class ResultCache {
     private final CacheConfig config;
     private final IntSupplier load;
-    private final Map<CacheKey, Entry> entries = new LinkedHashMap<>(256, 0.75f, true);
-    /** Table to the eager entries and the fills reading it. */
-    private final Map<String, Set<Entry>> entriesByTable = new HashMap<>();
+    /** Read without the lock; changed under it. */
+    private final Map<CacheKey, Entry> entries = new ConcurrentHashMap<>();
+    /** Entries in eviction order (insertion order, used ones moved to the end). */
+    private final LinkedHashMap<CacheKey, Entry> evictionOrder = new LinkedHashMap<>();
+    /** Table to its eager entries, and to the fills reading it. */
+    private final Map<String, TableIndex<Entry>> entriesByTable = new HashMap<>();
     private final Map<String, Set<Fill>> fillsByTable = new HashMap<>();
     private final Map<CacheKey, Fill> fills = new HashMap<>();
     /** SQL texts whose results were too big to cache: not tried again. */
@@ -41,13 +52,13 @@ public final class ResultCache {
     private final Map<String, Rule> ruleBySql = new ConcurrentHashMap<>();
     private static final Rule DEFAULT = new Rule(null, Action.EAGER, null, "default");
     private long memory;
-    private boolean relaxedActive;
-    private long hits;
-    private long misses;
+    private volatile boolean relaxedActive;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
     private long invalidations;
     private long evictions;
     private long notStored;
-    private final Map<String, Long> ruleHits = new HashMap<>();
+    private final Map<String, LongAdder> ruleHits = new ConcurrentHashMap<>();
 
     /** @param load backends' pending requests, for load-triggered relaxed rules */
     public ResultCache(CacheConfig config, IntSupplier load) {
@@ -103,6 +114,8 @@ public final class ResultCache {
         final long bytes;
         final long expiresAt; // 0 for eager entries
         final String rule;
+        /** Hit since the eviction sweep last passed it. */
+        volatile boolean used;
 
         Entry(CacheKey key, Hit hit, List<Touch> touches, long bytes, long expiresAt, String rule) {
             this.key = key;
@@ -116,28 +129,30 @@ public final class ResultCache {
 
     /**
      * @param touches what the read depends on, table by table (never null: callers pass
-     *                whole-table touches when the footprint is unknown)
+     *                whole-table touches when the footprint is unknown); asked for on a miss only
      * @param mayStore false inside a transaction: its reads may use the cache but never fill it
      */
-    public Decision lookup(String sql, List<Object> params, int maxRows, List<Touch> touches, boolean mayStore) {
+    public Decision lookup(String sql, List<Object> params, int maxRows, Supplier<List<Touch>> touches,
+                           boolean mayStore) {
         Rule rule = rule(sql);
         if (rule.action() == Action.NO_CACHING || tooBig.contains(sql)) {
             return new Bypass();
         }
         CacheKey key = CacheKey.of(sql, params, maxRows);
         long now = System.nanoTime();
+        Entry e = entries.get(key);
+        if (e != null && serves(e, rule, now)) {
+            return hit(e);
+        }
         synchronized (this) {
-            boolean relaxed = rule.action() == Action.RELAXED && relaxedApplies();
-            Entry e = entries.get(key);
+            e = entries.get(key);
             if (e != null) {
-                if (e.expiresAt == 0 || (relaxed && now - e.expiresAt < 0)) {
-                    hits++;
-                    ruleHits.merge(e.rule, 1L, Long::sum);
-                    return e.hit;
+                if (serves(e, rule, now)) {
+                    return hit(e);
                 }
                 remove(e); // expired, or relaxed while relaxed rules are off
             }
-            misses++;
+            misses.increment();
             Fill running = fills.get(key);
             if (running != null) {
                 return new Wait(running.waiters);
@@ -145,15 +160,30 @@ public final class ResultCache {
             if (!mayStore) {
                 return new Bypass();
             }
-            Fill fill = new Fill(key, touches, rule, relaxed);
+            boolean relaxed = rule.action() == Action.RELAXED && relaxedApplies();
+            Fill fill = new Fill(key, touches.get(), rule, relaxed);
             fills.put(key, fill);
             if (!relaxed) {
-                for (Touch t : touches) {
+                for (Touch t : fill.touches) {
                     fillsByTable.computeIfAbsent(t.table(), k -> new HashSet<>()).add(fill);
                 }
             }
             return new Miss(fill);
         }
+    }
+
+    /** Eager entries serve until invalidated; relaxed ones while relaxed rules apply, until they expire. */
+    private boolean serves(Entry e, Rule rule, long now) {
+        return e.expiresAt == 0 || (rule.action() == Action.RELAXED && now - e.expiresAt < 0 && relaxedApplies());
+    }
+
+    private Hit hit(Entry e) {
+        if (!e.used) {
+            e.used = true;
+        }
+        hits.increment();
+        ruleHits.computeIfAbsent(e.rule, r -> new LongAdder()).increment();
+        return e.hit;
     }
 
     /** Stores the rows of a fill unless a conflicting write came meanwhile; wakes its waiters. */
@@ -169,14 +199,16 @@ public final class ResultCache {
             }
             long expiresAt = fill.relaxed ? System.nanoTime() + fill.rule.staleness().toNanos() : 0;
             Entry e = new Entry(fill.key, hit, fill.touches, bytes, expiresAt, fill.rule.location());
-            Entry old = entries.put(fill.key, e);
+            Entry old = entries.get(fill.key);
             if (old != null) {
-                unindex(old);
+                remove(old);
             }
+            entries.put(fill.key, e);
+            evictionOrder.put(fill.key, e);
             memory += bytes;
             if (!fill.relaxed) {
                 for (Touch t : fill.touches) {
-                    entriesByTable.computeIfAbsent(t.table(), k -> new HashSet<>()).add(e);
+                    entriesByTable.computeIfAbsent(t.table(), k -> new TableIndex<>()).add(e, t);
                 }
             }
             evictOverflow();
@@ -208,9 +240,11 @@ public final class ResultCache {
             return;
         }
         for (Touch w : writes) {
-            Set<Entry> reading = entriesByTable.get(w.table());
+            TableIndex<Entry> reading = entriesByTable.get(w.table());
             if (reading != null) {
-                for (Entry e : List.copyOf(reading)) {
+                Set<Entry> candidates = new HashSet<>();
+                reading.candidates(Conflicts.keysHeld(config.granularity(), w), candidates);
+                for (Entry e : candidates) {
                     if (conflicts(w, e.touches)) {
                         remove(e);
                         invalidations++;
@@ -244,6 +278,7 @@ public final class ResultCache {
     /** Operator action: empty the cache, relaxed entries included. */
     public synchronized void flush() {
         entries.clear();
+        evictionOrder.clear();
         entriesByTable.clear();
         memory = 0;
         for (Fill f : fills.values()) {
@@ -253,8 +288,10 @@ public final class ResultCache {
     }
 
     public synchronized CacheStatistics statistics() {
-        return new CacheStatistics(hits, misses, invalidations, evictions, entries.size(), memory, notStored,
-                Map.copyOf(ruleHits));
+        Map<String, Long> byRule = new HashMap<>();
+        ruleHits.forEach((rule, n) -> byRule.put(rule, n.sum()));
+        return new CacheStatistics(hits.sum(), misses.sum(), invalidations, evictions, entries.size(), memory,
+                notStored, Map.copyOf(byRule));
     }
 
     private boolean conflicts(Touch write, List<Touch> reads) {
@@ -315,25 +352,43 @@ public final class ResultCache {
 
     private void remove(Entry e) {
         if (entries.remove(e.key, e)) {
+            evictionOrder.remove(e.key);
             unindex(e);
         }
     }
 
     private void unindex(Entry e) {
         memory -= e.bytes;
+        if (e.expiresAt != 0) {
+            return; // relaxed entries are not indexed
+        }
         for (Touch t : e.touches) {
-            Set<Entry> set = entriesByTable.get(t.table());
-            if (set != null && set.remove(e) && set.isEmpty()) {
-                entriesByTable.remove(t.table());
+            TableIndex<Entry> index = entriesByTable.get(t.table());
+            if (index != null) {
+                index.remove(e, t);
+                if (index.isEmpty()) {
+                    entriesByTable.remove(t.table());
+                }
             }
         }
     }
 
+    /** Second chance: an entry used since the sweep last passed goes to the end once more. */
     private void evictOverflow() {
-        Iterator<Entry> lru = entries.values().iterator();
-        while ((entries.size() > config.maxEntries() || memory > config.maxMemoryBytes()) && lru.hasNext()) {
-            Entry e = lru.next();
-            lru.remove();
+        int secondChances = evictionOrder.size();
+        while (entries.size() > config.maxEntries() || memory > config.maxMemoryBytes()) {
+            Iterator<Entry> oldest = evictionOrder.values().iterator();
+            if (!oldest.hasNext()) {
+                return;
+            }
+            Entry e = oldest.next();
+            oldest.remove();
+            if (e.used && secondChances-- > 0) {
+                e.used = false;
+                evictionOrder.put(e.key, e);
+                continue;
+            }
+            entries.remove(e.key, e);
             unindex(e);
             evictions++;
         }

@@ -21,7 +21,7 @@ class LoadTriggeredRelaxationTest {
     private static final List<Touch> WRITES = List.of(Touch.wholeTable("items", true));
 
     private ResultCache.Decision lookup() {
-        return cache.lookup(SQL, List.of(), 0, READS, true);
+        return cache.lookup(SQL, List.of(), 0, () -> READS, true);
     }
 
     private void fill() throws Exception {
