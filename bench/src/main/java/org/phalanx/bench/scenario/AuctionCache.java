@@ -136,7 +136,10 @@ public final class AuctionCache implements Scenario {
                 + " raise the item, in a transaction), store a comment (insert it, update the user's rating, in a"
                 + " transaction), register an item, register a user. Clients pass the searches' \"now\" rounded down to"
                 + " the minute (as C-JDBC's NOW() time resolution did; with `NOW()` in the SQL Phalanx never caches a"
-                + " statement), so identical searches within a minute are identical statements.");
+                + " statement), so identical searches within a minute are identical statements. **Navigation** as"
+                + " RUBiS's emulated browsers, which follow the links of the page they are on: the item a client views,"
+                + " bids on or asks the bid history of is one from its last search page (any item before its first"
+                + " search), and the user it views or comments on is the seller of the last item it viewed.");
         s.text("**Client count** (closed loop, no think time): the no-cache setup was ramped over "
                 + java.util.Arrays.toString(ramp) + " clients (alternating, the configured rounds); it saturates (first"
                 + " count within "

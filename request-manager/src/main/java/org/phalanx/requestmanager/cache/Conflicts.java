@@ -1,9 +1,12 @@
 package org.phalanx.requestmanager.cache;
 
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.phalanx.requestmanager.CacheConfig.Granularity;
 import org.phalanx.requestmanager.analysis.Footprints;
+import org.phalanx.requestmanager.analysis.RowIdentity;
 
 /** Whether a write may change what a cached read returned, at a given granularity. */
 final class Conflicts {
@@ -16,7 +19,7 @@ final class Conflicts {
             return true;
         }
         boolean columnsMeet = write.rowsChange() || write.columns() == null || read.columns() == null
-                || !java.util.Collections.disjoint(write.columns(), read.columns());
+                || !Collections.disjoint(write.columns(), read.columns());
         if (!columnsMeet) {
             return false;
         }
@@ -29,6 +32,36 @@ final class Conflicts {
             Object readValue = read.keys().get(k.getKey());
             if (readValue != null && keyHolds(write, k.getKey()) && !Footprints.mayBeEqual(readValue, k.getValue())) {
                 return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * At {@code value} granularity, whether a write may change a stored result, looking at the
+     * result's rows when the read shows how they map to the table's ({@link Touch#rows}): an
+     * UPDATE restricted to {@code id = 7} that changes none of the columns deciding which rows
+     * the read returns, and in what order, changes that result only if it holds a row whose id
+     * may be 7. Otherwise as {@link #mayChange}.
+     */
+    static boolean mayChange(Granularity granularity, Touch write, Touch read, List<Object[]> rows) {
+        if (!mayChange(granularity, write, read)) {
+            return false;
+        }
+        RowIdentity identity = read.rows();
+        if (granularity != Granularity.VALUE || identity == null || rows == null || write.rowsChange()
+                || write.columns() == null || !Collections.disjoint(write.columns(), identity.selectedBy())) {
+            return true;
+        }
+        for (Map.Entry<String, Object> k : write.keys().entrySet()) {
+            Integer at = identity.shownAt().get(k.getKey());
+            if (at != null && keyHolds(write, k.getKey())) {
+                for (Object[] row : rows) {
+                    if (Footprints.mayBeEqual(Touch.normalise(row[at]), k.getValue())) {
+                        return true;
+                    }
+                }
+                return false; // none of the rows the write changes is in the result, nor can it enter
             }
         }
         return true;
