@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.cache;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -53,18 +54,40 @@ final class Conflicts {
                 || write.columns() == null || !Collections.disjoint(write.columns(), identity.selectedBy())) {
             return true;
         }
+        List<Map.Entry<Integer, Object>> shownKeys = new ArrayList<>(); // result column, key value
         for (Map.Entry<String, Object> k : write.keys().entrySet()) {
             Integer at = identity.shownAt().get(k.getKey());
             if (at != null && keyHolds(write, k.getKey())) {
-                for (Object[] row : rows) {
-                    if (Footprints.mayBeEqual(Touch.normalise(row[at]), k.getValue())) {
-                        return true;
-                    }
-                }
-                return false; // none of the rows the write changes is in the result, nor can it enter
+                shownKeys.add(Map.entry(at, k.getValue()));
+            }
+        }
+        if (shownKeys.isEmpty()) {
+            return true;
+        }
+        for (Object[] row : rows) {
+            if (mayBeChanged(row, shownKeys)) {
+                return true;
+            }
+        }
+        return false; // none of the rows the write changes is in the result, nor can it enter
+    }
+
+    /** Whether a result row may hold every key value the write is restricted to. */
+    private static boolean mayBeChanged(Object[] row, List<Map.Entry<Integer, Object>> shownKeys) {
+        for (Map.Entry<Integer, Object> k : shownKeys) {
+            if (!mayBeEqual(row[k.getKey()], k.getValue())) {
+                return false;
             }
         }
         return true;
+    }
+
+    /** A shown value against a write's key value; integers (the usual keys) without allocating. */
+    private static boolean mayBeEqual(Object shown, Object key) {
+        if (key instanceof Long k && (shown instanceof Integer || shown instanceof Long)) {
+            return ((Number) shown).longValue() == k;
+        }
+        return Footprints.mayBeEqual(Touch.normalise(shown), key);
     }
 
     /**

@@ -208,7 +208,7 @@ public final class ResultCache {
             memory += bytes;
             if (!fill.relaxed) {
                 for (Touch t : fill.touches) {
-                    entriesByTable.computeIfAbsent(t.table(), k -> new TableIndex<>()).add(e, t);
+                    entriesByTable.computeIfAbsent(t.table(), k -> new TableIndex<>()).add(e, t, e.hit.rows());
                 }
             }
             evictOverflow();
@@ -243,7 +243,7 @@ public final class ResultCache {
             TableIndex<Entry> reading = entriesByTable.get(w.table());
             if (reading != null) {
                 Set<Entry> candidates = new HashSet<>();
-                reading.candidates(Conflicts.keysHeld(config.granularity(), w), candidates);
+                reading.candidates(w, config.granularity(), candidates);
                 for (Entry e : candidates) {
                     if (conflicts(w, e.touches, e.hit.rows())) {
                         remove(e);
