@@ -258,6 +258,42 @@ class ResultCacheTest {
     }
 
     @Test
+    void aListingThatRacedWithAnUpdateIsStoredOnlyIfItDoesNotShowTheUpdatedRow() throws Exception {
+        start(cache(CacheConfig.Granularity.VALUE), "a");
+        try (Session reader = rm.openSession("u"); Session writer = rm.openSession("u")) {
+            String cheap = "SELECT id, name FROM items WHERE price < 35 ORDER BY price";
+            FaultyDriver.fault("a").delayMillis = 300; // every statement waits before it runs
+            CompletableFuture<List<String>> slowRead = CompletableFuture.supplyAsync(() -> listingOrFail(reader, cheap));
+            Thread.sleep(100); // the read is filling; the write comes in the middle of it
+            update(writer, "UPDATE items SET name = 'renamed' WHERE id = 8");
+            assertEquals(List.of("1:item1", "2:item2", "3:item3"), slowRead.get(10, TimeUnit.SECONDS));
+            FaultyDriver.fault("a").delayMillis = 0;
+            long hits = hits();
+            assertEquals(List.of("1:item1", "2:item2", "3:item3"), listing(reader, cheap));
+            assertEquals(hits + 1, hits(), "item 8 is not shown: the rows were stored");
+
+            String cheaper = "SELECT id, name FROM items WHERE price < 25 ORDER BY price";
+            FaultyDriver.fault("a").delayMillis = 300;
+            CompletableFuture<List<String>> racing = CompletableFuture.supplyAsync(() -> listingOrFail(reader, cheaper));
+            Thread.sleep(100);
+            update(writer, "UPDATE items SET name = 'two' WHERE id = 2");
+            racing.get(10, TimeUnit.SECONDS);
+            FaultyDriver.fault("a").delayMillis = 0;
+            long notStored = rm.cacheStatistics().notStored();
+            assertEquals(List.of("1:item1", "2:two"), listing(reader, cheaper), "item 2 is shown: not stored");
+            assertTrue(notStored >= 1, "counted as not stored");
+        }
+    }
+
+    private static List<String> listingOrFail(Session s, String sql) {
+        try {
+            return listing(s, sql);
+        } catch (SQLException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    @Test
     void identicalReadsWaitForTheOneRunning() throws Exception {
         start(cache(CacheConfig.Granularity.TABLE), "a");
         FaultyDriver.fault("a").delayMillis = 200;

@@ -86,7 +86,7 @@ public final class CacheCounters {
         return new Published(caches, answers);
     }
 
-    /** Median answer time in µs between two readings of one virtual database; NaN when unknown. */
+    /** Median answer time in µs (the histograms hold µs) between two readings of one virtual database; NaN when unknown. */
     public static double p50Micros(Histogram before, Histogram after) {
         if (after == null) {
             return Double.NaN;
@@ -95,6 +95,6 @@ public final class CacheCounters {
         if (before != null) {
             period.subtract(before);
         }
-        return period.getTotalCount() == 0 ? Double.NaN : period.getValueAtPercentile(50) / 1e3;
+        return period.getTotalCount() == 0 ? Double.NaN : period.getValueAtPercentile(50);
     }
 }

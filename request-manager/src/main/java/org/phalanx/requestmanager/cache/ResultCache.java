@@ -22,10 +22,11 @@ import org.phalanx.requestmanager.CacheConfig.Rule;
  * The query result cache of one virtual database.
  *
  * <p>Strong consistency: a write calls {@link #invalidate} once it is queued on every backend
- * and before it is acknowledged; that removes every entry it may change and marks every read
- * still being filled that it may change, so that read's rows are not stored (the race that
- * would otherwise insert a stale entry). Reads being filled register before they pick a
- * backend, and only use a backend that has applied every write queued on their tables.
+ * and before it is acknowledged; that removes every entry it may change and notes itself on
+ * every read still being filled that it may change, whose rows are then stored only if that
+ * write cannot have changed those very rows (the race that would otherwise insert a stale
+ * entry). Reads being filled register before they pick a backend, and only use a backend that
+ * has applied every write queued on their tables.
  *
  * <p>Relaxed entries are not invalidated: they are served until their staleness limit.
  * Identical reads arriving while one is being filled wait for its rows.
@@ -51,6 +52,8 @@ public final class ResultCache {
     private final Set<String> tooBig = ConcurrentHashMap.newKeySet();
     private final Map<String, Rule> ruleBySql = new ConcurrentHashMap<>();
     private static final Rule DEFAULT = new Rule(null, Action.EAGER, null, "default");
+    /** Beyond this many writes racing with one fill, it is not stored (bounds the memory a slow read holds). */
+    private static final int MAX_RACING_WRITES = 64;
     private long memory;
     private volatile boolean relaxedActive;
     private final LongAdder hits = new LongAdder();
@@ -97,7 +100,14 @@ public final class ResultCache {
         final Rule rule;
         final boolean relaxed;
         final CompletableFuture<Hit> waiters = new CompletableFuture<>();
+        /** A write may have changed its rows whatever they are: not stored. */
         boolean dirty;
+        /**
+         * Writes that may change what it reads, acknowledged while it ran: its rows may or may
+         * not hold their effect, so they are stored only if none of these writes can have
+         * changed those very rows (a listing survives a bid on an item it does not show).
+         */
+        final List<Touch> racing = new ArrayList<>();
 
         Fill(CacheKey key, List<Touch> touches, Rule rule, boolean relaxed) {
             this.key = key;
@@ -192,7 +202,7 @@ public final class ResultCache {
         synchronized (this) {
             finish(fill);
             long bytes = estimate(rows);
-            if (fill.dirty || bytes > config.maxMemoryBytes()) {
+            if (fill.dirty || racedWith(fill, rows) || bytes > config.maxMemoryBytes()) {
                 notStored++;
                 fill.waiters.complete(null);
                 return;
@@ -254,8 +264,12 @@ public final class ResultCache {
             Set<Fill> filling = fillsByTable.get(w.table());
             if (filling != null) {
                 for (Fill f : filling) {
-                    if (conflicts(w, f.touches, null)) { // no rows yet: by footprint alone
-                        f.dirty = true;
+                    if (conflicts(w, f.touches, null)) { // no rows yet: decided when they come
+                        if (f.racing.size() < MAX_RACING_WRITES) {
+                            f.racing.add(w);
+                        } else {
+                            f.dirty = true;
+                        }
                     }
                 }
             }
@@ -292,6 +306,15 @@ public final class ResultCache {
         ruleHits.forEach((rule, n) -> byRule.put(rule, n.sum()));
         return new CacheStatistics(hits.sum(), misses.sum(), invalidations, evictions, entries.size(), memory,
                 notStored, Map.copyOf(byRule));
+    }
+
+    private boolean racedWith(Fill fill, List<Object[]> rows) {
+        for (Touch w : fill.racing) {
+            if (conflicts(w, fill.touches, rows)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean conflicts(Touch write, List<Touch> reads, List<Object[]> rows) {
