@@ -1,6 +1,7 @@
 package org.phalanx.console;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.phalanx.controller.jmx.BackendMXBean;
@@ -192,6 +193,10 @@ final class Commands {
                     + v.getReadRetries() + ", unparsed " + v.getUnparsedStatements());
             println("now: pending " + v.getPendingRequests() + ", sessions " + v.getOpenSessions()
                     + ", open transactions " + v.getOpenTransactions());
+            Map<String, Double> answers = v.getAnswerTimeMicros();
+            println(String.format(Locale.ROOT, "answer time (request read to reply written): p50 %.0f µs, p95 %.0f µs,"
+                    + " p99 %.0f µs, max %.0f µs over %.0f requests", answers.get("p50"), answers.get("p95"),
+                    answers.get("p99"), answers.get("max"), answers.get("count")));
             CacheMXBean cache = client().cache(vdb);
             println(cache == null ? "cache: none" : String.format("cache: hits %d, misses %d (hit ratio %.1f%%),"
                             + " entries %d, memory %d bytes, invalidations %d, evictions %d", cache.getHits(),

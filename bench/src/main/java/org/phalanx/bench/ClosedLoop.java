@@ -122,6 +122,7 @@ public final class ClosedLoop {
         sleep(timing.warmup());
         Map<String, EmulationStats.Counters> emuBefore = ep.controller() == null ? Map.of() : ep.controller().emulationStats();
         CacheCounters.Counters cacheBefore = cacheCounters(ep);
+        Histogram answersBefore = answerTimes(ep);
         if (hook != null) {
             hook.measuring();
         }
@@ -135,6 +136,7 @@ public final class ClosedLoop {
         }
         Map<String, EmulationStats.Counters> emuAfter = ep.controller() == null ? Map.of() : ep.controller().emulationStats();
         CacheCounters.Counters cacheAfter = cacheCounters(ep);
+        Histogram answersAfter = answerTimes(ep);
         state.stop = true;
         List<String> stuck = joinAll(threads);
         if (!stuck.isEmpty()) {
@@ -184,12 +186,18 @@ public final class ClosedLoop {
         return new RunResult(v.name(), round, seconds, requests, totalErrors, requests / seconds, results, client,
                 controller, kernelShare, engine, database, machine, Math.max(0, machine - ours),
                 (after.steal() - before.steal()) / 1e9 / seconds, util[0], util[1], util[2],
-                cacheAfter == null ? Double.NaN : cacheAfter.hitRate(cacheBefore), work, error);
+                cacheAfter == null ? Double.NaN : cacheAfter.hitRate(cacheBefore),
+                CacheCounters.p50Micros(answersBefore, answersAfter), work, error);
     }
 
     /** The counters of the endpoint's result cache, or null (direct, or no cache). */
     private static CacheCounters.Counters cacheCounters(Endpoint ep) {
         return ep.controller() == null ? null : ep.controller().cacheCounters().get(ep.vdb());
+    }
+
+    /** The controller's answer times so far for the endpoint's virtual database, or null. */
+    private static Histogram answerTimes(Endpoint ep) {
+        return ep.controller() == null ? null : ep.controller().answerTimes().get(ep.vdb());
     }
 
     private static RunResult.ClassResult classResult(String name, Histogram h, long errors, double seconds) {

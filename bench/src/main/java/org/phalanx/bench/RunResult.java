@@ -17,6 +17,8 @@ import java.util.Map;
  * @param stealCores     CPU time the hypervisor took from this virtual machine (noise), in cores
  * @param cacheHitRate   share of the reads the controller's result cache answered during the period
  *                       (NaN without a cache)
+ * @param answerP50Us    median time the controller took to answer a request during the period, from
+ *                       the request read to the reply written (no network; NaN for direct variants)
  * @param backendWork    per emulated statement class, summed over the variant's backends: {executions
  *                       per request, slot-busy ms per request} (empty without emulated backends)
  */
@@ -24,7 +26,8 @@ public record RunResult(String variant, int round, double seconds, long requests
                         List<ClassResult> classes, double clientCpuUs, double controllerCpuUs,
                         double controllerKernelShare, double engineCpuUs, double databaseCpuUs,
                         double machineCores, double otherCores, double stealCores, double utilisation, double minUtilisation,
-                        double maxUtilisation, double cacheHitRate, Map<String, double[]> backendWork,
+                        double maxUtilisation, double cacheHitRate, double answerP50Us,
+                        Map<String, double[]> backendWork,
                         String firstError) {
 
     /** One request class. */

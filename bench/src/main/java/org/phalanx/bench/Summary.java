@@ -41,7 +41,8 @@ public record Summary(Variant variant, List<RunResult> rounds, RunResult median,
                 median(rounds, RunResult::machineCores), median(rounds, RunResult::otherCores),
                 median(rounds, RunResult::stealCores),
                 median(rounds, RunResult::utilisation), median(rounds, RunResult::minUtilisation),
-                median(rounds, RunResult::maxUtilisation), median(rounds, RunResult::cacheHitRate), meanWork(rounds),
+                median(rounds, RunResult::maxUtilisation), median(rounds, RunResult::cacheHitRate),
+                median(rounds, RunResult::answerP50Us), meanWork(rounds),
                 error);
         double min = rounds.stream().mapToDouble(RunResult::rate).min().orElse(Double.NaN);
         double max = rounds.stream().mapToDouble(RunResult::rate).max().orElse(Double.NaN);

@@ -142,6 +142,11 @@ public final class Controller {
         return hosted(virtualDatabase).cacheStatistics();
     }
 
+    /** How long the controller takes to answer a hosted virtual database's requests. */
+    public org.phalanx.controller.vdb.AnswerTimes answerTimes(String virtualDatabase) {
+        return hosted(virtualDatabase).answerTimes();
+    }
+
     private VirtualDatabase hosted(String name) {
         VirtualDatabase vdb = name == null ? null : served.get(name);
         if (vdb == null) {

@@ -35,6 +35,8 @@ import org.phalanx.testing.SqliteCluster;
 /** Disabling at a checkpoint, replaying, dumping from a live replica and restoring, over real SQLite files. */
 class RecoveryTest {
     private static final List<String> NAMES = List.of("b1", "b2", "b3");
+    /** Long enough that writers waiting behind a catch-up on a busy CI machine are not refused. */
+    private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
     Path dir;
@@ -44,7 +46,7 @@ class RecoveryTest {
     private void start(WaitPolicy policy) throws SQLException {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
         RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, policy,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(3), ZoneId.of("UTC"), 1000)
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, LOCK_TIMEOUT, ZoneId.of("UTC"), 1000)
                 .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
         rm = new RequestManager("recovering", config, cluster.backendConfigs());
         rm.start();
@@ -54,7 +56,7 @@ class RecoveryTest {
     private void restart() throws SQLException {
         rm.close();
         RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.FIRST,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(3), ZoneId.of("UTC"), 1000)
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, LOCK_TIMEOUT, ZoneId.of("UTC"), 1000)
                 .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
         List<BackendConfig> configs = new ArrayList<>();
         for (String n : NAMES) {
@@ -259,7 +261,7 @@ class RecoveryTest {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
         FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"), 4096);
         RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(3), ZoneId.of("UTC"), 1000)
+                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, LOCK_TIMEOUT, ZoneId.of("UTC"), 1000)
                 .withRecovery(new RecoveryConfig(log, true, Duration.ofMillis(100), 50));
         rm = new RequestManager("recovering", config, cluster.backendConfigs());
         rm.start();

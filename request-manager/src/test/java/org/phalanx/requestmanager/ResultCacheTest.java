@@ -153,6 +153,44 @@ class ResultCacheTest {
         }
     }
 
+    /** Rows as "id:name", whether from a backend or the cache. */
+    private static List<String> listing(Session s, String sql) throws SQLException {
+        List<String> rows = new java.util.ArrayList<>();
+        try (Result r = s.execute(Request.of(sql))) {
+            if (r instanceof Result.Cached c) {
+                c.rows().forEach(row -> rows.add(row[0] + ":" + row[1]));
+            } else {
+                ResultSet rs = ((Result.Rows) r).resultSet();
+                while (rs.next()) {
+                    rows.add(rs.getLong(1) + ":" + rs.getString(2));
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void aListingSurvivesUpdatesOfRowsItDoesNotShow() throws Exception {
+        start(cache(CacheConfig.Granularity.VALUE), "a");
+        try (Session s = rm.openSession("u")) {
+            String cheap = "SELECT id, name FROM items WHERE price < 35 ORDER BY price";
+            assertEquals(List.of("1:item1", "2:item2", "3:item3"), listing(s, cheap));
+            long hitsBefore = hits();
+            update(s, "UPDATE items SET name = 'renamed' WHERE id = 8");
+            assertEquals(List.of("1:item1", "2:item2", "3:item3"), listing(s, cheap));
+            assertEquals(hitsBefore + 1, hits(), "item 8 is not in the listing and cannot enter it by a new name");
+            update(s, "UPDATE items SET name = 'two' WHERE id = 2");
+            assertEquals(List.of("1:item1", "2:two", "3:item3"), listing(s, cheap), "item 2 is shown: invalidated");
+            assertEquals(hitsBefore + 1, hits());
+            update(s, "UPDATE items SET price = 5 WHERE id = 9");
+            assertEquals(List.of("9:item9", "1:item1", "2:two", "3:item3"), listing(s, cheap),
+                    "a write of a column the listing selects or orders by invalidates it");
+            update(s, "UPDATE items SET name = 'x' WHERE name = 'item10'");
+            assertEquals(List.of("9:item9", "1:item1", "2:two", "3:item3"), listing(s, cheap));
+            assertEquals(hitsBefore + 1, hits(), "a write restricted by a column the listing does not show invalidates it");
+        }
+    }
+
     @Test
     void transactionsNeverCacheOrSeeUncommittedData() throws Exception {
         start(cache(CacheConfig.Granularity.TABLE), "a");

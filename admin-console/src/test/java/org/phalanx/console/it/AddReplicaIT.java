@@ -99,6 +99,7 @@ class AddReplicaIT {
             ConsoleTestCluster.Run stats = cluster.console("show", "stats", "mydb");
             assertEquals(0, stats.status(), stats.toString());
             assertTrue(stats.out().contains("INSERT INTO t VALUES (?, ?, ?)"), stats.toString());
+            assertTrue(stats.out().contains("answer time (request read to reply written): p50 "), stats.toString());
 
             assertEquals(acknowledged.get(), cluster.count("b1", "t"));
             String expected = cluster.checksum("b1", "t");

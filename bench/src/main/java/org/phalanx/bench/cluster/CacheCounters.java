@@ -1,19 +1,26 @@
 package org.phalanx.bench.cluster;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.Histogram;
 import org.phalanx.controller.Controller;
 import org.phalanx.requestmanager.cache.CacheStatistics;
 
 /**
- * Publishes the result caches' counters from the controller process to the harness, as
+ * Publishes counters from the controller process to the harness, as
  * {@link org.phalanx.bench.emulation.EmulationStats} does for the emulated backends: a daemon
- * thread rewrites a file every {@value #PERIOD_MILLIS} ms with one line per virtual database
- * that has a cache, {@code name hits misses invalidations entries}. The harness reads it before
- * and after a measured period to get the hit rate of that period. (The controller's JMX interface
- * comes with the management issue; until then this is how a benchmark sees the counters.)
+ * thread rewrites a file every {@value #PERIOD_MILLIS} ms with, per virtual database, a line
+ * {@code cache name hits misses invalidations entries} when it has a result cache and a line
+ * {@code answers name <histogram>}: the controller's answer times since start
+ * ({@link org.phalanx.controller.vdb.AnswerTimes}, an HdrHistogram, compressed, Base64). The
+ * harness reads the file before and after a measured period to get the hit rate and the answer
+ * times of that period. (The same figures are on JMX; this keeps the harness free of a JMX client.)
  */
 public final class CacheCounters {
     public static final String PROPERTY = "phalanx.bench.cacheStats";
@@ -29,6 +36,10 @@ public final class CacheCounters {
         }
     }
 
+    /** What one reading of the file holds, per virtual database. */
+    public record Published(Map<String, Counters> caches, Map<String, Histogram> answers) {
+    }
+
     private CacheCounters() {
     }
 
@@ -42,27 +53,48 @@ public final class CacheCounters {
         for (String name : names) {
             CacheStatistics s = controller.cacheStatistics(name);
             if (s != null) {
-                sb.append(name).append(' ').append(s.hits()).append(' ').append(s.misses()).append(' ')
+                sb.append("cache ").append(name).append(' ').append(s.hits()).append(' ').append(s.misses()).append(' ')
                         .append(s.invalidations()).append(' ').append(s.entries()).append('\n');
             }
+            Histogram answers = controller.answerTimes(name).snapshot();
+            ByteBuffer buffer = ByteBuffer.allocate(answers.getNeededByteBufferCapacity());
+            int length = answers.encodeIntoCompressedByteBuffer(buffer);
+            sb.append("answers ").append(name).append(' ')
+                    .append(Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length))).append('\n');
         }
         return sb.toString();
     }
 
     /** Reads the file the controller process writes; empty if there is none (yet). */
-    public static Map<String, Counters> read(Path file) {
-        Map<String, Counters> map = new HashMap<>();
+    public static Published read(Path file) {
+        Map<String, Counters> caches = new HashMap<>();
+        Map<String, Histogram> answers = new HashMap<>();
         try {
             for (String line : PublishedFile.read(file)) {
                 String[] p = line.trim().split(" ");
-                if (p.length == 5) {
-                    map.put(p[0], new Counters(Long.parseLong(p[1]), Long.parseLong(p[2]), Long.parseLong(p[3]),
-                            Long.parseLong(p[4])));
+                if (p.length == 6 && p[0].equals("cache")) {
+                    caches.put(p[1], new Counters(Long.parseLong(p[2]), Long.parseLong(p[3]), Long.parseLong(p[4]),
+                            Long.parseLong(p[5])));
+                } else if (p.length == 3 && p[0].equals("answers")) {
+                    answers.put(p[1], Histogram.decodeFromCompressedByteBuffer(
+                            ByteBuffer.wrap(Base64.getDecoder().decode(p[2])), 0));
                 }
             }
-        } catch (RuntimeException e) {
-            map.clear();
+        } catch (RuntimeException | DataFormatException e) {
+            return new Published(Map.of(), Map.of());
         }
-        return map;
+        return new Published(caches, answers);
+    }
+
+    /** Median answer time in µs between two readings of one virtual database; NaN when unknown. */
+    public static double p50Micros(Histogram before, Histogram after) {
+        if (after == null) {
+            return Double.NaN;
+        }
+        Histogram period = after.copy();
+        if (before != null) {
+            period.subtract(before);
+        }
+        return period.getTotalCount() == 0 ? Double.NaN : period.getValueAtPercentile(50) / 1e3;
     }
 }

@@ -166,7 +166,12 @@ public final class ControllerProcess implements AutoCloseable {
 
     /** The result caches' counters (per virtual database with a cache) as last published by the controller. */
     public Map<String, CacheCounters.Counters> cacheCounters() {
-        return CacheCounters.read(cacheFile);
+        return CacheCounters.read(cacheFile).caches();
+    }
+
+    /** Per virtual database, the controller's answer times since it started (see {@link CacheCounters}). */
+    public Map<String, org.HdrHistogram.Histogram> answerTimes() {
+        return CacheCounters.read(cacheFile).answers();
     }
 
     /** This JVM's classpath with absolute entries (the controller runs in another folder). */

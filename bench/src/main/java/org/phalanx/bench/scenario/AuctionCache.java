@@ -136,7 +136,10 @@ public final class AuctionCache implements Scenario {
                 + " raise the item, in a transaction), store a comment (insert it, update the user's rating, in a"
                 + " transaction), register an item, register a user. Clients pass the searches' \"now\" rounded down to"
                 + " the minute (as C-JDBC's NOW() time resolution did; with `NOW()` in the SQL Phalanx never caches a"
-                + " statement), so identical searches within a minute are identical statements.");
+                + " statement), so identical searches within a minute are identical statements. **Navigation** as"
+                + " RUBiS's emulated browsers, which follow the links of the page they are on: the item a client views,"
+                + " bids on or asks the bid history of is one from its last search page (any item before its first"
+                + " search), and the user it views or comments on is the seller of the last item it viewed.");
         s.text("**Client count** (closed loop, no think time): the no-cache setup was ramped over "
                 + java.util.Arrays.toString(ramp) + " clients (alternating, the configured rounds); it saturates (first"
                 + " count within "
@@ -245,11 +248,16 @@ public final class AuctionCache implements Scenario {
                 + " gain: if every read took no time at all and the writes were no faster, the mean would shrink by"
                 + " 1 / that share at most.");
         a.append("\nA hit saves the backend's work for that read but not the round trip from the client to the"
-                + " controller, and the writes (a fifth of the interactions) still run on SQLite; under strong"
-                + " consistency every stored bid updates `items`, which invalidates every cached search over items"
-                + " (`value` granularity keeps only entries restricted to other item ids). Each write also compares"
-                + " itself with every cached entry that reads its table, under the cache's lock: the more entries,"
-                + " the more each write costs (compare the 200,000-entry strong cache; the profiles show where).");
+                + " controller, and the writes (a fifth of the interactions) still run on SQLite, one writing"
+                + " transaction at a time, each holding the database across its round trips (a store-bid is five"
+                + " requests): the faster the reads, the more the writes queue behind each other, so their share of"
+                + " the response time grows as the cache works. Client, controller and SQLite share the 2 CPUs: in a"
+                + " closed loop at a fixed client count the response-time ratio is the throughput ratio, which is at"
+                + " most the ratio of CPU time per interaction (columns above). Under strong consistency every stored"
+                + " bid changes its item's row, which invalidates that item's page and every search page showing it"
+                + " (`value` granularity keeps the search pages that do not show it): since clients bid on items from"
+                + " the pages they just saw, as RUBiS's do, the most read search pages are also the most often"
+                + " invalidated.");
         return a.toString();
     }
 

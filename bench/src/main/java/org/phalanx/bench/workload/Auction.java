@@ -16,7 +16,10 @@ import org.phalanx.bench.emulation.CostModel;
  * A RUBiS-like auction site (eBay-style) with the RUBiS <b>bidding mix</b>: 80% read-only
  * interactions (browse, search by category or region, view items, bid histories, user pages) and
  * 20% that write (store a bid, a comment, register an item or a user). Trimmed schema, small
- * dataset; ids of new rows are chosen by the clients.
+ * dataset; ids of new rows are chosen by the clients. Like RUBiS's emulated browsers, which
+ * follow the links of the page they are on, a client views, bids on and reads the bid history of
+ * items from its last search page, and views (and comments on) the seller of the last item it
+ * viewed.
  */
 public final class Auction implements Workload {
 
@@ -256,15 +259,52 @@ public final class Auction implements Workload {
                 return ps;
             }
 
-            private void query(String sql, Object... params) throws SQLException {
+            /** Item ids of the last search page, and the seller of the last item viewed: the page's links. */
+            private final int[] listed = new int[25];
+            private int listedCount;
+            private int seller;
+
+            /** Reads every row; returns column {@code keep}'s values of the first rows into {@code into}. */
+            private int queryKeeping(String sql, int keep, int[] into, Object... params) throws SQLException {
+                int kept = 0;
                 try (ResultSet rs = ps(sql, params).executeQuery()) {
                     int columns = rs.getMetaData().getColumnCount();
                     while (rs.next()) {
                         for (int k = 1; k <= columns; k++) {
-                            rs.getObject(k);
+                            Object v = rs.getObject(k);
+                            if (k == keep && kept < into.length && v instanceof Number n) {
+                                into[kept++] = n.intValue();
+                            }
                         }
                     }
                 }
+                return kept;
+            }
+
+            private void query(String sql, Object... params) throws SQLException {
+                queryKeeping(sql, 0, listed, params);
+            }
+
+            private void search(String sql, Object... params) throws SQLException {
+                int found = queryKeeping(sql, 1, listed, params);
+                listedCount = found; // an empty page leaves no link to follow
+            }
+
+            private void viewItem(int item) throws SQLException {
+                int[] found = new int[1];
+                if (queryKeeping(ITEM, 11, found, item) == 1) {
+                    seller = found[0];
+                }
+            }
+
+            /** As RUBiS's emulated browsers do: an item linked from the last search page, else any item. */
+            private int linkedItem() {
+                return listedCount > 0 ? listed[r.nextInt(listedCount)] : 1 + r.nextInt(data.items);
+            }
+
+            /** The seller of the last item viewed (its page links to them), else any user. */
+            private int linkedUser() {
+                return seller > 0 ? seller : 1 + r.nextInt(data.users);
             }
 
             @Override
@@ -275,23 +315,23 @@ public final class Auction implements Workload {
             @Override
             public void execute(int interaction) throws SQLException {
                 long now = System.currentTimeMillis();
-                long listed = now - now % timeStepMillis;
-                int item = 1 + r.nextInt(data.items);
+                long listedSince = now - now % timeStepMillis;
+                int item = linkedItem();
                 switch (interaction) {
                     case 0 -> query(CATEGORIES_SQL);
                     case 1 -> query(REGIONS_SQL);
-                    case 2 -> query(BY_CATEGORY, 1 + r.nextInt(CATEGORIES), listed);
-                    case 3 -> query(BY_REGION, 1 + r.nextInt(data.regions), 1 + r.nextInt(CATEGORIES), listed);
-                    case 4 -> query(ITEM, item);
+                    case 2 -> search(BY_CATEGORY, 1 + r.nextInt(CATEGORIES), listedSince);
+                    case 3 -> search(BY_REGION, 1 + r.nextInt(data.regions), 1 + r.nextInt(CATEGORIES), listedSince);
+                    case 4 -> viewItem(item);
                     case 5 -> query(BID_HISTORY, item);
                     case 6 -> {
-                        int u = 1 + r.nextInt(data.users);
+                        int u = linkedUser();
                         query(USER, u);
                         query(USER_COMMENTS, u);
                     }
                     case 7 -> {
                         query(AUTH, "user" + user, "pw" + user);
-                        query(ITEM, item);
+                        viewItem(item);
                     }
                     case 8 -> inTransaction(() -> {
                         double max = 0;
@@ -305,7 +345,7 @@ public final class Auction implements Workload {
                         ps(RAISE, bid, item).executeUpdate();
                     });
                     case 9 -> inTransaction(() -> {
-                        int to = 1 + r.nextInt(data.users);
+                        int to = linkedUser();
                         int rating = r.nextInt(11) - 5;
                         ps(NEW_COMMENT, data.nextComment.incrementAndGet(), user, to, item, rating, now,
                                 "smooth sale").executeUpdate();

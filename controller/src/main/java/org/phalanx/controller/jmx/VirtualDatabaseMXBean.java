@@ -43,6 +43,12 @@ public interface VirtualDatabaseMXBean {
 
     int getOpenTransactions();
 
+    /**
+     * How long the controller takes to answer requests, from a request read to its reply
+     * written (the network to the client left out), since start: count, p50, p95, p99, max (µs).
+     */
+    Map<String, Double> getAnswerTimeMicros();
+
     /** The operator action running now, or an empty string. */
     String getRunningOperation();
 

@@ -148,6 +148,11 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     }
 
     @Override
+    public Map<String, Double> getAnswerTimeMicros() {
+        return vdb.answerTimes().summaryMicros();
+    }
+
+    @Override
     public String getRunningOperation() {
         return vdb.runningOperation().orElse("");
     }

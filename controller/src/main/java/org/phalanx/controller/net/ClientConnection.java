@@ -2,6 +2,7 @@ package org.phalanx.controller.net;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.controller.vdb.AnswerTimes;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.protocol.ErrorReply;
 import org.phalanx.protocol.FrameIO;
@@ -49,6 +50,8 @@ final class ClientConnection implements Runnable {
     private final Consumer<ClientConnection> onEnd;
     private final OpenCursors cursors = new OpenCursors();
     private Session session;
+    /** Where this connection's answer times go: its virtual database's, once logged in. */
+    private AnswerTimes answerTimes;
 
     private final Object stateLock = new Object();
     /** A request is being served: a stop waits for its reply instead of cutting it off. */
@@ -121,6 +124,7 @@ final class ClientConnection implements Runnable {
         }
         try {
             session = vdb.login(hello.user(), hello.password());
+            answerTimes = vdb.answerTimes();
         } catch (SQLException e) {
             if ("28000".equals(e.getSQLState())) {
                 LOG.warn("Authentication failed for {} '{}' on virtual database '{}' from {}",
@@ -154,9 +158,11 @@ final class ClientConnection implements Runnable {
             if (!startRequest()) {
                 return;
             }
+            long start = System.nanoTime();
             MessageReader request = new MessageReader(frame);
             try {
                 FrameIO.write(out, answer(dispatcher, request));
+                answerTimes.record(System.nanoTime() - start);
             } finally {
                 endRequest();
             }

@@ -68,6 +68,7 @@ public final class VirtualDatabase {
     /** The log the request manager writes (it closes it); read here, never written. Null without one. */
     private final RecoveryLog log;
     private final ReentrantLock operations = new ReentrantLock();
+    private final AnswerTimes answerTimes = new AnswerTimes();
     private volatile String runningOperation;
     /** What it was started from; null for one built in a test. */
     private VirtualDatabaseConfig config;
@@ -200,6 +201,11 @@ public final class VirtualDatabase {
     /** Result cache counters, or null without a cache. */
     public CacheStatistics cacheStatistics() {
         return sessions.cacheStatistics();
+    }
+
+    /** How long the controller takes to answer this virtual database's requests (the front end records them). */
+    public AnswerTimes answerTimes() {
+        return answerTimes;
     }
 
     /** The configuration it was started from, if it was started from one. */

@@ -125,6 +125,10 @@ class JmxManagementIT {
             long b2Writes = (Long) server.getAttribute(b2, "Writes");
             assertTrue(b2Writes >= 11, "b2 applied every write: " + b2Writes);
             assertTrue((Long) server.getAttribute(b2, "TotalTimeMicros") > 0);
+            TabularData answers = (TabularData) server.getAttribute(vdb, "AnswerTimeMicros");
+            double answered = (Double) answers.get(new Object[] {"count"}).get("value");
+            assertTrue(answered >= 12, "every request's answer time is recorded: " + answered);
+            assertTrue((Double) answers.get(new Object[] {"p50"}).get("value") > 0);
 
             server.invoke(vdb, "disableBackend", new Object[]{"b2"}, new String[]{String.class.getName()});
             CompositeData disabled = next(events, "phalanx.backend.state");

@@ -451,7 +451,8 @@ public final class Footprints {
         }
         List<KeyValue> keys = new ArrayList<>(a.keys());
         keys.retainAll(b.keys());
-        return new TableFootprint(a.table(), columns, List.copyOf(keys), a.rowsChange() || b.rowsChange());
+        // a table read twice: its result rows do not map to its rows one to one
+        return new TableFootprint(a.table(), columns, List.copyOf(keys), a.rowsChange() || b.rowsChange(), null);
     }
 
     /**

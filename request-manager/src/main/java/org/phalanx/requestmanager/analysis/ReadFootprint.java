@@ -81,6 +81,7 @@ final class ReadFootprint implements AstWalker.Visitor {
     private final Set<Object> countStars = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Parameters parameters = new Parameters();
     private Scope root;
+    private int scopesOpened;
     /** Valid SQL we do not analyse precisely: every table, every column. */
     private boolean coarse;
     /** Something we do not understand at all: no footprint. */
@@ -134,14 +135,90 @@ final class ReadFootprint implements AstWalker.Visitor {
             }
             keys.forEach((occurrence, list) -> occurrence.keys = List.copyOf(list));
         }
+        Map<Occurrence, RowIdentity> identities = rowIdentities(top);
         // one footprint per table: columns united, keys those every occurrence has
         Map<String, TableFootprint> merged = new LinkedHashMap<>();
         for (Occurrence occurrence : occurrences) {
             TableFootprint own = new TableFootprint(occurrence.table,
-                    occurrence.allColumns ? null : Set.copyOf(occurrence.columns), occurrence.keys, false);
+                    occurrence.allColumns ? null : Set.copyOf(occurrence.columns), occurrence.keys, false,
+                    identities.get(occurrence));
             merged.merge(occurrence.table, own, Footprints::union);
         }
         return new Footprint(List.copyOf(merged.values()));
+    }
+
+    /**
+     * The {@link RowIdentity} of each table the top SELECT names once, when its result rows map
+     * one to one to that table's rows; empty when they do not or we cannot tell.
+     */
+    private Map<Occurrence, RowIdentity> rowIdentities(Scope top) {
+        PlainSelect select = top.select;
+        if (scopesOpened != 1 || select.getGroupBy() != null || select.getHaving() != null
+                || select.getDistinct() != null || select.getSelectItems() == null) {
+            return Map.of();
+        }
+        Map<Occurrence, Map<String, Integer>> shown = new LinkedHashMap<>();
+        Map<String, Column> byAlias = new LinkedHashMap<>();
+        List<SelectItem<?>> items = select.getSelectItems();
+        for (int i = 0; i < items.size(); i++) {
+            SelectItem<?> item = items.get(i);
+            if (item.getExpression() == null || item.getExpression().getClass() != Column.class) {
+                return Map.of(); // an expression, aggregate or star: rows are not shown plainly
+            }
+            Column column = (Column) item.getExpression();
+            Occurrence owner = keyTarget(top, column);
+            if (owner == null || column.getArrayConstructor() != null) {
+                return Map.of();
+            }
+            shown.computeIfAbsent(owner, o -> new LinkedHashMap<>()).putIfAbsent(Footprints.columnName(column), i);
+            if (item.getAlias() != null && item.getAlias().getName() != null) {
+                byAlias.put(Footprints.normalize(item.getAlias().getName()), column);
+            }
+        }
+        // every column used outside the select list decides which rows come back, or their order
+        Map<Occurrence, Set<String>> selectedBy = new LinkedHashMap<>();
+        boolean[] unknown = {false};
+        AstWalker.walk(select, node -> {
+            if (node instanceof SelectItem<?> || unknown[0]) {
+                return false;
+            }
+            if (node instanceof OrderByElement order && !(order.getExpression() instanceof Column)
+                    && !(order.getExpression() instanceof Function)) {
+                unknown[0] = true; // ORDER BY 2: a position in the select list
+                return false;
+            }
+            if (node instanceof Column column) {
+                String name = Footprints.columnName(column);
+                // a bare name may be a select-list alias or a column (engines differ on which wins): both
+                Column aliased = Footprints.qualifier(column) == null ? byAlias.get(name) : null;
+                if (aliased != null) {
+                    selectedBy.computeIfAbsent(keyTarget(top, aliased), o -> new LinkedHashSet<>())
+                            .add(Footprints.columnName(aliased));
+                }
+                Occurrence owner = keyTarget(top, column);
+                if (owner != null) {
+                    selectedBy.computeIfAbsent(owner, o -> new LinkedHashSet<>()).add(name);
+                } else if (aliased != null && Footprints.qualifier(column) == null) {
+                    top.occurrences.forEach(o -> selectedBy.computeIfAbsent(o, x -> new LinkedHashSet<>()).add(name));
+                } else {
+                    unknown[0] = true;
+                    return false;
+                }
+            }
+            return true;
+        });
+        if (unknown[0]) {
+            return Map.of();
+        }
+        Map<Occurrence, RowIdentity> identities = new LinkedHashMap<>();
+        shown.forEach((occurrence, columns) -> {
+            boolean namedOnce = occurrences.stream().filter(o -> o.table.equals(occurrence.table)).count() == 1;
+            if (namedOnce && !occurrence.allColumns) {
+                identities.put(occurrence, new RowIdentity(Map.copyOf(columns),
+                        Set.copyOf(selectedBy.getOrDefault(occurrence, Set.of()))));
+            }
+        });
+        return identities;
     }
 
     /** The one occurrence of the top scope a WHERE column names, or null. */
@@ -269,6 +346,7 @@ final class ReadFootprint implements AstWalker.Visitor {
         if (root == null) {
             root = scope;
         }
+        scopesOpened++;
         scopes.push(scope);
         return true;
     }

@@ -15,7 +15,15 @@ import java.util.Set;
  * DELETE, REPLACE, MERGE: true), and the equalities that every affected row satisfies (an
  * UPDATE/DELETE's top-level WHERE equalities, a one-row INSERT's values).
  *
+ * <p>A read may also say how its result rows map to the table's rows ({@code rows}, null when
+ * they do not map one to one or the analysis cannot tell).
+ *
  * @param table lower case, unqualified
  */
-public record TableFootprint(String table, Set<String> columns, List<KeyValue> keys, boolean rowsChange) {
+public record TableFootprint(String table, Set<String> columns, List<KeyValue> keys, boolean rowsChange,
+                             RowIdentity rows) {
+
+    public TableFootprint(String table, Set<String> columns, List<KeyValue> keys, boolean rowsChange) {
+        this(table, columns, keys, rowsChange, null);
+    }
 }

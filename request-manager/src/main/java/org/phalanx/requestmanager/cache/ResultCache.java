@@ -208,7 +208,7 @@ public final class ResultCache {
             memory += bytes;
             if (!fill.relaxed) {
                 for (Touch t : fill.touches) {
-                    entriesByTable.computeIfAbsent(t.table(), k -> new TableIndex<>()).add(e, t);
+                    entriesByTable.computeIfAbsent(t.table(), k -> new TableIndex<>()).add(e, t, e.hit.rows());
                 }
             }
             evictOverflow();
@@ -243,9 +243,9 @@ public final class ResultCache {
             TableIndex<Entry> reading = entriesByTable.get(w.table());
             if (reading != null) {
                 Set<Entry> candidates = new HashSet<>();
-                reading.candidates(Conflicts.keysHeld(config.granularity(), w), candidates);
+                reading.candidates(w, config.granularity(), candidates);
                 for (Entry e : candidates) {
-                    if (conflicts(w, e.touches)) {
+                    if (conflicts(w, e.touches, e.hit.rows())) {
                         remove(e);
                         invalidations++;
                     }
@@ -254,7 +254,7 @@ public final class ResultCache {
             Set<Fill> filling = fillsByTable.get(w.table());
             if (filling != null) {
                 for (Fill f : filling) {
-                    if (conflicts(w, f.touches)) {
+                    if (conflicts(w, f.touches, null)) { // no rows yet: by footprint alone
                         f.dirty = true;
                     }
                 }
@@ -294,9 +294,9 @@ public final class ResultCache {
                 notStored, Map.copyOf(byRule));
     }
 
-    private boolean conflicts(Touch write, List<Touch> reads) {
+    private boolean conflicts(Touch write, List<Touch> reads, List<Object[]> rows) {
         for (Touch r : reads) {
-            if (r.table().equals(write.table()) && Conflicts.mayChange(config.granularity(), write, r)) {
+            if (r.table().equals(write.table()) && Conflicts.mayChange(config.granularity(), write, r, rows)) {
                 return true;
             }
         }

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.phalanx.requestmanager.TypedNull;
 import org.phalanx.requestmanager.analysis.Footprint;
 import org.phalanx.requestmanager.analysis.KeyValue;
+import org.phalanx.requestmanager.analysis.RowIdentity;
 import org.phalanx.requestmanager.analysis.TableFootprint;
 
 /**
@@ -17,8 +18,14 @@ import org.phalanx.requestmanager.analysis.TableFootprint;
  *
  * @param columns null: every column
  * @param keys    column to normalised value; every row read/changed has these values
+ * @param rows    for a read: how its result rows map to the table's (null: they may not)
  */
-public record Touch(String table, Set<String> columns, Map<String, Object> keys, boolean rowsChange) {
+public record Touch(String table, Set<String> columns, Map<String, Object> keys, boolean rowsChange,
+                    RowIdentity rows) {
+
+    public Touch(String table, Set<String> columns, Map<String, Object> keys, boolean rowsChange) {
+        this(table, columns, keys, rowsChange, null);
+    }
 
     /** Only the table is known. */
     public static Touch wholeTable(String table, boolean write) {
@@ -44,7 +51,7 @@ public record Touch(String table, Set<String> columns, Map<String, Object> keys,
                     keys.put(k.column(), n);
                 }
             }
-            touches.add(new Touch(t.table(), t.columns(), keys, t.rowsChange()));
+            touches.add(new Touch(t.table(), t.columns(), keys, t.rowsChange(), t.rows()));
         }
         return touches;
     }

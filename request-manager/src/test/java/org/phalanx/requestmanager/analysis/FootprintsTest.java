@@ -426,4 +426,32 @@ class FootprintsTest {
         assertTrue(Footprints.mayBeEqual(null, 1L));
         assertTrue(Footprints.mayBeEqual("\u00e9t\u00e9", "ete")); // accent-insensitive collations
     }
+
+    @Test
+    void plainListingsMapTheirRowsToTheTablesRows() {
+        RowIdentity listing = only(read("SELECT id, name, max_bid FROM items WHERE category = ? AND end_date >= ?"
+                + " ORDER BY end_date LIMIT 25")).rows();
+        assertEquals(new RowIdentity(java.util.Map.of("id", 0, "name", 1, "max_bid", 2), Set.of("category", "end_date")),
+                listing);
+        Footprint join = read("SELECT i.id, i.name, u.nickname AS who FROM items i JOIN users u ON i.seller = u.id"
+                + " WHERE u.region = ? ORDER BY who");
+        // a bare alias orders by its column, or by a column of that name of any table (engines differ)
+        assertEquals(new RowIdentity(java.util.Map.of("id", 0, "name", 1), Set.of("seller", "who")),
+                table(join, "items").rows());
+        assertEquals(new RowIdentity(java.util.Map.of("nickname", 2), Set.of("id", "region", "nickname", "who")),
+                table(join, "users").rows());
+    }
+
+    @Test
+    void readsWhoseRowsDoNotMapToRowsHaveNoRowIdentity() {
+        for (String sql : List.of("SELECT COUNT(*) FROM items", "SELECT category, MAX(max_bid) FROM items GROUP BY category",
+                "SELECT DISTINCT name FROM items", "SELECT id, max_bid + 1 FROM items", "SELECT * FROM items",
+                "SELECT id FROM items WHERE id IN (SELECT item_id FROM bids)", "SELECT id, name FROM items ORDER BY 2",
+                "SELECT a.id FROM items a JOIN items b ON a.id = b.parent",
+                "SELECT id FROM items UNION SELECT id FROM old_items", "SELECT id FROM items i JOIN users u ON i.seller = u.id")) {
+            Footprint f = read(sql);
+            assertNotNull(f, sql);
+            f.tables().forEach(t -> assertNull(t.rows(), sql + ": " + t));
+        }
+    }
 }
