@@ -51,6 +51,7 @@ import org.phalanx.requestmanager.routing.Routing;
 import org.phalanx.requestmanager.routing.SchemaLearner;
 import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.LocalWriteOrdering;
+import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
 import org.phalanx.requestmanager.scheduler.WriteOrdering;
 
@@ -445,16 +446,20 @@ public final class RequestManager implements AutoCloseable {
     }
 
     /**
-     * What a write locks and orders against. The tables it reads count too: INSERT ... SELECT
-     * must see the same rows on every backend.
+     * What a write locks and orders against: the tables it writes, exclusively, and the tables it
+     * only reads, shared. The tables it reads count: INSERT ... SELECT must see the same rows on
+     * every backend, so no write of its source may come between on one backend only; but two
+     * statements that only read the same table do not conflict. A write that names no table it
+     * writes (a function call, say) may change what it reads: those are written then.
      */
-    Collection<String> lockResources(SqlAnalysis a) {
+    Access lockResources(SqlAnalysis a) {
         if (lockWholeDatabase || a.allTables()) {
-            return Set.of(LockManager.ALL);
+            return Access.EVERYTHING;
         }
-        Set<String> r = new HashSet<>(a.writtenTables());
-        r.addAll(a.readTables());
-        return r.isEmpty() ? Set.of(LockManager.ALL) : r;
+        if (a.writtenTables().isEmpty()) {
+            return a.readTables().isEmpty() ? Access.EVERYTHING : Access.writing(a.readTables());
+        }
+        return Access.of(a.readTables(), a.writtenTables());
     }
 
     /** Requests in progress over all backends (load for load-triggered relaxed caching, management). */
@@ -666,7 +671,7 @@ public final class RequestManager implements AutoCloseable {
     private Quiesce quiesce() throws SQLException {
         long id = nextTransactionId();
         try {
-            locks.acquire(id, Set.of(LockManager.ALL), Math.max(lockTimeoutMillis(), 60_000));
+            locks.acquire(id, Access.EVERYTHING, Math.max(lockTimeoutMillis(), 60_000));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SQLException("interrupted while waiting for writes to pause", "HY008", e);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.cache.Touch;
+import org.phalanx.requestmanager.scheduler.Access;
 
 /**
  * An explicit transaction of one session. It joins the backends lazily, at its first write
@@ -21,8 +22,11 @@ final class Transaction {
     final long id;
     /** Backend to this transaction's connection there, once begun. */
     final Map<Backend, Connection> branches = new LinkedHashMap<>();
-    /** Everything its writes locked; its commit/rollback orders against these. */
-    final Set<String> resources = new HashSet<>();
+    /**
+     * Everything its writes locked, read (shared) or written (exclusive); its commit/rollback
+     * orders against these on each backend, so a later write of a table it read waits for it too.
+     */
+    Access access = Access.NOTHING;
     /** Tables it has written (its reads of them must not use the result cache). */
     final Set<String> writtenTables = new HashSet<>();
     /** What its writes may change, for the result cache when it commits; null once unknown. */

@@ -41,6 +41,7 @@ import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.cache.ResultCache;
 import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.routing.ReadRoute;
+import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
 
 /**
@@ -190,7 +191,7 @@ final class VirtualSession implements Session {
         if (readOnly) {
             throw new SQLException("the connection is read-only", "25006");
         }
-        Collection<String> resources = rm.lockResources(a);
+        Access access = rm.lockResources(a);
         boolean implicit = autoCommit;
         Transaction t = implicit ? null : currentTransaction();
         long txId = implicit ? rm.nextTransactionId() : t.id;
@@ -198,12 +199,12 @@ final class VirtualSession implements Session {
             throwIfDoomed(t);
         }
         try {
-            acquire(txId, resources);
+            acquire(txId, access);
             String sql = a.hasMacros() ? rm.rewriteMacros(r.sql()) : r.sql();
             List<Backend> targets = rm.routing.writeTargets(a, rm.enabledBackends());
             if (!implicit) {
                 join(t, targets);
-                t.resources.addAll(resources);
+                t.access = t.access.union(access);
                 targets = new ArrayList<>(targets);
                 targets.removeIf(b -> !t.branches.containsKey(b) || !b.isEnabled());
             }
@@ -211,7 +212,7 @@ final class VirtualSession implements Session {
                 throw rm.noBackend();
             }
             List<Backend> chosen = targets;
-            KeyPlan keyPlan = keyPlan(sql, r.params(), a, chosen.get(0), t, resources);
+            KeyPlan keyPlan = keyPlan(sql, r.params(), a, chosen.get(0), t, access);
             // with keys chosen here the backends are not asked for theirs (their counters are not used)
             Request sent = keyPlan == null ? r : new Request(r.sql(), r.params(), r.expect(), null, r.maxRows(),
                     r.fetchSize(), r.queryTimeoutSeconds());
@@ -239,7 +240,7 @@ final class VirtualSession implements Session {
                     Callable<WriteOutcome> work = implicit
                             ? () -> runAutoCommit(b, statements, sent, position, durable)
                             : () -> StatementRunner.executeWrite(t.branches.get(b), statements, sent);
-                    CompletableFuture<WriteOutcome> f = b.enqueue(resources, tails.get(b), work);
+                    CompletableFuture<WriteOutcome> f = b.enqueue(access, tails.get(b), work);
                     tails.put(b, f);
                     futures.put(b, f);
                 }
@@ -277,7 +278,7 @@ final class VirtualSession implements Session {
             }
             RequestManager.awaitLogged(logged[0]); // durable in the recovery log before the reply
             if (implicit) {
-                acknowledged(futures, resources); // a transaction's writes become visible at its commit
+                acknowledged(futures, access); // a transaction's writes become visible at its commit
             }
             if (keyPlan != null && r.wantsKeys()) {
                 return new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), keys[0]));
@@ -306,7 +307,7 @@ final class VirtualSession implements Session {
      * transaction's own ones included); the scheduler lock held on the table keeps others out.
      */
     private KeyPlan keyPlan(String sql, List<Object> params, SqlAnalysis a, Backend backend, Transaction t,
-                            Collection<String> resources) throws SQLException {
+                            Access access) throws SQLException {
         if (rm.keys == null || a.kind() != StatementKind.WRITE) {
             return null;
         }
@@ -316,7 +317,7 @@ final class VirtualSession implements Session {
         }
         String tableKey = org.phalanx.requestmanager.routing.SchemaView.key(insert.table());
         if (!rm.keys.known(tableKey)) {
-            learnKeys(backend, t, resources, insert.table(), tableKey);
+            learnKeys(backend, t, access, insert.table(), tableKey);
         }
         String column = rm.keys.keyColumn(tableKey).orElse(null);
         if (column == null) {
@@ -329,12 +330,12 @@ final class VirtualSession implements Session {
         return new KeyPlan(insert, tableKey, column);
     }
 
-    private void learnKeys(Backend b, Transaction t, Collection<String> resources, String table, String tableKey)
+    private void learnKeys(Backend b, Transaction t, Access access, String table, String tableKey)
             throws SQLException {
         Connection branch = t == null ? null : t.branches.get(b);
         List<CompletableFuture<ControllerKeys.Learnt>> learnt = new ArrayList<>(1);
         rm.ordering.order(position -> {
-            CompletableFuture<ControllerKeys.Learnt> f = b.enqueue(resources, tails.get(b), () -> {
+            CompletableFuture<ControllerKeys.Learnt> f = b.enqueue(access, tails.get(b), () -> {
                 if (branch != null) {
                     return ControllerKeys.learn(branch, table);
                 }
@@ -391,11 +392,11 @@ final class VirtualSession implements Session {
             begunBySql = true;
         }
         Transaction t = currentTransaction();
-        Collection<String> all = Set.of(LockManager.ALL);
+        Access all = Access.EVERYTHING;
         try {
             acquire(t.id, all);
             join(t, rm.enabledBackends());
-            t.resources.addAll(all);
+            t.access = t.access.union(all);
             // a barrier on every backend: the branch is ready once earlier conflicting work has run there
             rm.ordering.order(position -> {
                 for (Backend b : t.branches.keySet()) {
@@ -487,9 +488,9 @@ final class VirtualSession implements Session {
                 + " [SQLState " + e.getSQLState() + "]");
     }
 
-    private void acquire(long txId, Collection<String> resources) throws SQLException {
+    private void acquire(long txId, Access access) throws SQLException {
         try {
-            rm.locks.acquire(txId, resources, rm.lockTimeoutMillis());
+            rm.locks.acquire(txId, access, rm.lockTimeoutMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SQLException("interrupted while waiting for a lock", "HY008", e);
@@ -583,7 +584,7 @@ final class VirtualSession implements Session {
                         }
                         continue;
                     }
-                    CompletableFuture<Void> f = b.enqueue(t.resources, tails.get(b), () -> {
+                    CompletableFuture<Void> f = b.enqueue(t.access, tails.get(b), () -> {
                         try {
                             if (commit) {
                                 commitBranch(b, c, position, durable);
@@ -622,13 +623,16 @@ final class VirtualSession implements Session {
         }
         RequestManager.awaitLogged(logged[0]);
         if (commit) {
-            acknowledged(futures, t.resources);
+            acknowledged(futures, t.access);
         }
     }
 
-    /** The client is about to be answered: backends still running this must not serve reads of it meanwhile. */
-    private static void acknowledged(Map<Backend, ? extends CompletableFuture<?>> futures, Collection<String> resources) {
-        futures.forEach((b, f) -> b.acknowledged(resources, f));
+    /**
+     * The client is about to be answered: backends still running this must not serve reads of
+     * what it wrote meanwhile (what it only read, it did not change).
+     */
+    private static void acknowledged(Map<Backend, ? extends CompletableFuture<?>> futures, Access access) {
+        futures.forEach((b, f) -> b.acknowledged(access.writes(), f));
     }
 
     /** With a recovery log, the branch records the commit's position in the same transaction. */

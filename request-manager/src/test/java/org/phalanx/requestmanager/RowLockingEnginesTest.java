@@ -23,8 +23,8 @@ import org.phalanx.testing.DatabaseServers;
 
 /**
  * PostgreSQL and MariaDB replicas of one virtual database: engines with row locks, so the
- * scheduler locks tables, lets transactions on different tables run side by side, and breaks
- * a deadlock between transactions with 40001.
+ * scheduler locks tables, lets transactions on different tables (or only reading the same one)
+ * run side by side, and breaks a deadlock between transactions with 40001.
  */
 class RowLockingEnginesTest {
     private static final String DB = "phalanx_rm_test";
@@ -110,19 +110,61 @@ class RowLockingEnginesTest {
         assertEquals(List.of(10, 10), values("a", "b"));
     }
 
+    /**
+     * Two transactions copying from the same table (INSERT ... SELECT) hold it shared: the second
+     * runs while the first is open, on both engines (MariaDB's INSERT ... SELECT takes shared row
+     * locks on its source, which do not conflict either); a write of the source waits for both.
+     */
+    @Test
+    void insertSelectTransactionsFromOneTableRunSideBySide() throws Exception {
+        try (Session setup = rm.openSession("u"); Session t1 = rm.openSession("u"); Session t2 = rm.openSession("u");
+             Session writer = rm.openSession("u")) {
+            update(setup, "CREATE TABLE c (id INT PRIMARY KEY, v INT NOT NULL)");
+            t1.setAutoCommit(false);
+            update(t1, "INSERT INTO b (id, v) SELECT id + 10, v FROM a");
+            t2.setAutoCommit(false);
+            // would wait for t1 (and time out with 40001) if reading a locked it exclusively
+            CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+                try {
+                    update(t2, "INSERT INTO c (id, v) SELECT id + 10, v FROM a");
+                } catch (SQLException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            other.get(4, TimeUnit.SECONDS);
+            CompletableFuture<Long> write = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return update(writer, "UPDATE a SET v = v + 5 WHERE id = 1");
+                } catch (SQLException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            t1.commit();
+            t2.commit();
+            assertEquals(1L, write.get(5, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of(5, 0), values("a", "b"));
+        assertEquals(List.of(0, 0), valuesOfRow(11, "b", "c"), "both copies were taken before the update");
+    }
+
     /** v of row 1 of each table, checked identical on both engines. */
     private List<Integer> values(String... tables) throws SQLException {
-        List<Integer> pg = read(pgUrl, "postgres", tables);
-        List<Integer> maria = read(mariaUrl, "root", tables);
+        return valuesOfRow(1, tables);
+    }
+
+    /** v of one row of each table, checked identical on both engines. */
+    private List<Integer> valuesOfRow(int id, String... tables) throws SQLException {
+        List<Integer> pg = read(pgUrl, "postgres", id, tables);
+        List<Integer> maria = read(mariaUrl, "root", id, tables);
         assertEquals(pg, maria, "PostgreSQL and MariaDB replicas differ");
         return pg;
     }
 
-    private static List<Integer> read(String url, String user, String... tables) throws SQLException {
+    private static List<Integer> read(String url, String user, int id, String... tables) throws SQLException {
         List<Integer> result = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(url, user, ""); Statement s = c.createStatement()) {
             for (String t : tables) {
-                try (ResultSet rs = s.executeQuery("SELECT v FROM " + t + " WHERE id = 1")) {
+                try (ResultSet rs = s.executeQuery("SELECT v FROM " + t + " WHERE id = " + id)) {
                     assertTrue(rs.next());
                     result.add(rs.getInt(1));
                 }

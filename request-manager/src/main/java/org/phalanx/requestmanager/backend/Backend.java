@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +24,7 @@ import org.phalanx.requestmanager.BackendConfig;
 import org.phalanx.requestmanager.BackendState;
 import org.phalanx.requestmanager.Credentials;
 import org.phalanx.requestmanager.RewriteRule;
+import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
 import org.phalanx.requestmanager.stats.BackendStatistics;
 
@@ -33,10 +33,12 @@ import org.phalanx.requestmanager.stats.BackendStatistics;
  * its ordered work queue.
  *
  * <p>The queue orders writes by conflict: a task starts once the earlier tasks it conflicts
- * with on this backend (same table, or {@link LockManager#ALL}) and the earlier task of the same
- * session have finished. Tasks are enqueued in total-order position order, so conflicting
- * writes run in that order on every backend while independent ones run in parallel, and a slow
- * backend falls behind without holding the others back.
+ * with on this backend and the earlier task of the same session have finished. Two tasks
+ * conflict when one writes a table the other reads or writes, or either writes the whole
+ * database ({@link LockManager#ALL}); tasks that only share tables they read do not (see
+ * {@link QueueTails}). Tasks are enqueued in total-order position order, so conflicting writes
+ * run in that order on every backend while independent ones run in parallel, and a slow backend
+ * falls behind without holding the others back.
  */
 public final class Backend {
     private static final Logger LOG = LogManager.getLogger(Backend.class);
@@ -48,11 +50,8 @@ public final class Backend {
     private final ExecutorService executor;
     private final AtomicInteger pending = new AtomicInteger();
     private final ReadStatements readStatements = new ReadStatements();
-    /**
-     * Last task queued per resource. Written only inside the write ordering's delivery; read
-     * concurrently by {@link #caughtUp}, so an update never leaves a moment without the new task.
-     */
-    private final Map<String, CompletableFuture<?>> tails = new ConcurrentHashMap<>();
+    /** What a new task waits for: the last writer and later readers per resource. */
+    private final QueueTails tails = new QueueTails();
     /** What the backend's metadata calls its database product, once it has been enabled (null before). */
     private volatile DatabaseProduct product;
     /**
@@ -328,26 +327,14 @@ public final class Backend {
     }
 
     /**
-     * Queues work behind the earlier tasks it conflicts with and behind {@code after} (the
-     * session's previous task here). Must be called from within the write ordering's delivery,
-     * which serialises calls and fixes the order.
+     * Queues work behind the earlier tasks it conflicts with (given what it reads and writes) and
+     * behind {@code after} (the session's previous task here). Must be called from within the
+     * write ordering's delivery, which serialises calls and fixes the order.
      */
-    public <T> CompletableFuture<T> enqueue(Collection<String> resources, CompletableFuture<?> after, Callable<T> work) {
-        List<CompletableFuture<?>> deps = new ArrayList<>();
+    public <T> CompletableFuture<T> enqueue(Access access, CompletableFuture<?> after, Callable<T> work) {
+        List<CompletableFuture<?>> deps = tails.predecessors(access);
         if (after != null && !after.isDone()) {
             deps.add(after);
-        }
-        if (resources.contains(LockManager.ALL)) {
-            for (CompletableFuture<?> f : tails.values()) {
-                if (!f.isDone()) {
-                    deps.add(f);
-                }
-            }
-        } else {
-            for (String r : resources) {
-                addIfPending(deps, tails.get(r));
-            }
-            addIfPending(deps, tails.get(LockManager.ALL));
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         pending.incrementAndGet();
@@ -377,17 +364,7 @@ public final class Backend {
         } else {
             CompletableFuture.allOf(deps.toArray(new CompletableFuture[0])).whenComplete((v, e) -> submit(run, result));
         }
-        if (resources.contains(LockManager.ALL)) {
-            tails.put(LockManager.ALL, result);
-            tails.keySet().removeIf(k -> !k.equals(LockManager.ALL)); // the new task comes after all of them
-        } else {
-            for (String r : resources) {
-                tails.put(r, result);
-            }
-            if (tails.size() > 1024) {
-                tails.values().removeIf(CompletableFuture::isDone);
-            }
-        }
+        tails.add(access, result);
         return result;
     }
 
@@ -410,32 +387,18 @@ public final class Backend {
     }
 
     /**
-     * Whether every write queued so far on these resources (or on the whole database) has run
-     * here: a read then sees all of them.
+     * Whether every write queued so far on these tables has run here: a read of them then sees
+     * all of them. Tasks that only read the tables do not count (they change other tables). For
+     * {@link LockManager#ALL}: whether every task queued so far has run.
      */
     public boolean caughtUp(Collection<String> resources) {
-        if (resources.contains(LockManager.ALL)) {
-            for (CompletableFuture<?> f : tails.values()) {
-                if (!f.isDone()) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        CompletableFuture<?> all = tails.get(LockManager.ALL);
-        if (all != null && !all.isDone()) {
-            return false;
-        }
-        for (String r : resources) {
-            CompletableFuture<?> f = tails.get(r);
-            if (f != null && !f.isDone()) {
-                return false;
-            }
-        }
-        return true;
+        return tails.writesDone(resources);
     }
 
-    /** Records that a client has been answered for this queued task (see {@link #acknowledgedNotRun}). */
+    /**
+     * Records that a client has been answered for this queued task, which writes these resources
+     * (see {@link #acknowledgedNotRun}; what it only read needs no record: reads do not change it).
+     */
     public void acknowledged(Collection<String> resources, CompletableFuture<?> task) {
         if (task.isDone()) {
             return;
@@ -486,18 +449,8 @@ public final class Backend {
      * write ordering's delivery or with writes quiesced, so that "so far" is a position.
      */
     public CompletableFuture<Void> queuedSoFar() {
-        // each task runs after the earlier ones on its resources: the current tails cover them all
-        List<CompletableFuture<?>> pendingTails = new ArrayList<>();
-        for (CompletableFuture<?> f : tails.values()) {
-            addIfPending(pendingTails, f);
-        }
+        List<CompletableFuture<?>> pendingTails = tails.unfinished();
         return CompletableFuture.allOf(pendingTails.toArray(new CompletableFuture[0])).handle((v, e) -> null);
-    }
-
-    private static void addIfPending(List<CompletableFuture<?>> deps, CompletableFuture<?> f) {
-        if (f != null && !f.isDone()) {
-            deps.add(f);
-        }
     }
 
     /** Lets queued work drain (up to the timeout), then stops the queue and closes the pools. */

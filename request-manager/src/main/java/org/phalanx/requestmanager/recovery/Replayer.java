@@ -21,7 +21,9 @@ import org.phalanx.requestmanager.backend.ParameterBinder;
  * statements at once, each transaction's writes on a connection of its own, committed or rolled
  * back where the log says; like live work, each statement and commit records its position on
  * the backend in the same transaction ({@link AppliedPositions}). Conflicting transactions never overlap in the log (the scheduler's
- * locks saw to that), so applying it in order never blocks.
+ * locks saw to that: transactions that overlap share only tables they all read, which engines
+ * lock shared too), so applying it in order never blocks, and each statement sees the same
+ * committed writes of the tables it reads as it did live.
  *
  * <p>A statement that fails during replay is acceptable only if the log later says it failed on
  * every backend too (a FAILED entry); otherwise the backend has diverged and replay fails.

@@ -2,7 +2,6 @@ package org.phalanx.requestmanager.scheduler;
 
 import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayDeque;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -10,28 +9,51 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Exclusive locks that writing transactions hold until their commit or rollback is queued on
- * every backend, so two transactions never interleave conflicting writes. A resource is a table
- * name or {@link #ALL}, which conflicts with every other resource.
+ * Locks that writing transactions hold until their commit or rollback is queued on every
+ * backend, so two transactions never interleave conflicting writes. A resource is a table name
+ * or {@link #ALL}, which conflicts with every other resource.
+ *
+ * <p>A table a transaction only reads (the source of an {@code INSERT ... SELECT}) is held
+ * shared: other readers may hold it too, a writer may not. A table it writes is held
+ * exclusively. So two transactions that both read {@code items} run side by side, while a
+ * transaction writing {@code items} waits until neither holds it (and they wait for it): every
+ * backend then runs each reader after the same writes of {@code items}. A reader that later
+ * writes the table upgrades its lock once no other transaction holds it. {@link #ALL} is only
+ * ever exclusive.
+ *
+ * <p>No writer preference: a writer waits while readers keep overlapping, at most until the
+ * timeout. That keeps the wait-for graph to holders only.
  *
  * <p>The scheduler never deadlocks: a transaction whose wait would close a cycle in the
- * wait-for graph, or that waits longer than the timeout, is refused with SQLState 40001 and
- * its caller rolls it back everywhere.
+ * wait-for graph (edges from a waiting transaction to every holder blocking it, shared holders
+ * included, so two readers upgrading the same table are a cycle), or that waits longer than the
+ * timeout, is refused with SQLState 40001 and its caller rolls it back everywhere.
  */
 public final class LockManager {
     public static final String ALL = "*";
 
-    private final Map<String, Long> owners = new HashMap<>();
-    private final Map<Long, Set<String>> held = new HashMap<>();
-    /** Waiting transaction to the resources it waits for (the wait-for graph's edges go to their owners). */
-    private final Map<Long, Collection<String>> waiting = new HashMap<>();
+    /** Who holds one resource: one exclusive owner, or any number of shared holders. */
+    private static final class Holders {
+        Long exclusive;
+        final Set<Long> shared = new HashSet<>();
 
-    /** Blocks until the transaction holds every resource; those it already holds count. */
-    public synchronized void acquire(long tx, Collection<String> resources, long timeoutMillis)
+        boolean isFree() {
+            return exclusive == null && shared.isEmpty();
+        }
+    }
+
+    private final Map<String, Holders> holders = new HashMap<>();
+    /** Per transaction, the resources it holds in either mode (what releaseAll gives back). */
+    private final Map<Long, Set<String>> held = new HashMap<>();
+    /** Waiting transaction to what it waits for (the wait-for graph's edges go to its blockers). */
+    private final Map<Long, Access> waiting = new HashMap<>();
+
+    /** Blocks until the transaction holds everything; what it already holds counts (a shared lock may upgrade). */
+    public synchronized void acquire(long tx, Access access, long timeoutMillis)
             throws SQLTransactionRollbackException, InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
         while (true) {
-            Set<Long> blockers = blockers(tx, resources);
+            Set<Long> blockers = blockers(tx, access);
             if (blockers.isEmpty()) {
                 break;
             }
@@ -44,16 +66,32 @@ public final class LockManager {
                 throw new SQLTransactionRollbackException("transaction rolled back: waited more than "
                         + timeoutMillis + " ms for a conflicting transaction to finish", "40001");
             }
-            waiting.put(tx, resources);
+            waiting.put(tx, access);
             try {
                 wait(remaining);
             } finally {
                 waiting.remove(tx);
             }
         }
+        grant(tx, access);
+    }
+
+    private void grant(long tx, Access access) {
+        if (access.isEmpty()) {
+            return;
+        }
         Set<String> mine = held.computeIfAbsent(tx, k -> new HashSet<>());
-        for (String r : resources) {
-            owners.put(r, tx);
+        for (String r : access.writes()) {
+            Holders h = holders.computeIfAbsent(r, k -> new Holders());
+            h.shared.remove(tx); // an upgrade: no one else holds it now
+            h.exclusive = tx;
+            mine.add(r);
+        }
+        for (String r : access.reads()) {
+            Holders h = holders.computeIfAbsent(r, k -> new Holders());
+            if (h.exclusive == null) { // otherwise tx holds it exclusively, which covers reading
+                h.shared.add(tx);
+            }
             mine.add(r);
         }
     }
@@ -63,7 +101,14 @@ public final class LockManager {
         Set<String> mine = held.remove(tx);
         if (mine != null) {
             for (String r : mine) {
-                owners.remove(r);
+                Holders h = holders.get(r);
+                if (Long.valueOf(tx).equals(h.exclusive)) {
+                    h.exclusive = null;
+                }
+                h.shared.remove(tx);
+                if (h.isFree()) {
+                    holders.remove(r);
+                }
             }
             notifyAll();
         }
@@ -73,27 +118,45 @@ public final class LockManager {
         return held.containsKey(tx);
     }
 
-    private Set<Long> blockers(long tx, Collection<String> resources) {
+    /** Whether the transaction is waiting for a lock now (management, and tests that need a waiter). */
+    public synchronized boolean isWaiting(long tx) {
+        return waiting.containsKey(tx);
+    }
+
+    /** Other transactions holding something that conflicts with {@code access}. */
+    private Set<Long> blockers(long tx, Access access) {
         Set<Long> result = new HashSet<>();
-        for (String r : resources) {
-            if (ALL.equals(r)) {
-                for (Long owner : held.keySet()) {
-                    if (owner != tx) {
-                        result.add(owner);
-                    }
+        if (access.writesAll()) {
+            result.addAll(held.keySet());
+            result.remove(tx);
+            return result;
+        }
+        Holders all = holders.get(ALL);
+        if (all != null) {
+            addOther(result, all.exclusive, tx);
+        }
+        for (String r : access.writes()) {
+            Holders h = holders.get(r);
+            if (h != null) {
+                addOther(result, h.exclusive, tx);
+                for (Long reader : h.shared) {
+                    addOther(result, reader, tx);
                 }
-                return result;
             }
-            Long owner = owners.get(r);
-            if (owner != null && owner != tx) {
-                result.add(owner);
-            }
-            Long allOwner = owners.get(ALL);
-            if (allOwner != null && allOwner != tx) {
-                result.add(allOwner);
+        }
+        for (String r : access.reads()) {
+            Holders h = holders.get(r);
+            if (h != null) {
+                addOther(result, h.exclusive, tx);
             }
         }
         return result;
+    }
+
+    private static void addOther(Set<Long> result, Long holder, long tx) {
+        if (holder != null && holder != tx) {
+            result.add(holder);
+        }
     }
 
     /** Whether some blocker waits, directly or transitively, for tx. */
@@ -108,7 +171,7 @@ public final class LockManager {
             if (!seen.add(t)) {
                 continue;
             }
-            Collection<String> wanted = waiting.get(t);
+            Access wanted = waiting.get(t);
             if (wanted != null) {
                 todo.addAll(blockers(t, wanted));
             }

@@ -1,54 +1,208 @@
 package org.phalanx.requestmanager.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLTransactionRollbackException;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
+/**
+ * The scheduler's locks. "Is blocked" is probed with a short timeout on a lock whose holders do
+ * not release it meanwhile: a correct lock manager must then refuse with 40001 whatever the
+ * machine's speed; one that wrongly grants the lock grants it at once.
+ */
 class LockManagerTest {
+    private static final long BLOCKED = 50;
+    private static final long LONG = 10_000;
+
     private final LockManager locks = new LockManager();
 
-    @Test
-    void aCycleIsBrokenWith40001() throws Exception {
-        locks.acquire(1, List.of("a"), 5000);
-        locks.acquire(2, List.of("b"), 5000);
-        CompletableFuture<Void> first = CompletableFuture.runAsync(() -> {
+    private static Access reads(String... tables) {
+        return Access.of(Set.of(tables), Set.of());
+    }
+
+    private static Access writes(String... tables) {
+        return Access.writing(Set.of(tables));
+    }
+
+    /** What INSERT INTO target SELECT ... FROM source locks. */
+    private static Access insertSelect(String target, String source) {
+        return Access.of(Set.of(source), Set.of(target));
+    }
+
+    private static void assertRefused(Executable acquire) {
+        SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class, acquire);
+        assertEquals("40001", e.getSQLState());
+    }
+
+    private CompletableFuture<Void> acquireAsync(long tx, Access access) {
+        return CompletableFuture.runAsync(() -> {
             try {
-                locks.acquire(1, List.of("b"), 5000); // waits for 2
+                locks.acquire(tx, access, LONG);
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         });
-        Thread.sleep(100);
+    }
+
+    private void awaitWaiting(long tx) throws InterruptedException {
+        while (!locks.isWaiting(tx)) {
+            Thread.sleep(1);
+        }
+    }
+
+    @Test
+    void readersOfATableDoNotBlockEachOther() throws Exception {
+        locks.acquire(1, insertSelect("work_a", "items"), BLOCKED);
+        locks.acquire(2, insertSelect("work_b", "items"), BLOCKED);
+        locks.acquire(3, reads("items"), BLOCKED);
+        assertTrue(locks.holdsAny(1) && locks.holdsAny(2) && locks.holdsAny(3));
+    }
+
+    @Test
+    void aWriterWaitsForEveryReaderAndReadersWaitForAWriter() throws Exception {
+        locks.acquire(1, insertSelect("work_a", "items"), LONG);
+        locks.acquire(2, insertSelect("work_b", "items"), LONG);
+        assertRefused(() -> locks.acquire(3, writes("items"), BLOCKED));
+        locks.releaseAll(1);
+        assertRefused(() -> locks.acquire(3, writes("items"), BLOCKED)); // 2 still reads it
+        CompletableFuture<Void> writer = acquireAsync(3, writes("items"));
+        awaitWaiting(3);
+        locks.releaseAll(2);
+        writer.get(LONG, TimeUnit.MILLISECONDS);
+        assertRefused(() -> locks.acquire(4, reads("items"), BLOCKED));
+        assertRefused(() -> locks.acquire(4, insertSelect("work_c", "items"), BLOCKED));
+        locks.acquire(4, writes("work_c"), BLOCKED); // what it writes is free
+    }
+
+    @Test
+    void theSourceOfOneInsertSelectMayBeWrittenOnlyWhenNoOneReadsIt() throws Exception {
+        locks.acquire(1, insertSelect("work_a", "items"), LONG);
+        assertRefused(() -> locks.acquire(2, writes("work_a"), BLOCKED)); // its target is exclusive
+        assertRefused(() -> locks.acquire(2, reads("work_a"), BLOCKED));
+        assertRefused(() -> locks.acquire(2, insertSelect("items", "work_a"), BLOCKED));
+    }
+
+    @Test
+    void aReaderUpgradesOnceItIsTheOnlyHolder() throws Exception {
+        locks.acquire(1, insertSelect("work_a", "items"), LONG);
+        locks.acquire(1, writes("items"), BLOCKED); // alone: at once
+        assertRefused(() -> locks.acquire(2, reads("items"), BLOCKED));
+        locks.acquire(1, reads("items"), BLOCKED); // holding it exclusively covers reading it
+        locks.releaseAll(1);
+        assertFalse(locks.holdsAny(1));
+        locks.acquire(2, reads("items"), BLOCKED);
+    }
+
+    @Test
+    void anUpgradeWaitsForTheOtherReaders() throws Exception {
+        locks.acquire(1, reads("items"), LONG);
+        locks.acquire(2, reads("items"), LONG);
+        CompletableFuture<Void> upgrade = acquireAsync(1, writes("items"));
+        awaitWaiting(1);
+        locks.releaseAll(2);
+        upgrade.get(LONG, TimeUnit.MILLISECONDS);
+        assertRefused(() -> locks.acquire(2, reads("items"), BLOCKED));
+    }
+
+    @Test
+    void twoReadersUpgradingTheSameTableAreADeadlock() throws Exception {
+        locks.acquire(1, insertSelect("work_a", "items"), LONG);
+        locks.acquire(2, insertSelect("work_b", "items"), LONG);
+        CompletableFuture<Void> first = acquireAsync(1, writes("items")); // waits for 2
+        awaitWaiting(1);
         SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class,
-                () -> locks.acquire(2, List.of("a"), 5000));
+                () -> locks.acquire(2, writes("items"), LONG));
+        assertEquals("40001", e.getSQLState());
+        assertTrue(e.getMessage().contains("deadlock"), e.getMessage()); // refused at once, not timed out
+        locks.releaseAll(2); // the victim rolls back
+        first.get(LONG, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void aCycleThroughSharedLocksIsBrokenWith40001() throws Exception {
+        locks.acquire(1, insertSelect("a", "items"), LONG);
+        locks.acquire(2, insertSelect("b", "items"), LONG);
+        CompletableFuture<Void> first = acquireAsync(1, reads("b")); // waits for 2, which writes b
+        awaitWaiting(1);
+        SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class,
+                () -> locks.acquire(2, reads("a"), LONG));
+        assertEquals("40001", e.getSQLState());
+        assertTrue(e.getMessage().contains("deadlock"), e.getMessage());
+        locks.releaseAll(2);
+        first.get(LONG, TimeUnit.MILLISECONDS);
+        assertTrue(locks.holdsAny(1));
+    }
+
+    @Test
+    void aCycleIsBrokenWith40001() throws Exception {
+        locks.acquire(1, writes("a"), LONG);
+        locks.acquire(2, writes("b"), LONG);
+        CompletableFuture<Void> first = acquireAsync(1, writes("b")); // waits for 2
+        awaitWaiting(1);
+        SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class,
+                () -> locks.acquire(2, writes("a"), LONG));
         assertEquals("40001", e.getSQLState());
         locks.releaseAll(2); // the victim rolls back
-        first.get(5, TimeUnit.SECONDS);
+        first.get(LONG, TimeUnit.MILLISECONDS);
         assertTrue(locks.holdsAny(1));
     }
 
     @Test
     void waitingTooLongIs40001() throws Exception {
-        locks.acquire(1, List.of(LockManager.ALL), 5000);
+        locks.acquire(1, Access.EVERYTHING, LONG);
         SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class,
-                () -> locks.acquire(2, List.of("t"), 50));
+                () -> locks.acquire(2, writes("t"), BLOCKED));
         assertEquals("40001", e.getSQLState());
+        assertTrue(e.getMessage().contains("waited more than"), e.getMessage());
+    }
+
+    @Test
+    void aReaderWaitingTooLongForAWriterIs40001() throws Exception {
+        locks.acquire(1, writes("items"), LONG);
+        assertRefused(() -> locks.acquire(2, reads("items"), BLOCKED));
+        assertFalse(locks.holdsAny(2)); // a refused request leaves nothing behind
+        assertFalse(locks.isWaiting(2));
     }
 
     @Test
     void allConflictsWithAnyTableAndIndependentTablesDoNot() throws Exception {
-        locks.acquire(1, List.of("a"), 1000);
-        locks.acquire(2, List.of("b"), 1000); // independent
-        assertThrows(SQLTransactionRollbackException.class, () -> locks.acquire(3, List.of(LockManager.ALL), 50));
+        locks.acquire(1, writes("a"), LONG);
+        locks.acquire(2, writes("b"), LONG); // independent
+        assertRefused(() -> locks.acquire(3, Access.EVERYTHING, BLOCKED));
         locks.releaseAll(1);
         locks.releaseAll(2);
-        locks.acquire(3, List.of(LockManager.ALL), 50);
-        assertThrows(SQLTransactionRollbackException.class, () -> locks.acquire(4, List.of("c"), 50));
+        locks.acquire(3, Access.EVERYTHING, BLOCKED);
+        assertRefused(() -> locks.acquire(4, writes("c"), BLOCKED));
+        assertRefused(() -> locks.acquire(4, reads("c"), BLOCKED));
+    }
+
+    @Test
+    void allWaitsForReadersToo() throws Exception {
+        locks.acquire(1, reads("items"), LONG);
+        assertRefused(() -> locks.acquire(2, Access.EVERYTHING, BLOCKED));
+        CompletableFuture<Void> all = acquireAsync(2, Access.EVERYTHING);
+        awaitWaiting(2);
+        locks.releaseAll(1);
+        all.get(LONG, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void accessIsNormalised() {
+        Access a = Access.of(List.of("items", "work"), List.of("work"));
+        assertEquals(Set.of("items"), a.reads());
+        assertEquals(Set.of("work"), a.writes());
+        Access readThenWritten = a.union(writes("items"));
+        assertEquals(Set.of("items", "work"), readThenWritten.writes());
+        assertTrue(readThenWritten.reads().isEmpty());
+        assertEquals(Access.EVERYTHING, a.union(Access.EVERYTHING));
+        assertThrows(IllegalArgumentException.class, () -> reads(LockManager.ALL));
     }
 }

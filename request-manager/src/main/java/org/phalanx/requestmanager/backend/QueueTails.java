@@ -1,0 +1,140 @@
+package org.phalanx.requestmanager.backend;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.phalanx.requestmanager.scheduler.Access;
+import org.phalanx.requestmanager.scheduler.LockManager;
+
+/**
+ * The ends of one backend's queue, per resource: the last task queued that writes it, and the
+ * tasks queued since that only read it. They say what a new task must wait for:
+ * <ul>
+ *   <li>reading R: the last writer of R (not the other readers: reads of R do not change R);</li>
+ *   <li>writing R: the last writer of R and every reader of R queued since, so that each reader
+ *       (an {@code INSERT ... SELECT} from R) runs after exactly the writes of R queued before
+ *       it, on every backend;</li>
+ *   <li>writing {@link LockManager#ALL}: everything queued; and everything waits for it.</li>
+ * </ul>
+ * Writers of R therefore run one after another in queue order, which is the total order.
+ *
+ * <p>Changed only inside the write ordering's delivery (one thread at a time); read concurrently
+ * by {@link #writesDone}. Each resource's ends are one immutable value, replaced in one step, so a
+ * concurrent reader never sees a moment without a newly queued task.
+ */
+final class QueueTails {
+    /** Only unfinished readers are kept: a finished one holds no one back. */
+    private record Ends(CompletableFuture<?> lastWrite, List<CompletableFuture<?>> readsSince) {
+        boolean isDone() {
+            if (lastWrite != null && !lastWrite.isDone()) {
+                return false;
+            }
+            for (CompletableFuture<?> r : readsSince) {
+                if (!r.isDone()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private final Map<String, Ends> ends = new ConcurrentHashMap<>();
+
+    /** The unfinished tasks a new task with this access must wait for. */
+    List<CompletableFuture<?>> predecessors(Access access) {
+        List<CompletableFuture<?>> deps = new ArrayList<>();
+        if (access.writesAll()) {
+            return unfinished();
+        }
+        Ends all = ends.get(LockManager.ALL);
+        if (all != null) {
+            addIfPending(deps, all.lastWrite);
+        }
+        for (String r : access.writes()) {
+            Ends e = ends.get(r);
+            if (e != null) {
+                addIfPending(deps, e.lastWrite);
+                for (CompletableFuture<?> reader : e.readsSince) {
+                    addIfPending(deps, reader);
+                }
+            }
+        }
+        for (String r : access.reads()) {
+            Ends e = ends.get(r);
+            if (e != null) {
+                addIfPending(deps, e.lastWrite);
+            }
+        }
+        return deps;
+    }
+
+    /** Records a task just queued with this access (after {@link #predecessors} for it). */
+    void add(Access access, CompletableFuture<?> task) {
+        if (access.writesAll()) {
+            ends.put(LockManager.ALL, new Ends(task, List.of()));
+            ends.keySet().removeIf(k -> !k.equals(LockManager.ALL)); // the new task comes after all of them
+            return;
+        }
+        for (String r : access.writes()) {
+            ends.put(r, new Ends(task, List.of()));
+        }
+        for (String r : access.reads()) {
+            Ends e = ends.get(r);
+            List<CompletableFuture<?>> readers = new ArrayList<>();
+            if (e != null) {
+                for (CompletableFuture<?> reader : e.readsSince) {
+                    addIfPending(readers, reader);
+                }
+            }
+            readers.add(task);
+            ends.put(r, new Ends(e == null ? null : e.lastWrite, List.copyOf(readers)));
+        }
+        if (ends.size() > 1024) {
+            ends.values().removeIf(Ends::isDone);
+        }
+    }
+
+    /**
+     * Whether every write queued so far on these resources (or, for {@link LockManager#ALL}, every
+     * task queued so far) has finished: a read of them then sees all of those writes.
+     */
+    boolean writesDone(Collection<String> resources) {
+        if (resources.contains(LockManager.ALL)) {
+            return unfinished().isEmpty();
+        }
+        for (String r : resources) {
+            if (!isDone(ends.get(r))) {
+                return false;
+            }
+        }
+        // checked last: a whole-database task is put before it replaces the tables' ends, so a
+        // table whose end has just gone is seen here behind that task, never as caught up
+        return isDone(ends.get(LockManager.ALL));
+    }
+
+    private static boolean isDone(Ends e) {
+        return e == null || e.lastWrite == null || e.lastWrite.isDone();
+    }
+
+    /** Unfinished tasks that, once finished, mean every task queued so far has finished. */
+    List<CompletableFuture<?>> unfinished() {
+        // a task runs after the earlier writers and readers of its resources: the ends cover them all
+        List<CompletableFuture<?>> result = new ArrayList<>();
+        for (Ends e : ends.values()) {
+            addIfPending(result, e.lastWrite);
+            for (CompletableFuture<?> reader : e.readsSince) {
+                addIfPending(result, reader);
+            }
+        }
+        return result;
+    }
+
+    private static void addIfPending(List<CompletableFuture<?>> list, CompletableFuture<?> f) {
+        if (f != null && !f.isDone()) {
+            list.add(f);
+        }
+    }
+}
