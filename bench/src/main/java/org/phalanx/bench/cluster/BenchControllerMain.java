@@ -9,8 +9,8 @@ import org.phalanx.controller.config.VirtualDatabaseConfig;
 /**
  * How the harness starts a controller process: exactly what {@code bin/phalanx controller}
  * does ({@link Controller#fromConfig}, start, stop in order on SIGTERM), plus one daemon thread
- * that publishes the result caches' counters to the harness ({@link CacheCounters}), since a
- * controller has no remote management interface yet.
+ * that publishes the result caches' counters and the answer times to the harness
+ * ({@link CacheCounters}; the same figures are on JMX, this keeps the harness free of a JMX client).
  */
 public final class BenchControllerMain {
     private BenchControllerMain() {
