@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager;
 
+import static org.phalanx.testing.Sessions.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -73,12 +74,6 @@ class CrashRecoveryTest {
     private Map<String, String> savedStates() {
         try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
             return log.states();
-        }
-    }
-
-    private static long update(Session s, String sql, Object... params) throws SQLException {
-        try (Result r = s.execute(Request.of(sql, params))) {
-            return ((Result.UpdateCount) r).count();
         }
     }
 

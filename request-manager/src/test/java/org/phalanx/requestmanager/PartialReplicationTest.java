@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager;
 
+import static org.phalanx.testing.Sessions.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -59,12 +60,6 @@ class PartialReplicationTest {
     void stop() {
         if (rm != null) {
             rm.close();
-        }
-    }
-
-    private static long update(Session s, String sql, Object... params) throws SQLException {
-        try (Result r = s.execute(Request.of(sql, params))) {
-            return ((Result.UpdateCount) r).count();
         }
     }
 

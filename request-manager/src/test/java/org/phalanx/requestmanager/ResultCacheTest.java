@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager;
 
+import static org.phalanx.testing.Sessions.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,12 +61,6 @@ class ResultCacheTest {
     void stop() {
         if (rm != null) {
             rm.close();
-        }
-    }
-
-    private static long update(Session s, String sql, Object... params) throws SQLException {
-        try (Result r = s.execute(Request.of(sql, params))) {
-            return ((Result.UpdateCount) r).count();
         }
     }
 

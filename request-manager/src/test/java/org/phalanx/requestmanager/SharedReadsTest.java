@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager;
 
+import static org.phalanx.testing.Sessions.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,12 +56,6 @@ class SharedReadsTest {
     void stop() {
         if (rm != null) {
             rm.close();
-        }
-    }
-
-    private static long update(Session s, String sql, Object... params) throws SQLException {
-        try (Result r = s.execute(Request.of(sql, params))) {
-            return ((Result.UpdateCount) r).count();
         }
     }
 

@@ -1,0 +1,19 @@
+package org.phalanx.testing;
+
+import java.sql.SQLException;
+import org.phalanx.requestmanager.Request;
+import org.phalanx.requestmanager.Result;
+import org.phalanx.requestmanager.Session;
+
+/** What the request-manager tests do with a session, the way a client would. */
+public final class Sessions {
+    private Sessions() {
+    }
+
+    /** Runs a write and returns its update count. */
+    public static long update(Session s, String sql, Object... params) throws SQLException {
+        try (Result r = s.execute(Request.of(sql, params))) {
+            return ((Result.UpdateCount) r).count();
+        }
+    }
+}
