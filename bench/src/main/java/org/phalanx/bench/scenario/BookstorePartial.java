@@ -31,9 +31,8 @@ import org.phalanx.bench.workload.Bookstore;
  * <p>Placement under RAIDb-2: the Best Sellers work tables on two backends each, in turn over
  * all of them (a {@code createTable} rule); the carts ({@code shopping_cart},
  * {@code shopping_cart_line}, written by every cart change) on the first half of the backends
- * (at least two); the
- * credit-card transactions ({@code cc_xacts}, append-only, never read by the shop) on the last
- * two; every other table (the catalogue, customers, orders and order lines, which the searches
+ * (at least two); the credit-card transactions ({@code cc_xacts}, append-only, never read by
+ * the shop) on the others (at least two); every other table (the catalogue, customers, orders and order lines, which the searches
  * and Best Sellers join) everywhere.
  *
  * <p>Targets (the paper's partial-replication results): partial ahead of full on every mix at
@@ -207,14 +206,14 @@ public final class BookstorePartial implements Scenario {
 
     /** RAIDb-2 over n backends with the operator's placement (see the class comment). */
     private static VirtualDatabaseSpec partial(String name, EmulatedBackends backends, int n) throws java.io.IOException {
-        // the existing tables: carts only on the first half of the backends, the card log only on the last two
+        // the existing tables: carts only on the first half of the backends, the card log on the others
         int cartHolders = cartHolders(n);
         VirtualDatabaseSpec spec = Scaling.vdb(name, backends, n, CLIENTS_PER_BACKEND * n + 4, i -> {
             List<String> without = new ArrayList<>();
             if (i > cartHolders) {
                 without.addAll(CARTS);
             }
-            if (i <= n - 2) {
+            if (i <= n - cardLogHolders(n)) {
                 without.add(CARD_LOG);
             }
             return without;
@@ -224,8 +223,8 @@ public final class BookstorePartial implements Scenario {
                 "    <createTable pattern=\"" + Bookstore.WORK_TABLE_PREFIX + ".*\" policy=\"round-robin\" count=\"2\"/>\n"
                 + "    <createTable pattern=\"" + String.join("|", CARTS) + "\" policy=\"backends\" backends=\""
                 + String.join(" ", b.subList(0, cartHolders)) + "\"/>\n"
-                + "    <createTable pattern=\"" + CARD_LOG + "\" policy=\"backends\" backends=\"" + b.get(n - 2) + " "
-                + b.get(n - 1) + "\"/>\n"
+                + "    <createTable pattern=\"" + CARD_LOG + "\" policy=\"backends\" backends=\""
+                + String.join(" ", b.subList(n - cardLogHolders(n), n)) + "\"/>\n"
                 + "    <createTable policy=\"all\"/>");
     }
 
@@ -236,6 +235,11 @@ public final class BookstorePartial implements Scenario {
      */
     static int cartHolders(int n) {
         return Math.max(2, n / 2);
+    }
+
+    /** The card log on the backends without the carts (at least two), so every backend has one of them to write. */
+    static int cardLogHolders(int n) {
+        return Math.max(2, n - cartHolders(n));
     }
 
     private void describe(Section s, Bookstore.Dataset data, CostModel model, List<VirtualDatabaseSpec> vdbs) {
@@ -262,8 +266,9 @@ public final class BookstorePartial implements Scenario {
                 + " (`shopping_cart`, `shopping_cart_line`: written at every cart change, read by small joins with"
                 + " `item`) on the first half of the backends (at least two; on only two, at N=6 those two were the"
                 + " busiest while the others waited), and the **credit-card log** (`cc_xacts`: append-only, never read"
-                + " by the shop) on the last two: their writes run on two backends instead of N, and the few reads"
-                + " they serve fit in two backends' capacity. **Everything else everywhere**: the catalogue"
+                + " by the shop) on the other backends (at least two), so that each backend has one of the two to"
+                + " write: their writes run on part of the backends instead of N, and the few reads they serve fit"
+                + " in those backends' capacity. **Everything else everywhere**: the catalogue"
                 + " (`item`, `author`), customers and addresses (small, hot, read by most interactions) and the"
                 + " orders and order lines (joined by Best Sellers, the order display and the admin's query with the"
                 + " work tables and items, so they must be on every backend a work table can be on). At N=1 both"
