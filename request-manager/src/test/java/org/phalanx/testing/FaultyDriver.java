@@ -18,7 +18,8 @@ import java.util.logging.Logger;
 /**
  * Test-only JDBC driver that wraps a real one and injects faults into a named backend:
  * {@code jdbc:faulty:NAME:REAL_URL}. {@link #fault(String)} controls a delay before each
- * statement execution and a "broken" switch that makes every call fail like a dead connection.
+ * statement execution and a "broken" switch that makes every call on its connections and
+ * statements fail like a dead connection (results already returned keep their rows).
  * The data still lives in the real database (e.g. a SQLite file).
  */
 public final class FaultyDriver implements java.sql.Driver {
@@ -88,7 +89,11 @@ public final class FaultyDriver implements java.sql.Driver {
             if (name.equals("isValid") && fault.broken) {
                 return false;
             }
-            if (!name.equals("close") && !name.equals("isClosed") && !name.equals("abort")) {
+            // a result already returned holds its rows, as drivers that fetch whole results (sqlite-jdbc,
+            // pgjdbc without a fetch size) do: a connection breaking afterwards fails the next call on
+            // the connection or a statement, not the reading of rows already received
+            boolean received = proxy instanceof java.sql.ResultSet;
+            if (!received && !name.equals("close") && !name.equals("isClosed") && !name.equals("abort")) {
                 check(fault);
             }
             if (name.equals("next") && proxy instanceof java.sql.ResultSet) {
