@@ -121,8 +121,7 @@ public final class ClosedLoop {
         go.countDown();
         sleep(timing.warmup());
         Map<String, EmulationStats.Counters> emuBefore = ep.controller() == null ? Map.of() : ep.controller().emulationStats();
-        CacheCounters.Counters cacheBefore = cacheCounters(ep);
-        Histogram answersBefore = answerTimes(ep);
+        CacheCounters.Published publishedBefore = published(ep);
         if (hook != null) {
             hook.measuring();
         }
@@ -135,8 +134,7 @@ public final class ClosedLoop {
             hook.measured();
         }
         Map<String, EmulationStats.Counters> emuAfter = ep.controller() == null ? Map.of() : ep.controller().emulationStats();
-        CacheCounters.Counters cacheAfter = cacheCounters(ep);
-        Histogram answersAfter = answerTimes(ep);
+        CacheCounters.Published publishedAfter = published(ep);
         state.stop = true;
         List<String> stuck = joinAll(threads);
         if (!stuck.isEmpty()) {
@@ -186,18 +184,25 @@ public final class ClosedLoop {
         return new RunResult(v.name(), round, seconds, requests, totalErrors, requests / seconds, results, client,
                 controller, kernelShare, engine, database, machine, Math.max(0, machine - ours),
                 (after.steal() - before.steal()) / 1e9 / seconds, util[0], util[1], util[2],
-                cacheAfter == null ? Double.NaN : cacheAfter.hitRate(cacheBefore),
-                CacheCounters.p50Micros(answersBefore, answersAfter), work, error);
+                hitRate(ep, publishedBefore, publishedAfter), answerP50Us(ep, publishedBefore, publishedAfter),
+                work, error);
     }
 
-    /** The counters of the endpoint's result cache, or null (direct, or no cache). */
-    private static CacheCounters.Counters cacheCounters(Endpoint ep) {
-        return ep.controller() == null ? null : ep.controller().cacheCounters().get(ep.vdb());
+    /** What the endpoint's controller last published; null for direct variants. */
+    private static CacheCounters.Published published(Endpoint ep) {
+        return ep.controller() == null ? null : ep.controller().published();
     }
 
-    /** The controller's answer times so far for the endpoint's virtual database, or null. */
-    private static Histogram answerTimes(Endpoint ep) {
-        return ep.controller() == null ? null : ep.controller().answerTimes().get(ep.vdb());
+    /** The hit rate of the endpoint's result cache over the period; NaN without one. */
+    private static double hitRate(Endpoint ep, CacheCounters.Published before, CacheCounters.Published after) {
+        CacheCounters.Counters end = after == null ? null : after.caches().get(ep.vdb());
+        return end == null ? Double.NaN : end.hitRate(before.caches().get(ep.vdb()));
+    }
+
+    /** The controller's median answer time over the period; NaN for direct variants. */
+    private static double answerP50Us(Endpoint ep, CacheCounters.Published before, CacheCounters.Published after) {
+        return after == null ? Double.NaN
+                : CacheCounters.p50Micros(before.answers().get(ep.vdb()), after.answers().get(ep.vdb()));
     }
 
     private static RunResult.ClassResult classResult(String name, Histogram h, long errors, double seconds) {

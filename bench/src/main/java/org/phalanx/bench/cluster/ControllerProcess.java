@@ -164,14 +164,9 @@ public final class ControllerProcess implements AutoCloseable {
         return EmulationStats.read(statsFile);
     }
 
-    /** The result caches' counters (per virtual database with a cache) as last published by the controller. */
-    public Map<String, CacheCounters.Counters> cacheCounters() {
-        return CacheCounters.read(cacheFile).caches();
-    }
-
-    /** Per virtual database, the controller's answer times since it started (see {@link CacheCounters}). */
-    public Map<String, org.HdrHistogram.Histogram> answerTimes() {
-        return CacheCounters.read(cacheFile).answers();
+    /** The result caches' counters and the answer times, per virtual database, as last published by the controller. */
+    public CacheCounters.Published published() {
+        return CacheCounters.read(cacheFile);
     }
 
     /** This JVM's classpath with absolute entries (the controller runs in another folder). */

@@ -282,7 +282,7 @@ public final class Auction implements Workload {
             }
 
             private void query(String sql, Object... params) throws SQLException {
-                queryKeeping(sql, 0, listed, params);
+                queryKeeping(sql, 0, new int[0], params);
             }
 
             private void search(String sql, Object... params) throws SQLException {
