@@ -19,10 +19,18 @@ import java.util.Map;
  * @param driverJar    jar holding the JDBC driver, loaded in a class loader of its own (so two
  *                     versions of one driver can serve two backends), or null for the classpath
  * @param rewrites     statement rewriting rules that apply to this backend, in order
+ * @param maxPending   requests in progress beyond which auto-commit reads wait at the controller for
+ *                     a backend with room (0: no limit); writes and reads in transactions always go
  */
 public record BackendConfig(String name, String url, String driverClass, Credentials credentials,
                             Map<String, Credentials> logins, int poolSize, int weight, List<DeclaredTable> tables,
-                            Path driverJar, List<RewriteRule> rewrites) {
+                            Path driverJar, List<RewriteRule> rewrites, int maxPending) {
+
+    public BackendConfig(String name, String url, String driverClass, Credentials credentials,
+                         Map<String, Credentials> logins, int poolSize, int weight, List<DeclaredTable> tables,
+                         Path driverJar, List<RewriteRule> rewrites) {
+        this(name, url, driverClass, credentials, logins, poolSize, weight, tables, driverJar, rewrites, 0);
+    }
 
     public BackendConfig(String name, String url, String driverClass, Credentials credentials,
                          Map<String, Credentials> logins, int poolSize, int weight) {

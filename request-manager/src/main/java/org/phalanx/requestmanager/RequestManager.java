@@ -41,6 +41,7 @@ import org.phalanx.requestmanager.recovery.CrashRecovery;
 import org.phalanx.requestmanager.recovery.Quiesce;
 import org.phalanx.requestmanager.recovery.Replayer;
 import org.phalanx.requestmanager.recovery.Snapshots;
+import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
 import org.phalanx.requestmanager.cache.CacheStatistics;
 import org.phalanx.requestmanager.cache.ResultCache;
@@ -77,6 +78,7 @@ public final class RequestManager implements AutoCloseable {
     /** Disabled backends whose data is exactly the log up to this position (they can be replayed). */
     private final Map<String, Long> checkpointOf = new ConcurrentHashMap<>();
     final ReadBalancer balancer;
+    final ReadAdmission admission;
     final Statistics statistics = new Statistics();
     final SchemaView schema = new SchemaView();
     final Routing routing;
@@ -117,13 +119,14 @@ public final class RequestManager implements AutoCloseable {
         this.analyzer = new SqlAnalyzer(config.analysisCacheSize());
         this.macros = new MacroRewriter(config.macroTimeZone());
         this.balancer = ReadBalancer.of(config.balancing());
+        this.admission = new ReadAdmission(balancer);
         List<Backend> list = new ArrayList<>();
         // how long a request waits for a pooled connection: short, as a dead backend makes every
         // new connection attempt wait this long before it can be taken out of service
         Duration connectionTimeout = config.lockTimeout().compareTo(Duration.ofSeconds(5)) < 0
                 ? config.lockTimeout() : Duration.ofSeconds(5);
         for (BackendConfig bc : backendConfigs) {
-            list.add(new Backend(bc, connectionTimeout, this::backendDisabled));
+            list.add(new Backend(bc, connectionTimeout, this::backendDisabled, admission::ended));
         }
         this.backends = List.copyOf(list);
         this.statements = new BackendStatements(backends);
@@ -469,6 +472,11 @@ public final class RequestManager implements AutoCloseable {
             sum += b.pending();
         }
         return sum;
+    }
+
+    /** Auto-commit reads waiting at the controller for a backend under its maxPending (management). */
+    public int readsWaitingForRoom() {
+        return admission.waiting();
     }
 
     /** The result cache's counters, or null without a cache. */

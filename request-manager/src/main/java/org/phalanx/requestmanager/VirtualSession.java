@@ -734,7 +734,11 @@ final class VirtualSession implements Session {
             if (ready.isEmpty()) {
                 return null;
             }
-            Result result = runRead(rm.balancer.choose(ready), null, r);
+            Backend chosen = rm.admission.admit(ready, r.queryTimeoutSeconds());
+            if (chosen == null) {
+                return null;
+            }
+            Result result = runRead(chosen, null, r);
             if (!(result instanceof Result.Rows rows)) {
                 return result;
             }
@@ -801,7 +805,10 @@ final class VirtualSession implements Session {
             if (candidates.isEmpty()) {
                 throw firstError != null ? firstError : rm.noBackend();
             }
-            Backend b = rm.balancer.choose(freshest(caughtUp(candidates), a));
+            Backend b = rm.admission.admit(freshest(caughtUp(candidates), a), r.queryTimeoutSeconds());
+            if (b == null) {
+                continue; // taken out of service while the read waited: route again
+            }
             tried.add(b);
             try {
                 Result result = runRead(b, null, r);
@@ -841,6 +848,7 @@ final class VirtualSession implements Session {
                 throw rm.noBackend();
             }
             Backend b = rm.balancer.choose(caughtUp(candidates));
+            b.readStarted(); // never held back: the transaction may hold locks others wait for
             try {
                 return runRead(b, t.branches.get(b), r);
             } catch (SQLException failure) {
@@ -919,15 +927,20 @@ final class VirtualSession implements Session {
     }
 
     /**
-     * Runs a read on a branch connection, or on a pooled one when branch is null. The returned
-     * rows hold the statement (and the pooled connection) until closed.
+     * Runs a read on a branch connection, or on a pooled one when branch is null, already counted
+     * in the backend's pending requests. The returned rows hold the statement (and the pooled
+     * connection) until closed. The count ends once the backend has answered: drivers fetch the
+     * rows with the answer, and sending them on to the client is the controller's work, not the
+     * backend's (while a read counts, another waiting for room could not use the idle backend).
+     * A read asking rows in batches ({@code fetchSize}) may go back to the backend for each: it
+     * counts until closed.
      */
     private Result runRead(Backend b, Connection branch, Request r) throws SQLException {
-        b.readStarted();
         Connection c = null;
         ReadStatements.Statement s = null;
         long start = System.nanoTime();
         boolean timed = false;
+        boolean rowsEndCount = false; // true once returned rows that end the count when closed
         try {
             c = branch != null ? branch : b.connectionFor(user);
             s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
@@ -939,12 +952,16 @@ final class VirtualSession implements Session {
                 ResultSet rs = rm.statements.results(ps.getResultSet(), b);
                 ReadStatements.Statement statement = s;
                 Connection pooled = branch == null ? c : null;
+                boolean streamed = r.fetchSize() > 0;
+                rowsEndCount = streamed; // otherwise the count ends below, now
                 return new Result.Rows(rs, () -> {
                     try {
                         releaseAfter(b, statement, rs);
                         closeQuietly(pooled);
                     } finally {
-                        b.readFinished();
+                        if (streamed) {
+                            b.readFinished();
+                        }
                     }
                 });
             }
@@ -953,7 +970,6 @@ final class VirtualSession implements Session {
             if (branch == null) {
                 closeQuietly(c);
             }
-            b.readFinished();
             return new Result.UpdateCount(count, null);
         } catch (SQLException | RuntimeException e) {
             if (!timed) {
@@ -965,8 +981,11 @@ final class VirtualSession implements Session {
             if (branch == null) {
                 closeQuietly(c);
             }
-            b.readFinished();
             throw e;
+        } finally {
+            if (!rowsEndCount) {
+                b.readFinished();
+            }
         }
     }
 

@@ -39,7 +39,7 @@ final class RewriteRulesReader {
             Engine engine = Engine.of(b.url());
             List<RewriteRule> own = rules.stream().filter(r -> r.appliesTo(b.name(), engine)).toList();
             out.add(new BackendConfig(b.name(), b.url(), b.driverClass(), b.credentials(), b.logins(), b.poolSize(),
-                    b.weight(), b.tables(), b.driverJar(), own));
+                    b.weight(), b.tables(), b.driverJar(), own, b.maxPending()));
         }
         return out;
     }

@@ -220,7 +220,7 @@ public final class VirtualDatabaseConfigReader {
                     logins(e, users),
                     intAttribute(e, "poolSize", DEFAULT_POOL_SIZE),
                     intAttribute(e, "weight", DEFAULT_WEIGHT),
-                    tables(e, name, replication, partitioned), driverJar, List.of()));
+                    tables(e, name, replication, partitioned), driverJar, List.of(), intAttribute(e, "maxPending", 0)));
         }
         return backends;
     }

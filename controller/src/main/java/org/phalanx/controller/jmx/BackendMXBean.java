@@ -19,6 +19,9 @@ public interface BackendMXBean {
 
     int getWeight();
 
+    /** Requests in progress beyond which auto-commit reads wait at the controller (0: no limit). */
+    int getMaxPending();
+
     /** Requests in progress here (queued writes included). */
     int getPendingRequests();
 

@@ -46,6 +46,11 @@ final class BackendManagement implements BackendMXBean {
     }
 
     @Override
+    public int getMaxPending() {
+        return backend.config().maxPending();
+    }
+
+    @Override
     public int getPendingRequests() {
         return backend.pending();
     }

@@ -17,6 +17,9 @@ public interface SchedulerMXBean {
 
     int getPendingRequests();
 
+    /** Auto-commit reads waiting at the controller for a backend under its maxPending. */
+    int getReadsWaitingForRoom();
+
     /** Requests in progress per backend. */
     Map<String, Integer> getPendingPerBackend();
 

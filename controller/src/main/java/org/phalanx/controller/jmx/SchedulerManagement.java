@@ -49,6 +49,11 @@ final class SchedulerManagement implements SchedulerMXBean {
     }
 
     @Override
+    public int getReadsWaitingForRoom() {
+        return rm.readsWaitingForRoom();
+    }
+
+    @Override
     public Map<String, Integer> getPendingPerBackend() {
         Map<String, Integer> pending = new LinkedHashMap<>();
         for (Backend b : rm.backends()) {

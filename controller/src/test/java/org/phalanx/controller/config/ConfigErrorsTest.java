@@ -122,6 +122,20 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void maxPendingMustBePositive() {
+        Path file = vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends>
+                    <backend name="db1" url="jdbc:sqlite:db1.db"
+                             maxPending="0"/>
+                  </backends>
+                </virtualDatabase>
+                """);
+        assertOnlyProblem(refused(), file, 5, "The value '0' of attribute 'maxPending' on element 'backend'");
+    }
+
+    @Test
     void badDurationSyntax() {
         Path file = vdb("""
                 <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">

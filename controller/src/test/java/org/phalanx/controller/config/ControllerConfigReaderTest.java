@@ -61,7 +61,7 @@ class ControllerConfigReaderTest {
                              user="shop" password="pw" poolSize="20" weight="3">
                       <login virtualUser="report" user="reader" password="rpw"/>
                     </backend>
-                    <backend name="lite" url="jdbc:sqlite:data/shop.db?journal_mode=WAL"/>
+                    <backend name="lite" url="jdbc:sqlite:data/shop.db?journal_mode=WAL" maxPending="4"/>
                   </backends>
                   <requestManager replication="RAIDb-1" waitPolicy="majority" balancing="weighted-round-robin"
                                   lockGranularity="table" lockTimeout="1500ms" macroTimeZone="Europe/Paris"
@@ -101,6 +101,8 @@ class ControllerConfigReaderTest {
         assertEquals(Map.of(), lite.logins());
         assertEquals(10, lite.poolSize());
         assertEquals(1, lite.weight());
+        assertEquals(4, lite.maxPending());
+        assertEquals(0, shop.backends().get(0).maxPending(), "no limit unless set");
         assertEquals(new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.MAJORITY,
                 BalancingPolicy.WEIGHTED_ROUND_ROBIN, LockGranularity.TABLE, Duration.ofMillis(1500),
                 ZoneId.of("Europe/Paris"), 500), shop.requestManager());

@@ -66,7 +66,7 @@ class JmxManagementIT {
                   <users><user name="app" password="pw"/></users>
                   <backends>
                     <backend name="b1" url="jdbc:sqlite:b1.db"/>
-                    <backend name="b2" url="jdbc:sqlite:b2.db"/>
+                    <backend name="b2" url="jdbc:sqlite:b2.db" maxPending="3"/>
                   </backends>
                   <requestManager replication="RAIDb-1" waitPolicy="all"/>
                   <recoveryLog dir="log" dumpDir="dumps"/>
@@ -171,6 +171,9 @@ class JmxManagementIT {
             assertNotNull(server.getAttribute(cache, "Hits"));
             ObjectName scheduler = new ObjectName("org.phalanx:type=Scheduler,vdb=mydb");
             assertEquals("RAIDB_1", server.getAttribute(scheduler, "Replication"));
+            assertEquals(0, server.getAttribute(scheduler, "ReadsWaitingForRoom"));
+            assertEquals(3, server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=mydb,name=b2"), "MaxPending"));
+            assertEquals(0, server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=mydb,name=b1"), "MaxPending"));
 
             server.removeNotificationListener(vdb, listener);
         }

@@ -66,9 +66,17 @@ public final class Backend {
     private final Consumer<Backend> onDisable;
     private final List<BackendListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final BackendStatistics statistics = new BackendStatistics();
+    /** Told each time a request here ends (read admission hands the room to a waiting read). */
+    private final Consumer<Backend> onRequestEnded;
 
     public Backend(BackendConfig config, Duration connectionTimeout, Consumer<Backend> onDisable) {
+        this(config, connectionTimeout, onDisable, b -> { });
+    }
+
+    public Backend(BackendConfig config, Duration connectionTimeout, Consumer<Backend> onDisable,
+                   Consumer<Backend> onRequestEnded) {
         this.config = config;
+        this.onRequestEnded = onRequestEnded;
         this.engine = Engine.of(config.url());
         this.connectionTimeout = connectionTimeout;
         this.onDisable = onDisable;
@@ -151,6 +159,35 @@ public final class Backend {
     /** Requests in progress on this backend (queued writes included). */
     public int pending() {
         return pending.get();
+    }
+
+    /** Whether an auto-commit read may be sent here now: fewer requests in progress than maxPending, if set. */
+    public boolean hasRoom() {
+        int max = config.maxPending();
+        return max <= 0 || pending.get() < max;
+    }
+
+    /** Counts a read in progress if there is room for it (see {@link #hasRoom}); false, counting nothing, if not. */
+    public boolean tryReadStarted() {
+        int max = config.maxPending();
+        if (max <= 0) {
+            pending.incrementAndGet();
+            return true;
+        }
+        while (true) {
+            int p = pending.get();
+            if (p >= max) {
+                return false;
+            }
+            if (pending.compareAndSet(p, p + 1)) {
+                return true;
+            }
+        }
+    }
+
+    private void requestEnded() {
+        pending.decrementAndGet();
+        onRequestEnded.accept(this);
     }
 
     /** Checks the backend answers with its default login, then puts it in service. */
@@ -356,7 +393,7 @@ public final class Backend {
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             } finally {
-                pending.decrementAndGet();
+                requestEnded();
             }
         };
         if (deps.isEmpty()) {
@@ -372,18 +409,18 @@ public final class Backend {
         try {
             executor.execute(run);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            pending.decrementAndGet();
+            requestEnded();
             result.completeExceptionally(new BackendDisabledException(name()));
         }
     }
 
-    /** Counts a read in progress, for least-pending balancing. */
+    /** Counts a read in progress whatever the room (a read inside a transaction is never held back). */
     public void readStarted() {
         pending.incrementAndGet();
     }
 
     public void readFinished() {
-        pending.decrementAndGet();
+        requestEnded();
     }
 
     /**
