@@ -31,6 +31,12 @@ public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<S
         return new VirtualDatabaseSpec(name, backends, requestManager, requestManagerBody, xml);
     }
 
+    /** The same with every backend's {@code maxPending} set (reads beyond it wait at the controller). */
+    public VirtualDatabaseSpec withMaxPending(int max) {
+        return new VirtualDatabaseSpec(name, backends.stream().map(b -> b.withMaxPending(max)).toList(), requestManager,
+                requestManagerBody, after);
+    }
+
     /** The names of the backends (as the emulated servers know them, when emulated). */
     public List<String> backendNames() {
         return backends.stream().map(BackendSpec::name).toList();
@@ -53,6 +59,9 @@ public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<S
             }
             if (b.password() != null) {
                 sb.append(" password=\"").append(esc(b.password())).append('"');
+            }
+            if (b.maxPending() > 0) {
+                sb.append(" maxPending=\"").append(b.maxPending()).append('"');
             }
             sb.append(" poolSize=\"").append(b.poolSize()).append("\"/>\n");
         }
