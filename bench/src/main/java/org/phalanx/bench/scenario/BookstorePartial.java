@@ -186,7 +186,8 @@ public final class BookstorePartial implements Scenario {
                 + " scratch tables in docs/partial-replication.md; carts, card log and the rest placed as above): its"
                 + " fill then runs once, as at N=1. The price is availability: a backend's failure loses the work"
                 + " tables it held, which their clients must create again (on two backends they survive one failure):");
-        s.table(List.of("mix", "interactions/s", "speedup over N=1", "/ full N=" + MAX_BACKENDS, "backend busy"), onOne);
+        s.table(List.of("mix", "interactions/s", "speedup over N=1", "/ full N=" + MAX_BACKENDS, "backend busy"),
+                onOne);
 
         for (Bookstore.Mix mix : Bookstore.Mix.values()) {
             s.text(String.format(Locale.ROOT, "Per interaction, %s mix, partial replication at N=%d:", mix.label,
@@ -290,7 +291,8 @@ public final class BookstorePartial implements Scenario {
                 + SLOTS + " slots each, and `maxPending=\"" + SLOTS + "\"` on every backend of every setup: reads wait"
                 + " at the controller for the first backend with a free slot rather than in a backend's queue, where"
                 + " Buy Confirm's writes would wait behind them while its transaction holds the `orders` lock that"
-                + " every other Buy Confirm needs; see docs/architecture.md, Read admission), with one change that makes it the workload the C-JDBC paper measured: **Best"
+                + " every other Buy Confirm needs; see docs/architecture.md, Read admission), with one change that"
+                + " makes it the workload the C-JDBC paper measured: **Best"
                 + " Sellers goes through a work table**, as TPC-W implementations on databases without subqueries"
                 + " did. Each client has its own table `" + Bookstore.WORK_TABLE_PREFIX + "<k>` (created once, through"
                 + " the controller, so the placement rules decide where it lives); a Best Sellers interaction empties"

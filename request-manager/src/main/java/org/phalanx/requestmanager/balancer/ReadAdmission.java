@@ -125,19 +125,34 @@ public final class ReadAdmission {
     }
 
     private Backend tryStart(List<Backend> candidates) {
-        List<Backend> room = new ArrayList<>(candidates.size());
-        for (Backend b : candidates) {
-            if (b.hasRoom()) {
-                room.add(b);
-            }
-        }
+        // the candidates themselves when all have room (always, without limits): no copy per read
+        List<Backend> room = allHaveRoom(candidates) ? candidates : withRoom(candidates);
         while (!room.isEmpty()) {
             Backend b = balancer.choose(room);
             if (b.tryReadStarted()) {
                 return b;
             }
-            room.remove(b); // filled meanwhile
+            room = withRoom(room); // b filled meanwhile
         }
         return null;
+    }
+
+    private static boolean allHaveRoom(List<Backend> backends) {
+        for (Backend b : backends) {
+            if (!b.hasRoom()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<Backend> withRoom(List<Backend> backends) {
+        List<Backend> room = new ArrayList<>(backends.size());
+        for (Backend b : backends) {
+            if (b.hasRoom()) {
+                room.add(b);
+            }
+        }
+        return room;
     }
 }
