@@ -128,17 +128,17 @@ public final class Controller {
     }
 
     /** Backend states of a hosted virtual database, in configuration order. */
-    public Map<String, org.phalanx.requestmanager.BackendState> backendStates(String virtualDatabase) {
+    public Map<String, org.phalanx.requestmanager.api.BackendState> backendStates(String virtualDatabase) {
         return hosted(virtualDatabase).backendStates();
     }
 
     /** Request counters of a hosted virtual database (reads, writes, unparsed statements...). */
-    public org.phalanx.requestmanager.Statistics.Snapshot statistics(String virtualDatabase) {
+    public org.phalanx.requestmanager.stats.Statistics.Snapshot statistics(String virtualDatabase) {
         return hosted(virtualDatabase).statistics();
     }
 
     /** Result cache counters of a hosted virtual database, or null without a cache. */
-    public org.phalanx.requestmanager.cache.CacheStatistics cacheStatistics(String virtualDatabase) {
+    public org.phalanx.requestmanager.stats.CacheStatistics cacheStatistics(String virtualDatabase) {
         return hosted(virtualDatabase).cacheStatistics();
     }
 

@@ -15,7 +15,7 @@ import org.phalanx.protocol.HelloOk;
 import org.phalanx.protocol.MessageReader;
 import org.phalanx.protocol.MessageType;
 import org.phalanx.protocol.Protocol;
-import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.api.Session;
 
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package org.phalanx.requestmanager;
 
+import org.phalanx.requestmanager.api.TypedNull;
+
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;

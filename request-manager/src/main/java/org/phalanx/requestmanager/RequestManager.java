@@ -1,5 +1,14 @@
 package org.phalanx.requestmanager;
 
+import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.DeclaredTable;
+import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.ReplicationLevel;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.requestmanager.stats.Statistics;
+
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +31,7 @@ import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.hetero.BackendStatements;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.backend.Engine;
-import org.phalanx.requestmanager.backend.DatabaseProduct;
+import org.phalanx.requestmanager.api.DatabaseProduct;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Optional;
@@ -43,7 +52,7 @@ import org.phalanx.requestmanager.recovery.Replayer;
 import org.phalanx.requestmanager.recovery.Snapshots;
 import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
-import org.phalanx.requestmanager.cache.CacheStatistics;
+import org.phalanx.requestmanager.stats.CacheStatistics;
 import org.phalanx.requestmanager.cache.ResultCache;
 import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.routing.PartialReplication;
@@ -400,11 +409,11 @@ public final class RequestManager implements AutoCloseable {
 
     /** The statement templates run most often, with their counts, errors, times and cache hits. */
     public List<org.phalanx.requestmanager.stats.StatementStatistics.Snapshot> topStatements(int n) {
-        return statistics.statements.top(n);
+        return statistics.statements().top(n);
     }
 
     /** Tells the listener about every backend state change from now on (management notifications). */
-    public void addBackendListener(org.phalanx.requestmanager.backend.BackendListener listener) {
+    public void addBackendListener(org.phalanx.requestmanager.api.BackendListener listener) {
         for (Backend b : backends) {
             b.addListener(listener);
         }

@@ -1,5 +1,9 @@
 package org.phalanx.requestmanager;
 
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
+
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -34,7 +38,7 @@ import org.phalanx.requestmanager.hetero.KeyedInsert;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.recoverylog.LogEntry;
-import org.phalanx.requestmanager.exec.RowReader;
+import org.phalanx.requestmanager.api.RowReader;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.exec.WriteOutcome;
@@ -126,7 +130,7 @@ final class VirtualSession implements Session {
             failed = false;
             return result;
         } finally {
-            rm.statistics.statements.forSql(r.sql()).record(System.nanoTime() - start, failed, answeredFromCache);
+            rm.statistics.statements().forSql(r.sql()).record(System.nanoTime() - start, failed, answeredFromCache);
         }
     }
 
@@ -163,17 +167,17 @@ final class VirtualSession implements Session {
                     if (r.expect() == Request.Expect.UPDATE_COUNT) {
                         throw new SQLException("the statement returns rows; use executeQuery or execute", "07000");
                     }
-                    rm.statistics.reads.increment();
+                    rm.statistics.read();
                     return read(r, a);
                 default:
                     if (r.expect() == Request.Expect.ROWS && a.parsed() && !mayReturnRows(r.sql())) {
                         throw new SQLException("the statement does not return rows; use executeUpdate or execute", "07000");
                     }
-                    rm.statistics.writes.increment();
+                    rm.statistics.write();
                     return write(r, a);
             }
         } catch (SQLException e) {
-            rm.statistics.errors.increment();
+            rm.statistics.error();
             throw e;
         }
     }
@@ -543,7 +547,7 @@ final class VirtualSession implements Session {
         }
         throwIfDoomed(t);
         end(t, true);
-        rm.statistics.commits.increment();
+        rm.statistics.commit();
     }
 
     @Override
@@ -553,7 +557,7 @@ final class VirtualSession implements Session {
             return;
         }
         end(tx, false);
-        rm.statistics.rollbacks.increment();
+        rm.statistics.rollback();
     }
 
     /** Queues the commit or rollback on every branch, releases the locks, waits per policy. */
@@ -661,7 +665,7 @@ final class VirtualSession implements Session {
         try {
             if (tx != null) {
                 end(tx, false);
-                rm.statistics.rollbacks.increment();
+                rm.statistics.rollback();
             }
         } catch (SQLException e) {
             LOG.warn("rollback failed: {}", e.getMessage());
@@ -819,7 +823,7 @@ final class VirtualSession implements Session {
                 return result;
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
-                rm.statistics.readRetries.increment();
+                rm.statistics.readRetry();
                 if (BackendErrors.isConnectionFailure(e)) {
                     b.disable("connection failed during a read: " + e.getMessage());
                 } else if (BackendErrors.isContention(e, b.dialect())) {
@@ -854,7 +858,7 @@ final class VirtualSession implements Session {
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 if (BackendErrors.isConnectionFailure(e)) {
-                    rm.statistics.readRetries.increment();
+                    rm.statistics.readRetry();
                     b.disable("connection failed during a read: " + e.getMessage());
                     closeQuietly(t.branches.remove(b));
                     continue;

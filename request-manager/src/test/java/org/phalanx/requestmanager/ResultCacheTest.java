@@ -1,5 +1,15 @@
 package org.phalanx.requestmanager;
 
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.config.BalancingPolicy;
+import org.phalanx.requestmanager.config.CacheConfig;
+import org.phalanx.requestmanager.config.LockGranularity;
+import org.phalanx.requestmanager.config.ReplicationLevel;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.requestmanager.config.WaitPolicy;
+
 import static org.phalanx.testing.Sessions.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

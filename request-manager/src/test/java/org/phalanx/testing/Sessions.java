@@ -1,9 +1,9 @@
 package org.phalanx.testing;
 
 import java.sql.SQLException;
-import org.phalanx.requestmanager.Request;
-import org.phalanx.requestmanager.Result;
-import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
 
 /** What the request-manager tests do with a session, the way a client would. */
 public final class Sessions {

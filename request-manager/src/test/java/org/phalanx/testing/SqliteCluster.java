@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.Credentials;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.Credentials;
 
 /** N SQLite backend files in a folder, each reachable through {@link FaultyDriver} as "NAME". */
 public final class SqliteCluster {

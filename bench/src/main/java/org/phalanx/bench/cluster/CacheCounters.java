@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.phalanx.controller.Controller;
-import org.phalanx.requestmanager.cache.CacheStatistics;
+import org.phalanx.requestmanager.stats.CacheStatistics;
 
 /**
  * Publishes counters from the controller process to the harness, as

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.RewriteRule;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.RewriteRule;
 import org.phalanx.requestmanager.backend.Engine;
 
 /**

@@ -1,7 +1,7 @@
 package org.phalanx.controller.config;
 
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.RequestManagerConfig;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
 
 import java.nio.file.Path;
 import java.util.List;

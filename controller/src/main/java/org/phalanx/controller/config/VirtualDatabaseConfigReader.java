@@ -1,15 +1,15 @@
 package org.phalanx.controller.config;
 
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.BalancingPolicy;
-import org.phalanx.requestmanager.CacheConfig;
-import org.phalanx.requestmanager.Credentials;
-import org.phalanx.requestmanager.DeclaredTable;
-import org.phalanx.requestmanager.LockGranularity;
-import org.phalanx.requestmanager.PlacementRule;
-import org.phalanx.requestmanager.ReplicationLevel;
-import org.phalanx.requestmanager.RequestManagerConfig;
-import org.phalanx.requestmanager.WaitPolicy;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.BalancingPolicy;
+import org.phalanx.requestmanager.config.CacheConfig;
+import org.phalanx.requestmanager.config.Credentials;
+import org.phalanx.requestmanager.config.DeclaredTable;
+import org.phalanx.requestmanager.config.LockGranularity;
+import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.ReplicationLevel;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.backend.DriverJars;
 
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package org.phalanx.controller.jmx;
 
 import java.util.Map;
-import org.phalanx.requestmanager.cache.CacheStatistics;
+import org.phalanx.requestmanager.stats.CacheStatistics;
 
 /** The result cache MBean (registered only for a virtual database with a cache). */
 final class CacheManagement implements CacheMXBean {

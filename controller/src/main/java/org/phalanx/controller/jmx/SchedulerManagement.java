@@ -3,7 +3,7 @@ package org.phalanx.controller.jmx;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.phalanx.requestmanager.RequestManager;
-import org.phalanx.requestmanager.RequestManagerConfig;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.backend.Backend;
 
 /** The scheduler and load balancer MBean: strategies and load of one request manager. */

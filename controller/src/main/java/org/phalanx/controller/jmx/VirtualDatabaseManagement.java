@@ -11,9 +11,9 @@ import org.phalanx.controller.ShutdownMode;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.recoverylog.dump.Progress;
-import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.RequestManager;
-import org.phalanx.requestmanager.Statistics;
+import org.phalanx.requestmanager.stats.Statistics;
 
 /**
  * The virtual database MBean: a thin adapter over {@link VirtualDatabase}'s operator API. Every

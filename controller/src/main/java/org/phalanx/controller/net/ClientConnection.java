@@ -13,7 +13,7 @@ import org.phalanx.protocol.MessageType;
 import org.phalanx.protocol.MessageWriter;
 import org.phalanx.protocol.Protocol;
 import org.phalanx.protocol.ProtocolException;
-import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.api.Session;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

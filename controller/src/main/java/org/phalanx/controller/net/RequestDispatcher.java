@@ -14,10 +14,10 @@ import org.phalanx.protocol.ProtocolException;
 import org.phalanx.protocol.ResultSetReply;
 import org.phalanx.protocol.RowBatch;
 import org.phalanx.protocol.SqlNull;
-import org.phalanx.requestmanager.Request;
-import org.phalanx.requestmanager.Result;
-import org.phalanx.requestmanager.Session;
-import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.api.TypedNull;
 
 import java.sql.BatchUpdateException;
 import java.sql.ResultSet;

@@ -43,7 +43,7 @@ public final class ColumnDescriber {
         return columns;
     }
 
-    /** The jdbcType of each column, for {@link org.phalanx.requestmanager.exec.RowReader}. */
+    /** The jdbcType of each column, for {@link org.phalanx.requestmanager.api.RowReader}. */
     public static int[] jdbcTypes(List<ColumnInfo> columns) {
         return columns.stream().mapToInt(ColumnInfo::jdbcType).toArray();
     }

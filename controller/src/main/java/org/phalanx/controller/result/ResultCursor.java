@@ -5,9 +5,9 @@ import org.apache.logging.log4j.Logger;
 import org.phalanx.protocol.ColumnInfo;
 import org.phalanx.protocol.RowBatch;
 import org.phalanx.protocol.SqlNull;
-import org.phalanx.requestmanager.Result;
-import org.phalanx.requestmanager.TypedNull;
-import org.phalanx.requestmanager.exec.RowReader;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.TypedNull;
+import org.phalanx.requestmanager.api.RowReader;
 
 import java.math.BigDecimal;
 import java.sql.ResultSet;

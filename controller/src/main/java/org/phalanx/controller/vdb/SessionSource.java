@@ -1,10 +1,10 @@
 package org.phalanx.controller.vdb;
 
-import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.RequestManager;
-import org.phalanx.requestmanager.Statistics;
-import org.phalanx.requestmanager.cache.CacheStatistics;
-import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.stats.Statistics;
+import org.phalanx.requestmanager.stats.CacheStatistics;
+import org.phalanx.requestmanager.api.Session;
 
 import java.sql.SQLException;
 import java.time.Duration;

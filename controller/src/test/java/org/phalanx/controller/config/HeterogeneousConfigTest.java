@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.BackendConfig;
+import org.phalanx.requestmanager.config.BackendConfig;
 
 /** {@code driverJar} and {@code <rewriting>}: read into each backend's configuration, or refused with the spot. */
 class HeterogeneousConfigTest {

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.testing.FaultyDriver;
 
 /** Done-when 5: a backend whose connections break mid-workload is disabled; clients see no error. */

@@ -38,7 +38,7 @@ class BadInputIT {
                 rs.next();
                 assertEquals(1, rs.getInt(1));
             }
-            assertEquals(java.util.Set.of(org.phalanx.requestmanager.BackendState.ENABLED),
+            assertEquals(java.util.Set.of(org.phalanx.requestmanager.api.BackendState.ENABLED),
                     new java.util.HashSet<>(cluster.controller.backendStates("vdb").values()));
         }
     }

@@ -11,7 +11,7 @@ import java.sql.Statement;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.api.BackendState;
 
 /**
  * Heterogeneous done-when 4: a constraint violation fails the statement for the client with a

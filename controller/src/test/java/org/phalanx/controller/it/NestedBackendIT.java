@@ -21,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.Controller;
-import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.testing.SqliteCluster;
 
 /**

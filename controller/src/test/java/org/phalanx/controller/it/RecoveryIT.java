@@ -25,7 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.recoverylog.dump.DumpInfo;
-import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.api.BackendState;
 
 /**
  * Issue 6 end to end: clients write through the Phalanx driver while an operator (the Java API)

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.phalanx.protocol.MessageReader;
 import org.phalanx.protocol.MessageType;
-import org.phalanx.requestmanager.Request;
-import org.phalanx.requestmanager.Result;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
 
 import java.io.IOException;
 import java.sql.SQLException;

@@ -10,9 +10,9 @@ import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.controller.vdb.VirtualUsers;
 import org.phalanx.protocol.Execute;
 import org.phalanx.protocol.MessageWriter;
-import org.phalanx.requestmanager.Request;
-import org.phalanx.requestmanager.Result;
-import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
 
 import java.io.IOException;
 import java.nio.file.Path;

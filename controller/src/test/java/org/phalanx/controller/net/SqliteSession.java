@@ -1,9 +1,9 @@
 package org.phalanx.controller.net;
 
-import org.phalanx.requestmanager.Request;
-import org.phalanx.requestmanager.Result;
-import org.phalanx.requestmanager.Session;
-import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.api.TypedNull;
 
 import java.nio.file.Path;
 import java.sql.Connection;

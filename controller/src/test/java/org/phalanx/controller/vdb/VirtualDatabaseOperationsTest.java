@@ -6,10 +6,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.config.ControllerConfigReader;
 import org.phalanx.controller.config.VirtualDatabaseConfig;
 import org.phalanx.recoverylog.dump.DumpInfo;
-import org.phalanx.requestmanager.BackendState;
-import org.phalanx.requestmanager.Request;
-import org.phalanx.requestmanager.Result;
-import org.phalanx.requestmanager.Session;
+import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

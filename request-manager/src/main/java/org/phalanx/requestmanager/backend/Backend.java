@@ -1,5 +1,8 @@
 package org.phalanx.requestmanager.backend;
 
+import org.phalanx.requestmanager.api.BackendListener;
+import org.phalanx.requestmanager.api.DatabaseProduct;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -20,10 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.BackendState;
-import org.phalanx.requestmanager.Credentials;
-import org.phalanx.requestmanager.RewriteRule;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.config.Credentials;
+import org.phalanx.requestmanager.config.RewriteRule;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
 import org.phalanx.requestmanager.stats.BackendStatistics;

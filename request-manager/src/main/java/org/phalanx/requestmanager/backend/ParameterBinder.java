@@ -10,7 +10,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.List;
-import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.api.TypedNull;
 
 /** Binds wire-decoded parameter values with the setter each backend driver understands best. */
 public final class ParameterBinder {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.phalanx.requestmanager.Request;
+import org.phalanx.requestmanager.api.Request;
 
 /**
  * Prepared read statements kept open per physical backend connection and reused by later reads

@@ -1,7 +1,7 @@
 package org.phalanx.requestmanager.balancer;
 
 import java.util.List;
-import org.phalanx.requestmanager.BalancingPolicy;
+import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.backend.Backend;
 
 /** Picks, among the backends able to serve a read, the one that gets it. */

@@ -3,7 +3,7 @@ package org.phalanx.requestmanager.cache;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.api.TypedNull;
 
 /** A read as the cache tells reads apart: SQL text, parameter values, row limit. */
 record CacheKey(String sql, List<Object> params, int maxRows) {

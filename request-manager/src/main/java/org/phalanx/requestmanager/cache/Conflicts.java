@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.phalanx.requestmanager.CacheConfig.Granularity;
+import org.phalanx.requestmanager.config.CacheConfig.Granularity;
 import org.phalanx.requestmanager.analysis.Footprints;
 import org.phalanx.requestmanager.analysis.RowIdentity;
 

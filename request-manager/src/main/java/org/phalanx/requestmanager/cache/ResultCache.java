@@ -1,5 +1,7 @@
 package org.phalanx.requestmanager.cache;
 
+import org.phalanx.requestmanager.stats.CacheStatistics;
+
 import java.sql.ResultSetMetaData;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,9 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
-import org.phalanx.requestmanager.CacheConfig;
-import org.phalanx.requestmanager.CacheConfig.Action;
-import org.phalanx.requestmanager.CacheConfig.Rule;
+import org.phalanx.requestmanager.config.CacheConfig;
+import org.phalanx.requestmanager.config.CacheConfig.Action;
+import org.phalanx.requestmanager.config.CacheConfig.Rule;
 
 /**
  * The query result cache of one virtual database.

@@ -6,7 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.phalanx.requestmanager.CacheConfig.Granularity;
+import org.phalanx.requestmanager.config.CacheConfig.Granularity;
 import org.phalanx.requestmanager.analysis.Footprints;
 import org.phalanx.requestmanager.analysis.RowIdentity;
 

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.api.TypedNull;
 import org.phalanx.requestmanager.analysis.Footprint;
 import org.phalanx.requestmanager.analysis.KeyValue;
 import org.phalanx.requestmanager.analysis.RowIdentity;

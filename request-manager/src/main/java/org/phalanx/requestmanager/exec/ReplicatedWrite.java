@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import org.phalanx.requestmanager.WaitPolicy;
+import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendDisabledException;
 import org.phalanx.requestmanager.backend.BackendErrors;

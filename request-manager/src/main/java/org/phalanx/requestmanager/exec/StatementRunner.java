@@ -8,7 +8,7 @@ import java.sql.Statement;
 import javax.sql.rowset.CachedRowSet;
 import javax.sql.rowset.RowSetFactory;
 import javax.sql.rowset.RowSetProvider;
-import org.phalanx.requestmanager.Request;
+import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.ParameterBinder;
 
 /** Runs one statement on one backend connection. */

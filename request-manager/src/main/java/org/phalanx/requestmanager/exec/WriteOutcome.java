@@ -1,7 +1,7 @@
 package org.phalanx.requestmanager.exec;
 
 import java.sql.ResultSet;
-import org.phalanx.requestmanager.Result;
+import org.phalanx.requestmanager.api.Result;
 
 /**
  * What one backend returned for a write: an update count with optional generated keys, or rows

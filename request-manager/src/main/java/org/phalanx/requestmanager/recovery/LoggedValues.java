@@ -3,7 +3,7 @@ package org.phalanx.requestmanager.recovery;
 import java.util.ArrayList;
 import java.util.List;
 import org.phalanx.recoverylog.LogNull;
-import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.api.TypedNull;
 
 /** Parameter values between the request manager's and the recovery log's NULL markers. */
 public final class LoggedValues {

@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.phalanx.requestmanager.PlacementRule;
+import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.backend.Backend;
 
 /** Applies the CREATE TABLE placement rules: the first rule matching the table name decides. */

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.Request;
+import org.phalanx.requestmanager.api.Request;
 
 /** Read statements reused per connection on a real SQLite file. */
 class ReadStatementsTest {

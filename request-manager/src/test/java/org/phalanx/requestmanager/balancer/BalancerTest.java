@@ -7,8 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.Credentials;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.backend.Backend;
 
 class BalancerTest {

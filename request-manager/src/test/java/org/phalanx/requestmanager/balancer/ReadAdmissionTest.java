@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.Credentials;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.backend.Backend;
 
 class ReadAdmissionTest {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.CacheConfig.Granularity;
+import org.phalanx.requestmanager.config.CacheConfig.Granularity;
 import org.phalanx.requestmanager.analysis.RowIdentity;
 
 /** Value granularity with a stored result's rows. */

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import javax.sql.rowset.RowSetMetaDataImpl;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.CacheConfig;
+import org.phalanx.requestmanager.config.CacheConfig;
 
 /** Relaxed rules switch on at the high-water mark of pending requests and off below the low one. */
 class LoadTriggeredRelaxationTest {

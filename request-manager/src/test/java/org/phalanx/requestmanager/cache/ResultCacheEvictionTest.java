@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.rowset.RowSetMetaDataImpl;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.CacheConfig;
+import org.phalanx.requestmanager.config.CacheConfig;
 
 /** Bounds on entries and memory, and what eviction keeps. */
 class ResultCacheEvictionTest {

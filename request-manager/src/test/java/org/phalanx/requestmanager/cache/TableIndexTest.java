@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.CacheConfig.Granularity;
+import org.phalanx.requestmanager.config.CacheConfig.Granularity;
 import org.phalanx.requestmanager.analysis.RowIdentity;
 
 class TableIndexTest {

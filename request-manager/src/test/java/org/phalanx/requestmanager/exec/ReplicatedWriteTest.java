@@ -14,9 +14,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.BackendConfig;
-import org.phalanx.requestmanager.Credentials;
-import org.phalanx.requestmanager.WaitPolicy;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.Credentials;
+import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.backend.Backend;
 
 class ReplicatedWriteTest {

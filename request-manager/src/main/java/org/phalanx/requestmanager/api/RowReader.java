@@ -1,6 +1,5 @@
-package org.phalanx.requestmanager.exec;
+package org.phalanx.requestmanager.api;
 
-import org.phalanx.requestmanager.TypedNull;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 import java.time.Duration;
 import org.phalanx.recoverylog.RecoveryLog;

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.api;
 
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -24,7 +24,7 @@ public sealed interface Result extends AutoCloseable permits Result.Rows, Result
             this(resultSet, release, List.of());
         }
 
-        /** @param prefix rows already read from the result set (as {@link org.phalanx.requestmanager.exec.RowReader} values), to send first */
+        /** @param prefix rows already read from the result set (as {@link org.phalanx.requestmanager.api.RowReader} values), to send first */
         public Rows(ResultSet resultSet, AutoCloseable release, List<Object[]> prefix) {
             this.resultSet = resultSet;
             this.release = release;
@@ -52,7 +52,7 @@ public sealed interface Result extends AutoCloseable permits Result.Rows, Result
     }
 
     /**
-     * Rows held in memory (a result cache hit): values as {@link org.phalanx.requestmanager.exec.RowReader}
+     * Rows held in memory (a result cache hit): values as {@link org.phalanx.requestmanager.api.RowReader}
      * produces them, shared with the cache, so never modified.
      */
     record Cached(ResultSetMetaData metaData, List<Object[]> rows) implements Result {

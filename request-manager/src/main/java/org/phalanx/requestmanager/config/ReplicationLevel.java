@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 /** Which backends hold which tables, and so which can serve a statement. */
 public enum ReplicationLevel {

@@ -1,6 +1,7 @@
-package org.phalanx.requestmanager.backend;
+package org.phalanx.requestmanager.api;
 
-import org.phalanx.requestmanager.BackendState;
+import org.phalanx.requestmanager.backend.Backend;
+
 
 /**
  * Told about every change of a backend's state (management notifications). Called on the

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 /**
  * A table the configuration says a backend holds (static schema). Checked against the

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.api;
 
 import java.sql.SQLException;
 import java.util.List;

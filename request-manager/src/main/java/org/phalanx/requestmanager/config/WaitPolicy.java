@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 /** When a write, commit or rollback sent to several backends is answered. */
 public enum WaitPolicy {

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 /**
  * What the scheduler locks for a writing transaction. SQLite lets one transaction write a

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 /** Which of the backends able to serve a read gets it. */
 public enum BalancingPolicy {

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.config;
 
 /** A real login on a backend. */
 public record Credentials(String user, String password) {

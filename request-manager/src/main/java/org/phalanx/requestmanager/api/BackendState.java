@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.api;
 
 /** Where a backend stands. A backend being backed up stays ENABLED (dumps are taken from a snapshot). */
 public enum BackendState {

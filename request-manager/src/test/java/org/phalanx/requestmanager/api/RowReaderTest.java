@@ -1,10 +1,11 @@
-package org.phalanx.requestmanager.exec;
+package org.phalanx.requestmanager.api;
+
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.TypedNull;
+import org.phalanx.requestmanager.api.TypedNull;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager.cache;
+package org.phalanx.requestmanager.stats;
 
 import java.util.Map;
 
