@@ -2,6 +2,7 @@ package org.phalanx.requestmanager;
 
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.api.BackendView;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.DeclaredTable;
 import org.phalanx.requestmanager.config.PlacementRule;
@@ -399,8 +400,9 @@ public final class RequestManager implements AutoCloseable {
         return states;
     }
 
-    public List<Backend> backends() {
-        return backends;
+    /** The backends, in configuration order, as management sees them. */
+    public List<BackendView> backends() {
+        return List.copyOf(backends);
     }
 
     public Statistics.Snapshot statistics() {

@@ -77,8 +77,8 @@ class DriverJarsTest {
         assertNotEquals(current, old, "each backend runs its own driver's SQLite");
         assertTrue(old.startsWith("3.46.1"), old);
 
-        Backend currentBackend = rm.backends().get(0);
-        Backend oldBackend = rm.backends().get(1);
+        Backend currentBackend = (Backend) rm.backends().get(0);
+        Backend oldBackend = (Backend) rm.backends().get(1);
         try (Connection a = currentBackend.connection(currentBackend.config().credentials());
              Connection b = oldBackend.connection(oldBackend.config().credentials())) {
             ClassLoader own = a.unwrap(Connection.class).getClass().getClassLoader();
@@ -110,7 +110,7 @@ class DriverJarsTest {
         start(dir.resolve("no-such-driver.jar"));
         assertEquals(BackendState.DISABLED, rm.backendStates().get("old"));
         assertEquals(BackendState.ENABLED, rm.backendStates().get("current"));
-        Backend old = rm.backends().get(1);
+        Backend old = (Backend) rm.backends().get(1);
         SQLException e = assertThrows(SQLException.class, () -> old.connection(old.config().credentials()));
         assertTrue(e.getMessage().contains("no-such-driver.jar"), e.getMessage());
     }

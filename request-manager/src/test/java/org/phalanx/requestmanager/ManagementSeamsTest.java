@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager;
 
+import org.phalanx.requestmanager.api.BackendView;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BalancingPolicy;
@@ -92,7 +93,7 @@ class ManagementSeamsTest {
             }
         }
         long reads = 0;
-        for (Backend b : rm.backends()) {
+        for (BackendView b : rm.backends()) {
             BackendStatistics.Snapshot snap = b.statistics().snapshot();
             assertEquals(2, snap.writes(), "every backend applied the two writes");
             assertTrue(snap.totalNanos() > 0);

@@ -1,15 +1,15 @@
 package org.phalanx.controller.jmx;
 
 import java.sql.SQLException;
-import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.api.BackendView;
 import org.phalanx.requestmanager.stats.BackendStatistics;
 
 /** The backend MBean: reads the backend's state and counters; actions go through its virtual database's MBean. */
 final class BackendManagement implements BackendMXBean {
-    private final Backend backend;
+    private final BackendView backend;
     private final VirtualDatabaseManagement vdb;
 
-    BackendManagement(Backend backend, VirtualDatabaseManagement vdb) {
+    BackendManagement(BackendView backend, VirtualDatabaseManagement vdb) {
         this.backend = backend;
         this.vdb = vdb;
     }

@@ -10,7 +10,7 @@ import javax.management.ObjectName;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.vdb.VirtualDatabase;
-import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.api.BackendView;
 
 /**
  * The controller's MBeans, in an MBean server of its own (so several controllers in one JVM, as
@@ -34,7 +34,7 @@ public final class ManagementRegistry {
         VirtualDatabaseManagement management = new VirtualDatabaseManagement(vdb, unloader);
         register(management, ObjectNames.virtualDatabase(vdb.name()));
         vdb.requestManager().ifPresent(rm -> {
-            for (Backend b : rm.backends()) {
+            for (BackendView b : rm.backends()) {
                 register(new BackendManagement(b, management), ObjectNames.backend(vdb.name(), b.name()));
             }
             register(new SchedulerManagement(rm), ObjectNames.scheduler(vdb.name()));

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
-import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.api.BackendView;
 
 /** The scheduler and load balancer MBean: strategies and load of one request manager. */
 final class SchedulerManagement implements SchedulerMXBean {
@@ -56,7 +56,7 @@ final class SchedulerManagement implements SchedulerMXBean {
     @Override
     public Map<String, Integer> getPendingPerBackend() {
         Map<String, Integer> pending = new LinkedHashMap<>();
-        for (Backend b : rm.backends()) {
+        for (BackendView b : rm.backends()) {
             pending.put(b.name(), b.pending());
         }
         return pending;

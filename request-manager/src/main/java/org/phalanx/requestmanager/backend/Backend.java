@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
 import org.phalanx.requestmanager.api.BackendListener;
+import org.phalanx.requestmanager.api.BackendView;
 import org.phalanx.requestmanager.api.DatabaseProduct;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -43,7 +44,7 @@ import org.phalanx.requestmanager.stats.BackendStatistics;
  * run in that order on every backend while independent ones run in parallel, and a slow backend
  * falls behind without holding the others back.
  */
-public final class Backend {
+public final class Backend implements BackendView {
     private static final Logger LOG = LogManager.getLogger(Backend.class);
 
     private final BackendConfig config;
@@ -90,14 +91,17 @@ public final class Backend {
         });
     }
 
+    @Override
     public String name() {
         return config.name();
     }
 
+    @Override
     public BackendConfig config() {
         return config;
     }
 
+    @Override
     public Engine engine() {
         return engine;
     }
@@ -116,27 +120,33 @@ public final class Backend {
     }
 
     /** The database product the backend reported when last enabled, or null if it never was. */
+    @Override
     public DatabaseProduct product() {
         return product;
     }
 
+    @Override
     public int weight() {
         return config.weight();
     }
 
+    @Override
     public BackendState state() {
         return state;
     }
 
+    @Override
     public boolean isEnabled() {
         return state == BackendState.ENABLED;
     }
 
+    @Override
     public String disabledReason() {
         return disabledReason;
     }
 
     /** Reads, writes, errors and execution time on this backend. */
+    @Override
     public BackendStatistics statistics() {
         return statistics;
     }
@@ -160,6 +170,7 @@ public final class Backend {
     }
 
     /** Requests in progress on this backend (queued writes included). */
+    @Override
     public int pending() {
         return pending.get();
     }
