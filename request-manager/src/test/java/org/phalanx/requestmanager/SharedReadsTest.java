@@ -3,6 +3,9 @@ package org.phalanx.requestmanager;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.LockGranularity;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.scheduler.LocalWriteOrdering;
+import org.phalanx.requestmanager.scheduler.Scheduler;
 import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
@@ -79,15 +82,16 @@ class SharedReadsTest {
 
     @Test
     void anInsertSelectLocksItsSourceSharedAndItsTargetExclusively() throws Exception {
-        start(WaitPolicy.ALL, "a");
-        Access access = rm.lockResources(rm.analyzer.analyze(
+        Scheduler scheduler = new Scheduler(new LocalWriteOrdering(), false, Duration.ofSeconds(10));
+        SqlAnalyzer analyzer = new SqlAnalyzer(1000);
+        Access access = scheduler.lockResources(analyzer.analyze(
                 "INSERT INTO work_a (run, id, qty) SELECT ?, id, qty FROM items WHERE qty > 0"));
         assertEquals(Set.of("items"), access.reads());
         assertEquals(Set.of("work_a"), access.writes());
-        Access selfRead = rm.lockResources(rm.analyzer.analyze("UPDATE items SET qty = (SELECT MAX(qty) FROM items)"));
+        Access selfRead = scheduler.lockResources(analyzer.analyze("UPDATE items SET qty = (SELECT MAX(qty) FROM items)"));
         assertEquals(Set.of("items"), selfRead.writes());
         assertTrue(selfRead.reads().isEmpty());
-        assertEquals(Access.EVERYTHING, rm.lockResources(rm.analyzer.analyze("DROP TABLE items")));
+        assertEquals(Access.EVERYTHING, scheduler.lockResources(analyzer.analyze("DROP TABLE items")));
     }
 
     /**

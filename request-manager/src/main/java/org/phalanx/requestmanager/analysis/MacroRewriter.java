@@ -6,6 +6,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -35,6 +36,11 @@ public final class MacroRewriter {
     /** Cheap test used once per SQL text by the analyser. */
     static boolean containsMacro(String sql) {
         return rewrite(sql, null, null, null) != null;
+    }
+
+    /** The statement with its macros replaced by values chosen now, once for every backend. */
+    public String rewrite(String sql) {
+        return rewrite(sql, Instant.now(), () -> ThreadLocalRandom.current().nextDouble());
     }
 
     public String rewrite(String sql, Instant now, DoubleSupplier random) {

@@ -10,6 +10,9 @@ import org.phalanx.requestmanager.api.TypedNull;
 import org.phalanx.requestmanager.analysis.Footprint;
 import org.phalanx.requestmanager.analysis.KeyValue;
 import org.phalanx.requestmanager.analysis.RowIdentity;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.analysis.TableFootprint;
 
 /**
@@ -30,6 +33,35 @@ public record Touch(String table, Set<String> columns, Map<String, Object> keys,
     /** Only the table is known. */
     public static Touch wholeTable(String table, boolean write) {
         return new Touch(table, null, Map.of(), write);
+    }
+
+    /** What a read depends on, for the cache: its footprint, or its whole tables. */
+    public static List<Touch> ofRead(SqlAnalysis a, List<Object> params) {
+        List<Touch> touches = of(a.footprint(), params);
+        if (touches != null) {
+            return touches;
+        }
+        List<Touch> whole = new ArrayList<>();
+        for (String t : a.readTables()) {
+            whole.add(wholeTable(SchemaView.key(t), false));
+        }
+        return whole;
+    }
+
+    /** What a write may change, for the cache; null when it may change anything. */
+    public static List<Touch> ofWrite(SqlAnalysis a, List<Object> params) {
+        if (a.kind() == StatementKind.DDL || a.allTables()) {
+            return null;
+        }
+        List<Touch> touches = of(a.footprint(), params);
+        if (touches != null) {
+            return touches;
+        }
+        List<Touch> whole = new ArrayList<>();
+        for (String t : a.writtenTables()) {
+            whole.add(wholeTable(SchemaView.key(t), true));
+        }
+        return whole;
     }
 
     /** The footprint of one execution; null when the footprint is unknown. */

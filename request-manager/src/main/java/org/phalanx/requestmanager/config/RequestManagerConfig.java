@@ -48,6 +48,25 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
                 List.of(), null);
     }
 
+    /** Refuses what cannot work with these backends: placement rules naming unknown backends, SingleDB over several. */
+    public void validate(String virtualDatabase, List<BackendConfig> backends) {
+        if (backends.isEmpty()) {
+            throw new IllegalArgumentException("virtual database " + virtualDatabase + " has no backend");
+        }
+        for (PlacementRule rule : placementRules) {
+            for (String backend : rule.backends()) {
+                if (backends.stream().noneMatch(b -> b.name().equals(backend))) {
+                    throw new IllegalArgumentException((rule.location() == null ? "" : rule.location() + ": ")
+                            + "placement rule names unknown backend " + backend);
+                }
+            }
+        }
+        if (replication == ReplicationLevel.SINGLE_DB && backends.size() != 1) {
+            throw new IllegalArgumentException("SingleDB takes exactly one backend, " + virtualDatabase
+                    + " has " + backends.size());
+        }
+    }
+
     public static RequestManagerConfig defaults() {
         return new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.FIRST, BalancingPolicy.ROUND_ROBIN,
                 LockGranularity.AUTO, Duration.ofSeconds(30), ZoneId.of("UTC"), 10_000);

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.pipeline;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -17,7 +17,7 @@ import org.phalanx.requestmanager.backend.Backend;
  * its pool while the work that must run first waits for a connection. A branch never used
  * commits, rolls back and closes as a no-op.
  */
-final class LazyBranch implements InvocationHandler {
+public final class LazyBranch implements InvocationHandler {
     interface Opener {
         Connection open() throws SQLException;
     }
@@ -31,7 +31,7 @@ final class LazyBranch implements InvocationHandler {
     }
 
     /** A connection that opens (auto-commit off, then {@code setup}) on its first use. */
-    static Connection of(Backend backend, String user, int isolation, boolean isolationSet) {
+    public static Connection of(Backend backend, String user, int isolation, boolean isolationSet) {
         Opener opener = () -> {
             Connection c = backend.connectionFor(user);
             try {

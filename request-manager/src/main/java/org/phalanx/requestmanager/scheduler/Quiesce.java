@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager.recovery;
+package org.phalanx.requestmanager.scheduler;
 
 /** Holds the whole-database scheduler lock: no write is ordered until it is closed. */
 @FunctionalInterface

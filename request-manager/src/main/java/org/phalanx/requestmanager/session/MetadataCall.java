@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.session;
 
 import org.phalanx.requestmanager.api.TypedNull;
 

@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager;
+package org.phalanx.requestmanager.session;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;

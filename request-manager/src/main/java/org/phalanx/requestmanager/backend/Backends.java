@@ -1,0 +1,54 @@
+package org.phalanx.requestmanager.backend;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The backends of one virtual database, in configuration order. */
+public final class Backends {
+    private final String virtualDatabase;
+    private final List<Backend> all;
+
+    public Backends(String virtualDatabase, List<Backend> all) {
+        this.virtualDatabase = virtualDatabase;
+        this.all = List.copyOf(all);
+    }
+
+    public List<Backend> all() {
+        return all;
+    }
+
+    /** Those in service now. */
+    public List<Backend> enabled() {
+        List<Backend> enabled = new ArrayList<>(all.size());
+        for (Backend b : all) {
+            if (b.isEnabled()) {
+                enabled.add(b);
+            }
+        }
+        return enabled;
+    }
+
+    public Backend named(String backendName) throws SQLException {
+        for (Backend b : all) {
+            if (b.name().equals(backendName)) {
+                return b;
+            }
+        }
+        throw new SQLException("virtual database " + virtualDatabase + " has no backend " + backendName, "42704");
+    }
+
+    /** The error of a request that finds no backend in service. */
+    public SQLException noBackend() {
+        return new SQLException("virtual database " + virtualDatabase + " has no enabled backend", "08006");
+    }
+
+    /** Requests in progress over all backends (load for load-triggered relaxed caching, management). */
+    public int pending() {
+        int sum = 0;
+        for (Backend b : all) {
+            sum += b.pending();
+        }
+        return sum;
+    }
+}

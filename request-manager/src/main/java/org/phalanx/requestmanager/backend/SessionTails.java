@@ -1,0 +1,45 @@
+package org.phalanx.requestmanager.backend;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.phalanx.requestmanager.scheduler.Access;
+
+/**
+ * One session's last queued task per backend. Its work on a backend queues behind its earlier
+ * work there, and a read waits until its backend has run the session's earlier writes
+ * (read-your-writes under the 'first' wait policy). Used by one thread at a time.
+ */
+public final class SessionTails {
+    private final Map<Backend, CompletableFuture<?>> tails = new HashMap<>();
+
+    /** Queues work on a backend behind this session's earlier work there (see {@link Backend#enqueue}). */
+    public <T> CompletableFuture<T> enqueue(Backend b, Access access, Callable<T> work) {
+        CompletableFuture<T> f = b.enqueue(access, tails.get(b), work);
+        tails.put(b, f);
+        return f;
+    }
+
+    /** The candidates that have applied this session's earlier writes; waits if none has yet. */
+    public List<Backend> caughtUp(List<Backend> candidates) {
+        while (true) {
+            List<Backend> ready = new ArrayList<>(candidates.size());
+            List<CompletableFuture<?>> waiting = new ArrayList<>();
+            for (Backend b : candidates) {
+                CompletableFuture<?> tail = tails.get(b);
+                if (tail == null || tail.isDone()) {
+                    ready.add(b);
+                } else {
+                    waiting.add(tail);
+                }
+            }
+            if (!ready.isEmpty()) {
+                return ready;
+            }
+            CompletableFuture.anyOf(waiting.toArray(new CompletableFuture[0])).handle((v, e) -> null).join();
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package org.phalanx.requestmanager.exec;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.ReadStatements;
+import org.phalanx.requestmanager.hetero.BackendStatements;
+
+/** Executes a read on one backend: the execute stage of the read path. */
+public final class BackendReads {
+    private static final Logger LOG = LogManager.getLogger(BackendReads.class);
+
+    private final BackendStatements statements;
+
+    public BackendReads(BackendStatements statements) {
+        this.statements = statements;
+    }
+
+    /**
+     * Runs a read on a branch connection, or on a pooled one of {@code user}'s when branch is null,
+     * already counted in the backend's pending requests. The returned rows hold the statement (and
+     * the pooled connection) until closed. The count ends once the backend has answered: drivers
+     * fetch the rows with the answer, and sending them on to the client is the controller's work,
+     * not the backend's (while a read counts, another waiting for room could not use the idle
+     * backend). A read asking rows in batches ({@code fetchSize}) may go back to the backend for
+     * each: it counts until closed.
+     */
+    public Result run(Backend b, Connection branch, Request r, String user) throws SQLException {
+        Connection c = null;
+        ReadStatements.Statement s = null;
+        long start = System.nanoTime();
+        boolean timed = false;
+        boolean rowsEndCount = false; // true once returned rows that end the count when closed
+        try {
+            c = branch != null ? branch : b.connectionFor(user);
+            s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
+            PreparedStatement ps = s.prepared();
+            boolean rows = ps.execute();
+            b.statistics().read(System.nanoTime() - start, false); // until the first rows are ready
+            timed = true;
+            if (rows) {
+                ResultSet rs = statements.results(ps.getResultSet(), b);
+                ReadStatements.Statement statement = s;
+                Connection pooled = branch == null ? c : null;
+                boolean streamed = r.fetchSize() > 0;
+                rowsEndCount = streamed; // otherwise the count ends below, now
+                return new Result.Rows(rs, () -> {
+                    try {
+                        releaseAfter(b, statement, rs);
+                        closeQuietly(pooled);
+                    } finally {
+                        if (streamed) {
+                            b.readFinished();
+                        }
+                    }
+                });
+            }
+            long count = ps.getUpdateCount();
+            b.readStatements().release(s);
+            if (branch == null) {
+                closeQuietly(c);
+            }
+            return new Result.UpdateCount(count, null);
+        } catch (SQLException | RuntimeException e) {
+            if (!timed) {
+                b.statistics().read(System.nanoTime() - start, true);
+            }
+            if (s != null) {
+                ReadStatements.discard(s);
+            }
+            if (branch == null) {
+                closeQuietly(c);
+            }
+            throw e;
+        } finally {
+            if (!rowsEndCount) {
+                b.readFinished();
+            }
+        }
+    }
+
+    /** Closes a read's result and keeps its statement for the next read, unless closing failed. */
+    private static void releaseAfter(Backend b, ReadStatements.Statement statement, ResultSet rs) {
+        try {
+            rs.close();
+            b.readStatements().release(statement);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("closing a read result failed: {}", e.getMessage());
+            ReadStatements.discard(statement);
+        }
+    }
+
+    /** Closes quietly: a close failing after the work is done changes nothing for the client. */
+    public static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.debug("close failed: {}", e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package org.phalanx.requestmanager.pipeline;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.cache.Touch;
+import org.phalanx.requestmanager.scheduler.Access;
+import org.phalanx.requestmanager.scheduler.LockManager;
+
+/**
+ * An explicit transaction of one session. It joins the backends lazily, at its first write
+ * (a branch = its own connection on each backend); reads before that run outside it.
+ */
+public final class Transaction {
+    private final long id;
+    /** Backend to this transaction's connection there, once begun. */
+    private final Map<Backend, Connection> branches = new LinkedHashMap<>();
+    /**
+     * Everything its writes locked, read (shared) or written (exclusive); its commit/rollback
+     * orders against these on each backend, so a later write of a table it read waits for it too.
+     */
+    private Access access = Access.NOTHING;
+    /** Tables it has written (its reads of them must not use the result cache); {@link LockManager#ALL} for any. */
+    private final Set<String> writtenTables = new HashSet<>();
+    /** What its writes may change, for the result cache when it commits; null once unknown. */
+    private List<Touch> cacheWrites = new ArrayList<>();
+    /** Set when the transaction can no longer commit everywhere; it must roll back. */
+    private volatile SQLException doomed;
+    /**
+     * Per backend, what undoes this transaction's DDL in the schema view; run by that backend's
+     * rollback task, after the DDL itself has run there. Filled from backend threads.
+     */
+    private final Map<Backend, List<Runnable>> schemaUndo = new ConcurrentHashMap<>();
+
+    public Transaction(long id) {
+        this.id = id;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    /** Whether it has joined some backend. */
+    public boolean begun() {
+        return !branches.isEmpty();
+    }
+
+    /** Backend to this transaction's connection there. */
+    public Map<Backend, Connection> branches() {
+        return branches;
+    }
+
+    /**
+     * Lazy begin: the transaction joins a backend the first time it writes there; the branch
+     * takes its connection when the backend's queue reaches it (see {@link LazyBranch}). A backend
+     * that cannot be reached then fails that statement and is disabled.
+     */
+    public void join(List<Backend> backends, String user, int isolation, boolean isolationSet) {
+        for (Backend b : backends) {
+            if (!branches.containsKey(b)) {
+                branches.put(b, LazyBranch.of(b, user, isolation, isolationSet));
+            }
+        }
+    }
+
+    public Access access() {
+        return access;
+    }
+
+    public void lock(Access more) {
+        access = access.union(more);
+    }
+
+    public Set<String> writtenTables() {
+        return writtenTables;
+    }
+
+    /** What its writes may change, for the result cache at commit; null when unknown (anything). */
+    public List<Touch> cacheWrites() {
+        return cacheWrites;
+    }
+
+    /** Adds what a write may change; null: it may change anything. */
+    public void mayChange(List<Touch> touches) {
+        if (touches == null) {
+            cacheWrites = null;
+        } else if (cacheWrites != null) {
+            cacheWrites.addAll(touches);
+        }
+    }
+
+    public SQLException doomed() {
+        return doomed;
+    }
+
+    /** It can no longer commit everywhere: its next statement or commit rolls it back with this error. */
+    public void doom(SQLException reason) {
+        doomed = reason;
+    }
+
+    public void undoLater(Backend b, Runnable undo) {
+        schemaUndo.computeIfAbsent(b, k -> new CopyOnWriteArrayList<>()).add(undo);
+    }
+
+    public void undoSchema(Backend b) {
+        List<Runnable> undo = schemaUndo.remove(b);
+        if (undo != null) {
+            for (int i = undo.size() - 1; i >= 0; i--) {
+                undo.get(i).run();
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.phalanx.requestmanager.read;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.backend.SqlStates;
+import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.write.TransactionControl;
+
+/** A read inside a begun transaction: on one of its branches able to serve it, after its earlier writes there. */
+final class TransactionRead {
+    private final Pipeline p;
+    private final TransactionControl transactions;
+
+    TransactionRead(Pipeline p, TransactionControl transactions) {
+        this.p = p;
+        this.transactions = transactions;
+    }
+
+    Result read(Request r, SqlAnalysis a, SessionState s, Transaction t) throws SQLException {
+        while (true) {
+            List<Backend> candidates = new ArrayList<>();
+            for (Backend b : p.routing().read(a, p.backends().enabled()).candidates()) {
+                if (t.branches().containsKey(b)) {
+                    candidates.add(b);
+                }
+            }
+            if (candidates.isEmpty()) {
+                transactions.rollbackQuietly(s);
+                throw p.backends().noBackend();
+            }
+            Backend b = p.balancer().choose(s.tails().caughtUp(candidates));
+            b.readStarted(); // never held back: the transaction may hold locks others wait for
+            try {
+                return p.reads().run(b, t.branches().get(b), r, s.user());
+            } catch (SQLException failure) {
+                SQLException e = SqlStates.normalize(failure, b.dialect());
+                if (BackendErrors.isConnectionFailure(e)) {
+                    p.statistics().readRetry();
+                    b.disable("connection failed during a read: " + e.getMessage());
+                    BackendReads.closeQuietly(t.branches().remove(b));
+                    continue;
+                }
+                if (b.dialect() == Engine.POSTGRESQL) {
+                    // PostgreSQL aborts the whole transaction on an error, on that backend only:
+                    // keep the branches alike by ending the transaction everywhere.
+                    t.doom(new SQLException("current transaction is aborted, commands ignored until end of"
+                            + " transaction block", "25P02"));
+                }
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package org.phalanx.requestmanager.recovery;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.Executor;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.Engine;
+
+/**
+ * The backends' own records of the log positions they applied ({@link AppliedPositions}), kept
+ * with a recovery log so that crash recovery can prove what each backend holds: when a backend
+ * keeps one, which units it failed, and how far each record's floor may be raised.
+ */
+public final class AppliedRecords {
+    private static final Logger LOG = LogManager.getLogger(AppliedRecords.class);
+    /** Without a checkpoint this often (in positions), floors are raised on their own, so the record stays small. */
+    static final long FLOOR_EVERY = 10_000;
+
+    private final String virtualDatabase;
+    /** Null without a recovery log (then no backend keeps a record). */
+    private final RecoveryLog log;
+    /**
+     * Positions of units a backend failed, until they are known to have failed everywhere: its
+     * floor must not pass them (if it diverged, it is being disabled).
+     */
+    private final Map<Backend, ConcurrentSkipListSet<Long>> unsettledFailures = new ConcurrentHashMap<>();
+    /** The position floors were last raised to (a checkpoint's, or a floor-only pause's). */
+    private volatile long lastFloorRaise;
+
+    public AppliedRecords(String virtualDatabase, RecoveryLog log) {
+        this.virtualDatabase = virtualDatabase;
+        this.log = log;
+    }
+
+    /** Whether a backend records the positions it applies: with a recovery log, unless it is another controller. */
+    public boolean recordsApplied(Backend b) {
+        return log != null && b.engine() != Engine.PHALANX;
+    }
+
+    /** Sets a backend's record to "everything up to {@code position} applied, nothing after". */
+    void reset(Backend b, long position) throws SQLException {
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.reset(c, position);
+        }
+        log.setCheckpoint(checkpointName(b), position);
+    }
+
+    /** The checkpoint at a backend's record floor: a purge keeps what its crash recovery would read. */
+    static String checkpointName(Backend b) {
+        return "applied-" + b.name();
+    }
+
+    /** A unit (auto-commit write or commit) failed on a backend. */
+    public void unitFailed(Backend b, long position) {
+        if (recordsApplied(b)) {
+            unsettledFailures.computeIfAbsent(b, k -> new ConcurrentSkipListSet<>()).add(position);
+        }
+    }
+
+    /** The unit at that position failed on every backend: no backend lacks it. */
+    void failedEverywhere(long position) {
+        for (ConcurrentSkipListSet<Long> failed : unsettledFailures.values()) {
+            failed.remove(position);
+        }
+    }
+
+    /** A backend left service as failed: its record no longer matters. */
+    void forget(Backend b) {
+        unsettledFailures.remove(b);
+    }
+
+    /** Floors were just raised to (or are known to be at) this position. */
+    void raisedTo(long position) {
+        lastFloorRaise = position;
+    }
+
+    /** Whether the floors are due to be raised at this position without a checkpoint; claims the raise if so. */
+    boolean claimFloorRaise(long position) {
+        if (position - lastFloorRaise < FLOOR_EVERY) {
+            return false;
+        }
+        lastFloorRaise = position;
+        return true;
+    }
+
+    /**
+     * With writes quiesced (no transaction open, everything up to {@code position} queued): once
+     * each enabled backend has run what is queued, everything up to {@code position} is applied
+     * there, and its record's floor is raised to it (on {@code background}, not holding writes).
+     */
+    void raiseFloors(List<Backend> enabled, long position, Executor background) {
+        lastFloorRaise = position;
+        for (Backend b : enabled) {
+            if (recordsApplied(b)) {
+                b.queuedSoFar().thenRun(() -> background.execute(() -> raiseFloor(b, position)));
+            }
+        }
+    }
+
+    private void raiseFloor(Backend b, long position) {
+        ConcurrentSkipListSet<Long> failed = unsettledFailures.get(b);
+        if (!b.isEnabled() || (failed != null && !failed.isEmpty() && failed.first() <= position)) {
+            return; // it may lack a unit up to there: keep the floor where it is
+        }
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.raiseFloor(c, position);
+            log.setCheckpoint(checkpointName(b), position); // after: the log may keep more, never less
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("virtual database {}: backend {}: its record of applied positions was not trimmed: {}",
+                    virtualDatabase, b.name(), e.getMessage());
+        }
+    }
+}

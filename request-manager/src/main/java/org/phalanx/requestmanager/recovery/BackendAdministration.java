@@ -1,0 +1,368 @@
+package org.phalanx.requestmanager.recovery;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.recoverylog.dump.Backuper;
+import org.phalanx.recoverylog.dump.Backupers;
+import org.phalanx.recoverylog.dump.DumpException;
+import org.phalanx.recoverylog.dump.DumpInfo;
+import org.phalanx.recoverylog.dump.PortableBackuper;
+import org.phalanx.recoverylog.dump.Progress;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.Backends;
+import org.phalanx.requestmanager.config.RecoveryConfig;
+import org.phalanx.requestmanager.routing.SchemaLearner;
+import org.phalanx.requestmanager.routing.SchemaView;
+import org.phalanx.requestmanager.scheduler.LockManager;
+import org.phalanx.requestmanager.scheduler.Quiesce;
+import org.phalanx.requestmanager.scheduler.Scheduler;
+
+/**
+ * What an operator does to backends while the virtual database keeps serving: checkpoints,
+ * disable at a checkpoint, enable by replay, dumps and restores, log purge. Writes pause only
+ * for the instants that must be consistent.
+ */
+public final class BackendAdministration {
+    private static final Logger LOG = LogManager.getLogger(BackendAdministration.class);
+
+    private final String name;
+    private final Backends backends;
+    /** Null without a recovery log. */
+    private final RecoveryLog log;
+    private final RecoveryConfig config;
+    private final LogWriter logWriter;
+    private final Scheduler scheduler;
+    private final AppliedRecords applied;
+    private final BackendStates states;
+    private final CheckpointSchedule schedule;
+    private final SchemaView schema;
+    private final SqlAnalyzer analyzer;
+    /** Under partial replication a backend replays only writes on tables it holds. */
+    private final boolean partial;
+
+    /** The administration of a virtual database, with its recovery log if {@code config} is not null. */
+    public BackendAdministration(String name, Backends backends, RecoveryConfig config, Scheduler scheduler,
+                                  SchemaView schema, SqlAnalyzer analyzer, boolean partial) {
+        this.name = name;
+        this.backends = backends;
+        this.config = config;
+        this.log = config == null ? null : config.log();
+        this.scheduler = scheduler;
+        this.schema = schema;
+        this.analyzer = analyzer;
+        this.partial = partial;
+        this.applied = new AppliedRecords(name, log);
+        this.states = new BackendStates(log);
+        this.schedule = log == null ? null : new CheckpointSchedule(name, config, applied);
+        this.logWriter = log == null ? LogWriter.NONE : new DurableLogWriter(log, scheduler, applied, schedule::appended);
+    }
+
+    /** The log stage the request path writes through. */
+    public LogWriter logWriter() {
+        return logWriter;
+    }
+
+    /** The backends' records of applied positions (the write path reports failed units). */
+    public AppliedRecords applied() {
+        return applied;
+    }
+
+    public boolean hasRecoveryLog() {
+        return log != null;
+    }
+
+    /** Brings backends into service at start (after a crash too); see {@link Startup}. */
+    public void start() throws SQLException {
+        new Startup(name, backends, log, config, logWriter, scheduler, applied, states, schema, this).start();
+    }
+
+    /** Starts the checkpoint schedule, once the backends are in service. */
+    void startSchedule(long lastPosition) {
+        applied.raisedTo(lastPosition);
+        schedule.start(this::scheduledCheckpoint, this::raiseFloorsNow);
+    }
+
+    /** The checkpoint a disabled backend can be replayed from, if any. */
+    public Optional<Long> checkpointOf(String backendName) {
+        return states.checkpointOf(backendName);
+    }
+
+    /** A backend failed (it was disabled by the request path): its position is unknown, only a restored dump brings it back. */
+    public void backendFailed(Backend b) {
+        applied.forget(b);
+        states.failed(b);
+        if (backends.enabled().isEmpty()) {
+            LOG.error("virtual database {} has no enabled backend left", name);
+        }
+    }
+
+    /** Records a named checkpoint at the current position (writes pause while it is taken). */
+    public long checkpoint(String checkpointName) throws SQLException {
+        requireLog("take a checkpoint");
+        try (Quiesce q = scheduler.quiesce()) {
+            logWriter.awaitAppended();
+            long position = scheduler.lastPosition();
+            log.setCheckpoint(checkpointName, position);
+            applied.raiseFloors(backends.enabled(), position, schedule::run);
+            return position;
+        }
+    }
+
+    /** Takes the scheduled checkpoint "auto" (replacing the previous one). */
+    private void scheduledCheckpoint() {
+        try {
+            long position = checkpoint("auto");
+            LOG.debug("virtual database {}: scheduled checkpoint at {}", name, position);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("virtual database {}: scheduled checkpoint failed: {}", name, e.getMessage());
+        }
+    }
+
+    /** Raises the floors with writes paused for an instant, as a checkpoint does but recording nothing in the log. */
+    private void raiseFloorsNow() {
+        try (Quiesce q = scheduler.quiesce()) {
+            logWriter.awaitAppended();
+            applied.raiseFloors(backends.enabled(), scheduler.lastPosition(), schedule::run);
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("virtual database {}: applied positions were not trimmed: {}", name, e.getMessage());
+        }
+    }
+
+    /** Drops a named checkpoint (a deleted dump's), so purge may pass it. */
+    public void removeCheckpoint(String checkpointName) throws SQLException {
+        requireLog("remove a checkpoint");
+        log.removeCheckpoint(checkpointName);
+    }
+
+    /** Deletes log entries older than the oldest checkpoint; returns how many. */
+    public long purgeLog() throws SQLException {
+        requireLog("purge the log");
+        return log.purge();
+    }
+
+    /**
+     * Replays the log onto a disabled backend from its checkpoint while the others keep serving,
+     * then, with writes paused for the final catch-up only, puts it back in service.
+     */
+    public void enableBackend(String backendName) throws SQLException {
+        Backend b = backends.named(backendName);
+        if (b.isEnabled()) {
+            return;
+        }
+        if (log == null) {
+            b.enable(); // nothing to catch up from: the operator vouches for it
+            return;
+        }
+        Long from = states.checkpointOf(backendName).orElse(null);
+        if (from == null) {
+            throw new SQLException("backend " + backendName + " has no checkpoint to replay from (it failed):"
+                    + " restore a dump onto it first", "55000");
+        }
+        b.recoveryState(BackendState.REPLAYING);
+        try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e), applied.recordsApplied(b))) {
+            if (applied.recordsApplied(b)) {
+                applied.reset(b, from); // its data is the log up to its checkpoint; replay records the rest
+            }
+            logWriter.awaitAppended();
+            replay.replayUntil(scheduler.lastPosition());
+            try (Quiesce q = scheduler.quiesce()) {
+                logWriter.awaitAppended();
+                replay.replayUntil(scheduler.lastPosition());
+                replay.finish();
+                b.enable();
+                SchemaLearner.learn(b, schema, new ArrayList<>());
+            }
+            states.noCheckpoint(b);
+            log.removeCheckpoint("backend-" + backendName); // no longer needed: purge may pass it
+            states.enabled(b);
+        } catch (SQLException | RuntimeException e) {
+            b.recoveryState(BackendState.DISABLED);
+            states.failed(b); // partly replayed: its position is no longer the checkpoint
+            throw e;
+        }
+    }
+
+    private boolean appliesTo(Backend b, LogEntry e) {
+        if (!partial) {
+            return true;
+        }
+        SqlAnalysis a = analyzer.analyze(e.sql());
+        if (a.allTables() || a.ddl() != null) {
+            return true;
+        }
+        for (String t : a.writtenTables()) {
+            if (!schema.holds(b, t)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Takes a backend out of service at a checkpoint: writes pause until it has applied everything
+     * queued, so its data is exactly the log up to that position and it can be replayed later.
+     */
+    public void disableBackend(String backendName) throws SQLException {
+        Backend b = backends.named(backendName);
+        if (!b.isEnabled()) {
+            return;
+        }
+        if (log == null) {
+            b.disableByOperator();
+            return;
+        }
+        try (Quiesce q = scheduler.quiesce()) {
+            long position = drained(b);
+            b.disableByOperator();
+            log.setCheckpoint("backend-" + backendName, position);
+            log.removeCheckpoint(AppliedRecords.checkpointName(b)); // replay from its own checkpoint resets the record
+            states.disabledAt(b, position);
+        }
+    }
+
+    /** With writes quiesced: waits until the backend has run everything queued and the log holds it all. */
+    private long drained(Backend b) throws SQLException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (!b.caughtUp(Set.of(LockManager.ALL))) {
+            if (System.nanoTime() > deadline) {
+                throw new SQLException("backend " + b.name() + " did not finish its queued writes", "57014");
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted", "HY008", e);
+            }
+        }
+        logWriter.awaitAppended();
+        return scheduler.lastPosition();
+    }
+
+    /**
+     * Dumps a backend. An enabled backend is dumped from a snapshot taken with writes paused for
+     * an instant, so it keeps serving; a disabled one must have a checkpoint.
+     */
+    public DumpInfo backup(String backendName, Path dumpFile, String format, Progress progress) throws SQLException {
+        requireLog("take a dump");
+        progress = progress == null ? Progress.NONE : progress;
+        Backend b = backends.named(backendName);
+        Backuper backuper = backuper(format);
+        Connection c = b.connection(b.config().credentials());
+        Quiesce paused = null;
+        try {
+            long position;
+            if (b.isEnabled()) {
+                paused = scheduler.quiesce();
+                position = drained(b);
+                if (b.engine().holdsReadSnapshots) {
+                    Snapshots.begin(c, b.dialect());
+                    paused.close(); // the snapshot keeps the dump consistent while writes go on
+                    paused = null;
+                }
+                // otherwise (another controller) writes stay paused until the dump is written
+            } else {
+                Long checkpoint = states.checkpointOf(backendName).orElse(null);
+                if (checkpoint == null || b.state() != BackendState.DISABLED) {
+                    throw new SQLException("backend " + backendName + " is " + b.state()
+                            + " without a checkpoint: its data cannot be placed in the log", "55000");
+                }
+                position = checkpoint;
+                c.setAutoCommit(false);
+            }
+            String checkpointName = "dump-" + dumpFile.getFileName();
+            log.setCheckpoint(checkpointName, position);
+            return backuper.backup(c, dumpFile, checkpointName, position, progress);
+        } catch (DumpException e) {
+            throw new SQLException("dump of backend " + backendName + " failed: " + e.getMessage(), "58030", e);
+        } finally {
+            if (paused != null) {
+                paused.close();
+            }
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // the pool resets it
+            }
+            c.close();
+        }
+    }
+
+    /**
+     * Restores a dump onto a disabled backend; {@link #enableBackend} then replays from the dump's
+     * checkpoint. Refuses a backend whose tables hold data unless forced.
+     */
+    public DumpInfo restore(String backendName, Path dumpFile, boolean force, Progress progress) throws SQLException {
+        requireLog("restore a dump");
+        progress = progress == null ? Progress.NONE : progress;
+        Backend b = backends.named(backendName);
+        if (b.state() != BackendState.DISABLED) {
+            throw new SQLException("backend " + backendName + " is " + b.state() + ": disable it first", "55000");
+        }
+        b.recoveryState(BackendState.RESTORING);
+        try {
+            DumpInfo info = Backupers.verify(dumpFile, progress);
+            try (Connection c = b.connection(b.config().credentials())) {
+                backuper(info.format()).restore(dumpFile, c, force, progress);
+            }
+            log.setCheckpoint("backend-" + backendName, info.checkpointPosition()); // purge must keep what it needs
+            states.disabledAt(b, info.checkpointPosition());
+            return info;
+        } catch (DumpException e) {
+            states.failed(b);
+            throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(), "58030", e);
+        } finally {
+            b.recoveryState(BackendState.DISABLED);
+        }
+    }
+
+    private static Backuper backuper(String format) throws SQLException {
+        try {
+            return Backupers.forFormat(format == null ? PortableBackuper.FORMAT : format);
+        } catch (DumpException e) {
+            throw new SQLException(e.getMessage(), "22023", e);
+        }
+    }
+
+    private void requireLog(String what) throws SQLException {
+        if (log == null) {
+            throw new SQLException("virtual database " + name + " has no recovery log: cannot " + what, "55000");
+        }
+    }
+
+    /** Stops the checkpoint schedule (before the backends close). */
+    public void stopSchedule() {
+        if (schedule != null) {
+            schedule.stop();
+        }
+    }
+
+    /**
+     * At shutdown, with the backends closed: those in service with nothing pending are in sync
+     * with the log's end (they may be enabled at the next start); then the log closes.
+     */
+    public void closeLog() {
+        if (log == null) {
+            return;
+        }
+        long last = scheduler.lastPosition();
+        for (Backend b : backends.all()) {
+            if (b.isEnabled() && b.pending() == 0) {
+                states.synced(b, last);
+            }
+        }
+        log.close();
+    }
+}

@@ -1,0 +1,188 @@
+package org.phalanx.requestmanager.recovery;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.Backends;
+import org.phalanx.requestmanager.config.RecoveryConfig;
+import org.phalanx.requestmanager.routing.SchemaLearner;
+import org.phalanx.requestmanager.routing.SchemaView;
+import org.phalanx.requestmanager.scheduler.Scheduler;
+
+/**
+ * Brings a virtual database's backends into service at start, from the states the recovery log
+ * kept: a new virtual database enables them all; a backend that stopped in sync is enabled (or
+ * replayed if behind); one the controller left enabled when it crashed is checked against the log
+ * ({@link CrashRecovery}); the others stay disabled with the reason logged.
+ */
+final class Startup {
+    private static final Logger LOG = LogManager.getLogger(Startup.class);
+
+    private final String name;
+    private final Backends backends;
+    /** Null without a recovery log. */
+    private final RecoveryLog log;
+    private final RecoveryConfig config;
+    private final LogWriter logWriter;
+    private final Scheduler scheduler;
+    private final AppliedRecords applied;
+    private final BackendStates states;
+    private final SchemaView schema;
+    private final BackendAdministration admin;
+
+    Startup(String name, Backends backends, RecoveryLog log, RecoveryConfig config, LogWriter logWriter,
+            Scheduler scheduler, AppliedRecords applied, BackendStates states, SchemaView schema,
+            BackendAdministration admin) {
+        this.name = name;
+        this.backends = backends;
+        this.log = log;
+        this.config = config;
+        this.logWriter = logWriter;
+        this.scheduler = scheduler;
+        this.applied = applied;
+        this.states = states;
+        this.schema = schema;
+        this.admin = admin;
+    }
+
+    /**
+     * Connects to every backend and learns its tables; those that answer are enabled, the others
+     * stay disabled (logged).
+     *
+     * @throws SQLException when a table declared in the configuration is missing from its backend
+     */
+    void start() throws SQLException {
+        List<String> contradictions = new ArrayList<>();
+        Map<String, String> stored = states.stored();
+        long last = log == null ? 0 : log.lastPosition();
+        List<Backend> behind = new ArrayList<>();
+        List<Backend> crashed = new ArrayList<>();
+        for (Backend b : backends.all()) {
+            String state = stored.get(BackendStates.key(b));
+            Long synced = state != null && state.startsWith(BackendStates.SYNCED_AT)
+                    ? Long.parseLong(state.substring(BackendStates.SYNCED_AT.length())) : null;
+            boolean enableNow;
+            if (log == null || (state == null && last == 0)) {
+                enableNow = true; // no log, or a new virtual database
+            } else if (state == null) {
+                // added to a virtual database with history: its data must come from a dump first
+                enableNow = false;
+            } else if (state.equals(BackendStates.ENABLED)) {
+                crashed.add(b); // the controller did not stop cleanly: checked against the log below
+                continue;
+            } else if (synced != null) {
+                states.checkpointAt(b, synced);
+                enableNow = config.enableSyncedOnStart() && synced == last;
+                if (config.enableSyncedOnStart() && synced < last) {
+                    behind.add(b); // stopped behind the log: replayed below
+                }
+            } else {
+                if (state.startsWith(BackendStates.DISABLED_AT)) {
+                    states.checkpointAt(b, Long.parseLong(state.substring(BackendStates.DISABLED_AT.length())));
+                }
+                enableNow = false;
+            }
+            if (!enableNow) {
+                schema.learn(b, SchemaLearner.declaredTables(b));
+                LOG.warn("virtual database {}: backend {} stays disabled ({})", name, b.name(),
+                        state == null ? "new backend: restore a dump onto it" : state);
+                continue;
+            }
+            try {
+                if (applied.recordsApplied(b)) {
+                    applied.reset(b, last); // it holds exactly the log up to its end
+                }
+                b.enable();
+                SchemaLearner.learn(b, schema, contradictions);
+                states.noCheckpoint(b);
+                states.enabled(b);
+            } catch (SQLException e) {
+                LOG.error("virtual database {}: backend {} could not be enabled: {}", name, b.name(), e.getMessage());
+                schema.learn(b, SchemaLearner.declaredTables(b));
+                if (synced != null) {
+                    states.disabledAt(b, synced); // still replayable from where it stopped
+                } else if (log != null) {
+                    states.failed(b);
+                }
+            }
+        }
+        if (!crashed.isEmpty()) {
+            recoverAfterCrash(crashed, last, contradictions);
+        }
+        if (!contradictions.isEmpty()) {
+            throw new SQLException(String.join("\n", contradictions), "XX000");
+        }
+        if (log != null) {
+            admin.startSchedule(last);
+        }
+        for (Backend b : behind) {
+            try {
+                admin.enableBackend(b.name());
+            } catch (SQLException e) {
+                LOG.error("virtual database {}: backend {} could not catch up: {}", name, b.name(), e.getMessage());
+            }
+        }
+        if (backends.enabled().isEmpty()) {
+            LOG.error("virtual database {} has no enabled backend: every request will fail", name);
+        }
+    }
+
+    /**
+     * After a crash, the backends that were enabled get by replay exactly the logged units they
+     * lack (see {@link CrashRecovery}) and are enabled; one that cannot be proven to hold the
+     * logged state stays disabled as failed.
+     */
+    private void recoverAfterCrash(List<Backend> crashed, long last, List<String> contradictions) throws SQLException {
+        LOG.warn("virtual database {}: the controller did not stop cleanly; checking backends {} against the"
+                + " recovery log (last position {})", name, crashed, last);
+        for (Backend b : crashed) {
+            b.recoveryState(BackendState.REPLAYING);
+        }
+        Map<Backend, CrashRecovery.Outcome> outcomes = CrashRecovery.recover(crashed, log, last,
+                new CrashRecovery.LogAppender() {
+                    @Override
+                    public void failed(long position) {
+                        logWriter.failed(position, null);
+                    }
+
+                    @Override
+                    public void rolledBack(long transactionId, String login, Set<String> backendNames) {
+                        CompletableFuture<?>[] f = new CompletableFuture<?>[1];
+                        scheduler.order(position -> f[0] = logWriter.append(LogEntry.rollback(position, transactionId,
+                                login, backendNames)));
+                        LogWriter.awaitDurable(f[0]);
+                    }
+                });
+        for (Backend b : crashed) {
+            b.recoveryState(BackendState.DISABLED);
+            CrashRecovery.Outcome outcome = outcomes.get(b);
+            if (outcome instanceof CrashRecovery.Outcome.Recovered r) {
+                try {
+                    b.enable();
+                    SchemaLearner.learn(b, schema, contradictions);
+                    states.enabled(b);
+                    LOG.info("virtual database {}: backend {} recovered after the crash ({} missing units replayed)",
+                            name, b.name(), r.replayed());
+                    continue;
+                } catch (SQLException e) {
+                    outcome = new CrashRecovery.Outcome.Failed("it could not be enabled: " + e.getMessage());
+                }
+            }
+            String reason = ((CrashRecovery.Outcome.Failed) outcome).reason();
+            schema.learn(b, SchemaLearner.declaredTables(b));
+            states.failed(b);
+            LOG.error("virtual database {}: backend {} stays disabled (failed) after the crash: {}. Restore a dump of"
+                    + " an up-to-date backend onto it, then enable it (docs/operations.md, 'Replacing a failed backend')",
+                    name, b.name(), reason);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package org.phalanx.requestmanager.scheduler;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+
+/**
+ * The schedule stage: what a statement locks, the locks themselves, and the one total order of
+ * writes, commits and rollbacks (the {@link WriteOrdering} seam).
+ */
+public final class Scheduler {
+    private final LockManager locks = new LockManager();
+    private final WriteOrdering ordering;
+    /** The engine (SQLite) or our ignorance of it allows one writing transaction at a time. */
+    private final boolean lockWholeDatabase;
+    private final long lockTimeoutMillis;
+    /**
+     * Transaction ids never repeat across restarts (they start from the clock, in thousandths of a
+     * millisecond): the log entries of a transaction a crash left open must never be taken for
+     * those of a later one.
+     */
+    private final AtomicLong transactionIds = new AtomicLong(System.currentTimeMillis() * 1000);
+
+    public Scheduler(WriteOrdering ordering, boolean lockWholeDatabase, Duration lockTimeout) {
+        this.ordering = ordering;
+        this.lockWholeDatabase = lockWholeDatabase;
+        this.lockTimeoutMillis = lockTimeout.toMillis();
+    }
+
+    public long nextTransactionId() {
+        return transactionIds.incrementAndGet();
+    }
+
+    public long lockTimeoutMillis() {
+        return lockTimeoutMillis;
+    }
+
+    /**
+     * What a write locks and orders against: the tables it writes, exclusively, and the tables it
+     * only reads, shared. The tables it reads count: INSERT ... SELECT must see the same rows on
+     * every backend, so no write of its source may come between on one backend only; but two
+     * statements that only read the same table do not conflict. A write that names no table it
+     * writes (a function call, say) may change what it reads: those are written then.
+     */
+    public Access lockResources(SqlAnalysis a) {
+        if (lockWholeDatabase || a.allTables()) {
+            return Access.EVERYTHING;
+        }
+        if (a.writtenTables().isEmpty()) {
+            return a.readTables().isEmpty() ? Access.EVERYTHING : Access.writing(a.readTables());
+        }
+        return Access.of(a.readTables(), a.writtenTables());
+    }
+
+    /** What a read must find applied on a backend before it may be served from there (or cached). */
+    public Collection<String> readResources(SqlAnalysis a) {
+        if (lockWholeDatabase) {
+            return Set.of(LockManager.ALL);
+        }
+        return a.readTables();
+    }
+
+    /** Waits up to the lock timeout for the locks (refused with 40001 past it). */
+    public void acquire(long txId, Access access) throws SQLException {
+        try {
+            locks.acquire(txId, access, lockTimeoutMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting for a lock", "HY008", e);
+        }
+    }
+
+    public void releaseAll(long txId) {
+        locks.releaseAll(txId);
+    }
+
+    /** Runs {@code deliver} with the next position of the total order (see {@link WriteOrdering}). */
+    public void order(WriteOrdering.Delivery deliver) {
+        ordering.order(deliver);
+    }
+
+    /** The last position of the total order. */
+    public long lastPosition() {
+        return ordering.lastPosition();
+    }
+
+    /** Blocks new writes (the whole-database lock) until closed; writing transactions in progress finish first. */
+    public Quiesce quiesce() throws SQLException {
+        long id = nextTransactionId();
+        try {
+            locks.acquire(id, Access.EVERYTHING, Math.max(lockTimeoutMillis, 60_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting for writes to pause", "HY008", e);
+        }
+        return () -> locks.releaseAll(id);
+    }
+}

@@ -1,0 +1,66 @@
+package org.phalanx.requestmanager.session;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.read.ReadStage;
+import org.phalanx.requestmanager.write.ChosenKeys;
+import org.phalanx.requestmanager.write.TransactionControl;
+import org.phalanx.requestmanager.write.WriteStage;
+
+/** The client sessions of one virtual database, and the stages they share. */
+public final class Sessions {
+    private final Pipeline p;
+    private final ReadStage reads;
+    private final WriteStage writes;
+    private final TransactionControl transactions;
+    private final Set<VirtualSession> open = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    public Sessions(Pipeline p, ChosenKeys keys) {
+        this.p = p;
+        this.transactions = new TransactionControl(p);
+        this.reads = new ReadStage(p, transactions);
+        this.writes = new WriteStage(p, keys, transactions);
+    }
+
+    public Session open(String virtualUser) throws SQLException {
+        if (closed) {
+            throw new SQLException("virtual database " + p.name() + " is shutting down", "57P03");
+        }
+        VirtualSession s = new VirtualSession(p, reads, writes, transactions, this, virtualUser);
+        open.add(s);
+        return s;
+    }
+
+    void closed(VirtualSession s) {
+        open.remove(s);
+    }
+
+    /** Client sessions open now. */
+    public int count() {
+        return open.size();
+    }
+
+    /** Sessions with a transaction open on some backend. */
+    public int openTransactions() {
+        int n = 0;
+        for (VirtualSession s : open) {
+            if (s.hasOpenTransaction()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Refuses new sessions and closes the open ones (rolling back their transactions). */
+    public void closeAll() {
+        closed = true;
+        for (VirtualSession s : List.copyOf(open)) {
+            s.close();
+        }
+    }
+}

@@ -1,0 +1,286 @@
+package org.phalanx.requestmanager.session;
+
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.cache.CacheStage;
+import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.read.ReadStage;
+import org.phalanx.requestmanager.write.TransactionControl;
+import org.phalanx.requestmanager.write.WriteStage;
+
+/**
+ * One client connection: its transaction settings, and the dispatch of each statement, once
+ * analysed, to the stage that handles its kind (reads, writes, transaction demarcation). Methods
+ * are synchronized so a shutdown closing the session waits for the request in progress.
+ */
+final class VirtualSession implements Session {
+    private final Pipeline p;
+    private final ReadStage reads;
+    private final WriteStage writes;
+    private final TransactionControl transactions;
+    private final Sessions registry;
+    private final SessionState state;
+    /** The transaction was opened by a BEGIN statement: COMMIT/ROLLBACK restore auto-commit. */
+    private boolean begunBySql;
+    private boolean readOnly;
+    private boolean closed;
+
+    VirtualSession(Pipeline p, ReadStage reads, WriteStage writes, TransactionControl transactions, Sessions registry,
+                   String user) {
+        this.p = p;
+        this.reads = reads;
+        this.writes = writes;
+        this.transactions = transactions;
+        this.registry = registry;
+        this.state = new SessionState(user);
+    }
+
+    @Override
+    public String virtualUser() {
+        return state.user();
+    }
+
+    @Override
+    public synchronized boolean getAutoCommit() {
+        return state.autoCommit();
+    }
+
+    @Override
+    public synchronized void setAutoCommit(boolean on) throws SQLException {
+        checkOpen();
+        if (on && !state.autoCommit()) {
+            commit();
+        }
+        state.autoCommit(on);
+        begunBySql = false;
+    }
+
+    @Override
+    public synchronized void setTransactionIsolation(int level) throws SQLException {
+        checkOpen();
+        if (state.begunTransaction() != null) {
+            throw new SQLException("cannot change the isolation level inside a transaction", "25001");
+        }
+        state.isolation(level);
+    }
+
+    @Override
+    public synchronized int getTransactionIsolation() {
+        return state.isolation();
+    }
+
+    @Override
+    public synchronized void setReadOnly(boolean readOnly) throws SQLException {
+        checkOpen();
+        this.readOnly = readOnly;
+    }
+
+    @Override
+    public synchronized Result execute(Request r) throws SQLException {
+        checkOpen();
+        long start = System.nanoTime();
+        boolean answeredFromCache = false;
+        boolean failed = true;
+        try {
+            SqlAnalysis a = p.analyzer().analyze(r.sql());
+            Result result;
+            if (a.kind() == StatementKind.READ) {
+                CacheStage.Answer answer = read(r, a);
+                answeredFromCache = answer.fromCache();
+                result = answer.result();
+            } else {
+                result = dispatch(r, a);
+            }
+            failed = false;
+            return result;
+        } catch (SQLException e) {
+            p.statistics().error();
+            throw e;
+        } finally {
+            p.statistics().statements().forSql(r.sql()).record(System.nanoTime() - start, failed, answeredFromCache);
+        }
+    }
+
+    private CacheStage.Answer read(Request r, SqlAnalysis a) throws SQLException {
+        if (r.expect() == Request.Expect.UPDATE_COUNT) {
+            throw new SQLException("the statement returns rows; use executeQuery or execute", "07000");
+        }
+        p.statistics().read();
+        return reads.read(r, a, state);
+    }
+
+    /** Everything but reads: transaction demarcation, and writes (DML, DDL, anything not known to be a read). */
+    private Result dispatch(Request r, SqlAnalysis a) throws SQLException {
+        switch (a.kind()) {
+            case BEGIN:
+                if (state.autoCommit()) {
+                    state.autoCommit(false);
+                    begunBySql = true;
+                }
+                return new Result.UpdateCount(0, null);
+            case BEGIN_IMMEDIATE:
+                beginImmediate();
+                return new Result.UpdateCount(0, null);
+            case COMMIT:
+            case ROLLBACK:
+                if (!state.autoCommit()) {
+                    if (a.kind() == StatementKind.COMMIT) {
+                        commit();
+                    } else {
+                        rollback();
+                    }
+                }
+                if (begunBySql) {
+                    state.autoCommit(true);
+                    begunBySql = false;
+                }
+                return new Result.UpdateCount(0, null);
+            case SAVEPOINT:
+                throw new SQLFeatureNotSupportedException("savepoints are not supported yet", "0A000");
+            default:
+                if (r.expect() == Request.Expect.ROWS && a.parsed() && !mayReturnRows(r.sql())) {
+                    throw new SQLException("the statement does not return rows; use executeUpdate or execute", "07000");
+                }
+                p.statistics().write();
+                if (readOnly) {
+                    throw new SQLException("the connection is read-only", "25006");
+                }
+                return writes.write(r, a, state);
+        }
+    }
+
+    /** Refuse before running, not after: a write run by mistake through executeQuery would stay applied. */
+    private static boolean mayReturnRows(String sql) {
+        String s = sql.toLowerCase(Locale.ROOT);
+        return s.contains("select") || s.contains("returning") || s.contains("pragma") || s.contains("show")
+                || s.contains("explain") || s.contains("values");
+    }
+
+    /** BEGIN IMMEDIATE (see {@link TransactionControl#beginImmediate}); opens the transaction as BEGIN does. */
+    private void beginImmediate() throws SQLException {
+        if (readOnly) {
+            throw new SQLException("the connection is read-only", "25006");
+        }
+        if (state.begunTransaction() != null) {
+            throw new SQLException("a transaction is already in progress", "25001");
+        }
+        if (state.autoCommit()) {
+            state.autoCommit(false);
+            begunBySql = true;
+        }
+        try {
+            transactions.beginImmediate(state);
+        } catch (SQLException e) {
+            transactions.rollbackQuietly(state);
+            if (begunBySql) {
+                state.autoCommit(true);
+                begunBySql = false;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized void commit() throws SQLException {
+        checkOpen();
+        transactions.commit(state);
+    }
+
+    @Override
+    public synchronized void rollback() throws SQLException {
+        checkOpen();
+        transactions.rollback(state);
+    }
+
+    /**
+     * Whether a transaction is open on some backend. Read without the session's lock, for the
+     * management counters only: a stale answer there is harmless, blocking behind a request is not.
+     */
+    boolean hasOpenTransaction() {
+        return state.begunTransaction() != null;
+    }
+
+    // ---------------------------------------------------------------- batches, metadata
+
+    @Override
+    public synchronized long[] executeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
+        long[] counts = new long[parameterSets.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = batchElement(new Request(sql, parameterSets.get(i), Request.Expect.UPDATE_COUNT, null, 0, 0,
+                    timeout), counts, i);
+        }
+        return counts;
+    }
+
+    @Override
+    public synchronized long[] executeBatch(List<String> statements, int timeout) throws SQLException {
+        long[] counts = new long[statements.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = batchElement(new Request(statements.get(i), List.of(), Request.Expect.UPDATE_COUNT, null, 0, 0,
+                    timeout), counts, i);
+        }
+        return counts;
+    }
+
+    private long batchElement(Request r, long[] counts, int index) throws SQLException {
+        try (Result result = execute(r)) {
+            return result instanceof Result.UpdateCount u ? u.count() : java.sql.Statement.SUCCESS_NO_INFO;
+        } catch (SQLException e) {
+            throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(),
+                    Arrays.copyOf(counts, index), e);
+        }
+    }
+
+    @Override
+    public synchronized Result.Rows metadata(String method, List<Object> args) throws SQLException {
+        checkOpen();
+        List<Backend> candidates = p.backends().enabled();
+        if (candidates.isEmpty()) {
+            throw p.backends().noBackend();
+        }
+        Backend b = p.balancer().choose(candidates);
+        Connection c = b.connectionFor(state.user());
+        try {
+            ResultSet rs = ControllerTablesHidden.filter(MetadataCall.invoke(c.getMetaData(), method, args));
+            return new Result.Rows(rs, () -> {
+                BackendReads.closeQuietly(rs);
+                BackendReads.closeQuietly(c);
+            });
+        } catch (SQLException | RuntimeException e) {
+            BackendReads.closeQuietly(c);
+            throw e;
+        }
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        transactions.rollbackQuietly(state);
+        closed = true;
+        registry.closed(this);
+    }
+
+    private void checkOpen() throws SQLException {
+        if (closed) {
+            throw new SQLException("the session is closed", "08003");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package org.phalanx.requestmanager.write;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.hetero.ControllerKeys;
+import org.phalanx.requestmanager.hetero.KeyedInsert;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.routing.SchemaView;
+import org.phalanx.requestmanager.scheduler.Access;
+import org.phalanx.requestmanager.scheduler.Scheduler;
+
+/**
+ * Keys chosen by the controller for INSERTs that leave out their table's auto-generated key,
+ * when engines that disagree on counters serve one virtual database (see {@link ControllerKeys}).
+ * {@link #NONE} when every backend is of one engine: their own counters agree.
+ */
+public interface ChosenKeys {
+
+    /** An INSERT whose key the controller chooses: its shape, its table and the key column it leaves out. */
+    record Plan(KeyedInsert insert, String tableKey, String column) {
+    }
+
+    /**
+     * The plan of a statement, or null for any statement whose keys the backends choose. A table
+     * not seen yet is learnt first on {@code backend}, which has applied every earlier write on it
+     * (this transaction's own ones included); the scheduler lock held on the table keeps others out.
+     */
+    Plan plan(String sql, List<Object> params, SqlAnalysis a, Backend backend, SessionState s, Access access)
+            throws SQLException;
+
+    /** The next keys for a planned INSERT of {@code rows} rows; inside the write ordering. */
+    long[] next(Plan plan, int rows);
+
+    /** A DDL statement may have changed a table's key column: learn it again at its next insert. */
+    void forget(SqlAnalysis a);
+
+    ChosenKeys NONE = new ChosenKeys() {
+        @Override
+        public Plan plan(String sql, List<Object> params, SqlAnalysis a, Backend backend, SessionState s,
+                         Access access) {
+            return null;
+        }
+
+        @Override
+        public long[] next(Plan plan, int rows) {
+            throw new IllegalStateException("no keys are chosen by the controller");
+        }
+
+        @Override
+        public void forget(SqlAnalysis a) {
+        }
+    };
+
+    /** Keys chosen from the controller's counters. */
+    final class Controller implements ChosenKeys {
+        private final ControllerKeys keys = new ControllerKeys();
+        private final Scheduler scheduler;
+
+        public Controller(Scheduler scheduler) {
+            this.scheduler = scheduler;
+        }
+
+        @Override
+        public Plan plan(String sql, List<Object> params, SqlAnalysis a, Backend backend, SessionState s,
+                         Access access) throws SQLException {
+            if (a.kind() != StatementKind.WRITE) {
+                return null;
+            }
+            KeyedInsert insert = keys.shape(sql);
+            if (insert == null) {
+                return null;
+            }
+            String tableKey = SchemaView.key(insert.table());
+            if (!keys.known(tableKey)) {
+                learn(backend, s, access, insert.table(), tableKey);
+            }
+            String column = keys.keyColumn(tableKey).orElse(null);
+            if (column == null) {
+                return null;
+            }
+            if (insert.names(column)) {
+                keys.given(tableKey, insert.keysGiven(column, params));
+                return null;
+            }
+            return new Plan(insert, tableKey, column);
+        }
+
+        private void learn(Backend b, SessionState s, Access access, String table, String tableKey)
+                throws SQLException {
+            Transaction t = s.transaction();
+            Connection branch = t == null ? null : t.branches().get(b);
+            List<CompletableFuture<ControllerKeys.Learnt>> learnt = new ArrayList<>(1);
+            scheduler.order(position -> learnt.add(s.tails().enqueue(b, access, () -> {
+                if (branch != null) {
+                    return ControllerKeys.learn(branch, table);
+                }
+                try (Connection c = b.connectionFor(s.user())) {
+                    return ControllerKeys.learn(c, table);
+                }
+            })));
+            try {
+                ControllerKeys.Learnt l = learnt.get(0).join();
+                keys.learned(tableKey, l.column(), l.max());
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof SQLException sql ? sql
+                        : new SQLException("could not read the keys of table " + table + ": " + e.getCause(), "XX000", e);
+            }
+        }
+
+        @Override
+        public long[] next(Plan plan, int rows) {
+            return keys.next(plan.tableKey(), rows);
+        }
+
+        @Override
+        public void forget(SqlAnalysis a) {
+            keys.forget(SchemaView.key(a.ddl().table()));
+            if (a.ddl().newName() != null) {
+                keys.forget(SchemaView.key(a.ddl().newName()));
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package org.phalanx.requestmanager.write;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.exec.ReplicatedWrite;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.recovery.AppliedPositions;
+import org.phalanx.requestmanager.recovery.LogWriter;
+import org.phalanx.requestmanager.scheduler.Access;
+
+/** Transaction demarcation: BEGIN IMMEDIATE, and the end of a transaction (commit or rollback) on every branch. */
+public final class TransactionControl {
+    private static final Logger LOG = LogManager.getLogger(TransactionControl.class);
+
+    private final Pipeline p;
+
+    public TransactionControl(Pipeline p) {
+        this.p = p;
+    }
+
+    /**
+     * BEGIN IMMEDIATE: lock the whole database and join every backend now, so the reads that
+     * follow see the latest committed state and nothing can change it before this transaction
+     * writes (a safe read-then-write, as on SQLite itself).
+     */
+    public void beginImmediate(SessionState s) throws SQLException {
+        Transaction t = s.currentTransaction(p.scheduler());
+        Access all = Access.EVERYTHING;
+        p.scheduler().acquire(t.id(), all);
+        s.join(t, p.backends().enabled());
+        t.lock(all);
+        // a barrier on every backend: the branch is ready once earlier conflicting work has run there
+        p.scheduler().order(position -> {
+            for (Backend b : t.branches().keySet()) {
+                s.tails().enqueue(b, all, () -> null);
+            }
+        });
+    }
+
+    public void commit(SessionState s) throws SQLException {
+        Transaction t = s.transaction();
+        if (t == null) {
+            return;
+        }
+        throwIfDoomed(s, t);
+        end(s, t, true);
+        p.statistics().commit();
+    }
+
+    public void rollback(SessionState s) throws SQLException {
+        Transaction t = s.transaction();
+        if (t == null) {
+            return;
+        }
+        end(s, t, false);
+        p.statistics().rollback();
+    }
+
+    /** Rolls back what is open, logging (not throwing) a failure: the caller reports its own error. */
+    public void rollbackQuietly(SessionState s) {
+        try {
+            rollback(s);
+        } catch (SQLException e) {
+            LOG.warn("rollback failed: {}", e.getMessage());
+        }
+    }
+
+    /** A doomed transaction rolls back and its statement fails with the reason. */
+    public void throwIfDoomed(SessionState s, Transaction t) throws SQLException {
+        SQLException reason = t.doomed();
+        if (reason != null) {
+            rollbackQuietly(s);
+            throw reason;
+        }
+    }
+
+    /** Queues the commit or rollback on every branch, releases the locks, waits per policy. */
+    private void end(SessionState s, Transaction t, boolean commit) throws SQLException {
+        s.endTransaction();
+        if (!t.begun()) {
+            p.scheduler().releaseAll(t.id());
+            return;
+        }
+        Map<Backend, CompletableFuture<Void>> futures = new LinkedHashMap<>();
+        long[] logPosition = new long[1];
+        CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
+        try {
+            p.scheduler().order(position -> {
+                logPosition[0] = position;
+                Set<String> joined = names(t.branches().keySet());
+                // handed to the log first: a commit happens on a backend only once it is durable
+                CompletableFuture<Void> durable = p.log().append(commit
+                        ? LogEntry.commit(position, t.id(), s.user(), joined)
+                        : LogEntry.rollback(position, t.id(), s.user(), joined));
+                logged[0] = durable;
+                for (Map.Entry<Backend, Connection> branch : t.branches().entrySet()) {
+                    Backend b = branch.getKey();
+                    Connection c = branch.getValue();
+                    if (!b.isEnabled()) {
+                        BackendReads.closeQuietly(c);
+                        if (!commit) {
+                            t.undoSchema(b);
+                        }
+                        continue;
+                    }
+                    futures.put(b, s.tails().enqueue(b, t.access(), () -> {
+                        try {
+                            if (commit) {
+                                commitBranch(b, c, position, durable);
+                            } else {
+                                c.rollback();
+                                t.undoSchema(b);
+                            }
+                        } finally {
+                            BackendReads.closeQuietly(c); // back to the pool, which rolls back anything left
+                        }
+                        return null;
+                    }));
+                }
+                if (commit && !t.writtenTables().isEmpty()) {
+                    p.cache().invalidate(t.cacheWrites());
+                }
+            });
+        } finally {
+            p.scheduler().releaseAll(t.id());
+        }
+        if (futures.isEmpty()) {
+            if (commit) {
+                throw p.backends().noBackend();
+            }
+            return;
+        }
+        try {
+            new ReplicatedWrite<>(futures, p.waitPolicy(),
+                    (b, e) -> Divergence.diverged(b, e, null, commit ? "a commit" : "a rollback")).await();
+        } catch (SQLException e) {
+            p.log().failed(logPosition[0], s.user());
+            LogWriter.awaitDurable(logged[0]);
+            throw e;
+        }
+        LogWriter.awaitDurable(logged[0]);
+        if (commit) {
+            acknowledged(futures, t.access());
+        }
+    }
+
+    /**
+     * The client is about to be answered: backends still running this must not serve reads of
+     * what it wrote meanwhile (what it only read, it did not change).
+     */
+    static void acknowledged(Map<Backend, ? extends CompletableFuture<?>> futures, Access access) {
+        futures.forEach((b, f) -> b.acknowledged(access.writes(), f));
+    }
+
+    /** With a recovery log, the branch records the commit's position in the same transaction. */
+    private void commitBranch(Backend b, Connection c, long position, CompletableFuture<?> durable) throws SQLException {
+        try {
+            if (p.applied().recordsApplied(b)) {
+                AppliedPositions.commit(c, b.engine(), position, durable);
+            } else {
+                c.commit();
+            }
+        } catch (SQLException e) {
+            p.applied().unitFailed(b, position);
+            throw e;
+        }
+    }
+
+    static Set<String> names(java.util.Collection<Backend> backends) {
+        Set<String> names = new LinkedHashSet<>();
+        for (Backend b : backends) {
+            names.add(b.name());
+        }
+        return names;
+    }
+}

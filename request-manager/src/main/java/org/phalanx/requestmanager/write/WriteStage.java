@@ -1,0 +1,184 @@
+package org.phalanx.requestmanager.write;
+
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.cache.Touch;
+import org.phalanx.requestmanager.exec.ReplicatedWrite;
+import org.phalanx.requestmanager.exec.StatementRunner;
+import org.phalanx.requestmanager.exec.WriteOutcome;
+import org.phalanx.requestmanager.hetero.ControllerKeys;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.recovery.LoggedValues;
+import org.phalanx.requestmanager.recovery.LogWriter;
+import org.phalanx.requestmanager.routing.SchemaView;
+import org.phalanx.requestmanager.scheduler.Access;
+import org.phalanx.requestmanager.scheduler.LockManager;
+
+/**
+ * The write path: a write (DML or DDL) is locked by the scheduler, given its place in the total
+ * order, logged, queued on every backend that holds its tables, invalidated in the cache, and
+ * answered per the wait policy once durable. Inside a transaction it joins the backends lazily.
+ */
+public final class WriteStage {
+    private final Pipeline p;
+    private final ChosenKeys keys;
+    private final TransactionControl transactions;
+
+    public WriteStage(Pipeline p, ChosenKeys keys, TransactionControl transactions) {
+        this.p = p;
+        this.keys = keys;
+        this.transactions = transactions;
+    }
+
+    public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
+        Access access = p.scheduler().lockResources(a);
+        boolean implicit = s.autoCommit();
+        Transaction t = implicit ? null : s.currentTransaction(p.scheduler());
+        long txId = implicit ? p.scheduler().nextTransactionId() : t.id();
+        if (t != null) {
+            transactions.throwIfDoomed(s, t);
+        }
+        try {
+            p.scheduler().acquire(txId, access);
+            String sql = a.hasMacros() ? p.macros().rewrite(r.sql()) : r.sql();
+            List<Backend> targets = p.routing().writeTargets(a, p.backends().enabled());
+            if (!implicit) {
+                s.join(t, targets);
+                t.lock(access);
+                targets = new ArrayList<>(targets);
+                targets.removeIf(b -> !t.branches().containsKey(b) || !b.isEnabled());
+            }
+            if (targets.isEmpty()) {
+                throw p.backends().noBackend();
+            }
+            List<Backend> chosen = targets;
+            ChosenKeys.Plan keyPlan = keys.plan(sql, r.params(), a, chosen.get(0), s, access);
+            // with keys chosen here the backends are not asked for theirs (their counters are not used)
+            Request sent = keyPlan == null ? r : new Request(r.sql(), r.params(), r.expect(), null, r.maxRows(),
+                    r.fetchSize(), r.queryTimeoutSeconds());
+            boolean ddl = a.kind() == StatementKind.DDL;
+            Map<Backend, CompletableFuture<WriteOutcome>> futures = new LinkedHashMap<>();
+            long[] logPosition = new long[1];
+            long[][] chosenKeys = new long[1][];
+            CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
+            List<Runnable> schemaUndo = new ArrayList<>();
+            p.scheduler().order(position -> {
+                logPosition[0] = position;
+                String statement = sql;
+                if (keyPlan != null) {
+                    chosenKeys[0] = keys.next(keyPlan, keyPlan.insert().rows());
+                    statement = keyPlan.insert().withKeys(keyPlan.column(), chosenKeys[0]);
+                }
+                // handed to the log first: an auto-commit write commits on a backend only once it is durable
+                List<Object> values = LoggedValues.toLog(r.params());
+                CompletableFuture<Void> durable = p.log().append(implicit
+                        ? LogEntry.statement(position, s.user(), statement, values, TransactionControl.names(chosen))
+                        : LogEntry.write(position, t.id(), s.user(), statement, values, TransactionControl.names(chosen)));
+                logged[0] = durable;
+                for (Backend b : chosen) {
+                    List<String> statements = p.statements().forBackend(b, statement, ddl);
+                    Callable<WriteOutcome> work = implicit
+                            ? () -> AutoCommitWrite.run(b, s.user(), statements, sent, position, durable, p.applied(),
+                                    p.scheduler().lockTimeoutMillis())
+                            : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
+                    futures.put(b, s.tails().enqueue(b, access, work));
+                }
+                if (a.ddl() != null) {
+                    schemaUndo.addAll(followSchema(chosen, a, t));
+                    keys.forget(a);
+                }
+                if (implicit) {
+                    p.cache().invalidate(Touch.ofWrite(a, r.params()));
+                }
+            });
+            if (!implicit) {
+                noteWrites(t, a, r.params());
+            }
+            if (implicit) {
+                p.scheduler().releaseAll(txId); // queued everywhere: later conflicting writes queue behind it
+            }
+            ReplicatedWrite<WriteOutcome> w = new ReplicatedWrite<>(futures, p.waitPolicy(),
+                    (b, e) -> Divergence.diverged(b, e, t, "a write"));
+            WriteOutcome outcome;
+            try {
+                outcome = w.await();
+            } catch (SQLException e) {
+                for (int i = schemaUndo.size() - 1; i >= 0; i--) {
+                    schemaUndo.get(i).run(); // the DDL failed everywhere: the schema view goes back
+                }
+                if (t != null && Divergence.spansPostgresAndOthers(t)) {
+                    // PostgreSQL aborted its branch, the other engines did not: end it everywhere
+                    t.doom(new SQLException("current transaction is aborted after an error (" + e.getMessage()
+                            + "), commands ignored until end of transaction block", "25P02"));
+                }
+                p.log().failed(logPosition[0], s.user()); // failed everywhere: replay may see it fail too
+                LogWriter.awaitDurable(logged[0]);
+                throw e;
+            }
+            LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
+            if (implicit) {
+                TransactionControl.acknowledged(futures, access); // a transaction's writes become visible at its commit
+            }
+            if (keyPlan != null && r.wantsKeys()) {
+                return new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]));
+            }
+            return outcome.toResult();
+        } catch (SQLTransactionRollbackException e) {
+            if (t != null) {
+                transactions.rollbackQuietly(s);
+            }
+            throw e;
+        } finally {
+            if (implicit) {
+                p.scheduler().releaseAll(txId);
+            }
+        }
+    }
+
+    /** Remembers what a transaction's write may change: the cache learns it when the transaction commits. */
+    private void noteWrites(Transaction t, SqlAnalysis a, List<Object> params) {
+        if (a.allTables() || a.kind() == StatementKind.DDL) {
+            t.writtenTables().add(LockManager.ALL);
+        } else {
+            for (String w : a.writtenTables()) {
+                t.writtenTables().add(SchemaView.key(w));
+            }
+        }
+        if (p.cache().caches() && t.cacheWrites() != null) {
+            t.mayChange(Touch.ofWrite(a, params));
+        }
+    }
+
+    /**
+     * The schema view follows a DDL statement as soon as it is queued, so the next statements are
+     * routed where the table will be (queued behind the DDL there). Inside a transaction each
+     * backend's rollback undoes it; the returned undos are for a DDL that fails everywhere.
+     */
+    private List<Runnable> followSchema(List<Backend> targets, SqlAnalysis a, Transaction t) {
+        List<Runnable> undos = new ArrayList<>();
+        for (Backend b : targets) {
+            Runnable undo = p.routing().applied(b, a);
+            if (undo != null) {
+                undos.add(undo);
+                if (t != null) {
+                    t.undoLater(b, undo);
+                }
+            }
+        }
+        return undos;
+    }
+}
