@@ -105,7 +105,8 @@ public final class Controller {
     private void host(VirtualDatabase vdb) {
         running.add(vdb);
         served.put(vdb.name(), vdb);
-        management.registerVirtualDatabase(vdb, this::unloadVirtualDatabase);
+        management.registerVirtualDatabase(vdb,
+                (name, mode) -> unloadVirtualDatabase(name, ShutdownMode.parse(mode)));
     }
 
     /**

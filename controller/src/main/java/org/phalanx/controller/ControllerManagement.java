@@ -1,7 +1,7 @@
 package org.phalanx.controller;
 
 import org.phalanx.controller.jmx.ControllerMXBean;
-import org.phalanx.controller.net.Product;
+import org.phalanx.controller.vdb.Product;
 import org.phalanx.controller.vdb.VirtualDatabase;
 
 import java.io.IOException;

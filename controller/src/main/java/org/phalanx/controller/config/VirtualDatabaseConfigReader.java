@@ -5,12 +5,12 @@ import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.CacheConfig;
 import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.DeclaredTable;
+import org.phalanx.requestmanager.config.DriverJar;
 import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
-import org.phalanx.requestmanager.backend.DriverJars;
 
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -207,7 +207,7 @@ public final class VirtualDatabaseConfigReader {
             String driver = e.attribute("driver", null);
             Path driverJar = driverJar(e);
             if (driverJar != null) {
-                if (driver != null && !DriverJars.holds(driverJar, driver.trim())) {
+                if (driver != null && !DriverJar.holds(driverJar, driver.trim())) {
                     problems.add(e.location("driver"), "JDBC driver class '" + driver.trim() + "' is not in " + driverJar);
                 }
             } else if (driver != null && !loadable(driver.trim())) {

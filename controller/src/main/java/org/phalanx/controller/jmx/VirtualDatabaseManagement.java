@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.Notification;
 import javax.management.NotificationBroadcasterSupport;
-import org.phalanx.controller.ShutdownMode;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.recoverylog.dump.Progress;
@@ -27,10 +26,17 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     /** Progress notifications at most this often per operation (the last one always goes). */
     private static final long PROGRESS_INTERVAL_NANOS = 200_000_000L;
 
-    /** What unloading a virtual database means; the controller does it. */
+    /**
+     * What unloading a virtual database means; the controller does it (and reads the mode, so
+     * this package needs nothing from the controller's own).
+     */
     @FunctionalInterface
     public interface Unloader {
-        void unload(String virtualDatabase, ShutdownMode mode) throws SQLException;
+        /**
+         * @param mode wait, safe or force, as the operator wrote it
+         * @throws IllegalArgumentException if the mode is none of these
+         */
+        void unload(String virtualDatabase, String mode) throws SQLException;
     }
 
     private final VirtualDatabase vdb;
@@ -257,9 +263,8 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
 
     @Override
     public void shutdown(String mode) throws SQLException {
-        ShutdownMode parsed = ShutdownMode.parse(mode);
         try {
-            unloader.unload(vdb.name(), parsed);
+            unloader.unload(vdb.name(), mode);
         } catch (SQLException e) {
             throw clean(e);
         }

@@ -4,7 +4,6 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.config.RecoveryLogConfig;
 import org.phalanx.controller.config.VirtualDatabaseConfig;
-import org.phalanx.controller.net.Product;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.recoverylog.JdbcRecoveryLog;
 import org.phalanx.recoverylog.RecoveryLog;

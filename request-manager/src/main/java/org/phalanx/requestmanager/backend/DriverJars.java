@@ -1,6 +1,5 @@
 package org.phalanx.requestmanager.backend;
 
-import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -67,15 +66,6 @@ public final class DriverJars {
             });
         } catch (IllegalArgumentException e) {
             throw new SQLException("driver jar " + key + " cannot be opened: " + e.getMessage(), "08001", e);
-        }
-    }
-
-    /** Whether the jar holds a class of that name (configuration checks). */
-    public static boolean holds(Path jar, String className) {
-        try (URLClassLoader probe = new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
-            return probe.findResource(className.replace('.', '/') + ".class") != null;
-        } catch (IOException e) {
-            return false;
         }
     }
 }

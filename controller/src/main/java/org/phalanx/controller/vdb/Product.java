@@ -1,10 +1,13 @@
-package org.phalanx.controller.net;
+package org.phalanx.controller.vdb;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** What HELLO_OK tells the driver about the server (DatabaseMetaData.getDatabaseProduct*). */
+/**
+ * Phalanx's own name and version: the product a virtual database reports to clients (HELLO_OK,
+ * DatabaseMetaData.getDatabaseProduct*) when its backends name none, and the controller's version.
+ */
 public final class Product {
     public static final String NAME = "Phalanx";
     /** The Maven project version, written into version.properties at build time. */
