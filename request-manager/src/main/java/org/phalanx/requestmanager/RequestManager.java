@@ -21,7 +21,7 @@ import org.phalanx.requestmanager.api.DatabaseProduct;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.Backends;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
 import org.phalanx.requestmanager.cache.CacheStage;

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.recoverylog.FileRecoveryLog;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 import org.phalanx.testing.SqliteCluster;
 
 /** Rewriting rules apply per backend at execution, on reads, writes and replay alike. */

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.RewriteRule;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 
 /**
  * Reads {@code <rewriting>}: each {@code <rewrite>} rule, checked (a regular expression that

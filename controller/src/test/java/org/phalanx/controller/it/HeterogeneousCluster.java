@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 import org.phalanx.controller.Controller;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.requestmanager.api.BackendState;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 import org.phalanx.requestmanager.api.RowReader;
 import org.phalanx.requestmanager.hetero.CanonicalResultSet;
 import org.phalanx.testing.DatabaseServers;

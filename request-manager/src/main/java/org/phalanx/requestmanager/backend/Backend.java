@@ -1,5 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
+import org.phalanx.requestmanager.config.Engine;
+
 import org.phalanx.requestmanager.api.BackendListener;
 import org.phalanx.requestmanager.api.BackendView;
 import org.phalanx.requestmanager.api.DatabaseProduct;

@@ -1,5 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
+import org.phalanx.requestmanager.config.Engine;
+
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;

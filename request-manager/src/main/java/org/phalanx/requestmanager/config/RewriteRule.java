@@ -2,7 +2,6 @@ package org.phalanx.requestmanager.config;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.phalanx.requestmanager.backend.Engine;
 
 /**
  * A statement rewriting rule from the configuration: SQL sent to the backends it targets is

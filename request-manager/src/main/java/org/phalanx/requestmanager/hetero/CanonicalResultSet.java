@@ -17,7 +17,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 
 /**
  * A backend's result seen through the canonical column types of {@link CanonicalColumns}: its

@@ -8,7 +8,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 import org.phalanx.requestmanager.backend.SqlStates;
 import org.phalanx.requestmanager.exec.BackendReads;
 import org.phalanx.requestmanager.pipeline.Pipeline;

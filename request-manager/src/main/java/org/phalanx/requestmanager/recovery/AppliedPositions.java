@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
 import org.phalanx.recoverylog.ControllerTables;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 
 /**
  * What a backend has applied, recorded on the backend itself: table {@code phalanx_applied},

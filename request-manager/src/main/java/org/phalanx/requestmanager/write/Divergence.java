@@ -4,7 +4,7 @@ import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 import org.phalanx.requestmanager.pipeline.Transaction;
 
 /** What happens to a backend that failed a write, commit or rollback that other backends completed. */

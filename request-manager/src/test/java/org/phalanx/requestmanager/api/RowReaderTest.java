@@ -5,7 +5,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.api.TypedNull;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;

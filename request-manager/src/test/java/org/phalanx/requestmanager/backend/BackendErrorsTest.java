@@ -1,5 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
+import org.phalanx.requestmanager.config.Engine;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

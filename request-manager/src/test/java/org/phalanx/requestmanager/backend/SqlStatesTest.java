@@ -1,5 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
+import org.phalanx.requestmanager.config.Engine;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;

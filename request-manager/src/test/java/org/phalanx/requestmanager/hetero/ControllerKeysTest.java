@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.backend.Engine;
+import org.phalanx.requestmanager.config.Engine;
 import org.phalanx.testing.DatabaseServers;
 
 /**

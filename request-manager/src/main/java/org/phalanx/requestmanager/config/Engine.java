@@ -1,4 +1,4 @@
-package org.phalanx.requestmanager.backend;
+package org.phalanx.requestmanager.config;
 
 import java.util.Locale;
 
