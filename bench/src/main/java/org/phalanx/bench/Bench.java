@@ -10,10 +10,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.phalanx.bench.cluster.Postgres;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Options;
+import org.phalanx.bench.harness.Scenario;
 import org.phalanx.bench.report.MachineFacts;
 import org.phalanx.bench.report.Results;
 import org.phalanx.bench.report.Section;
+import org.phalanx.testkit.db.DatabaseServer;
 
 /**
  * The suite's entry point ({@code bench/run}): runs the chosen scenarios, writes each one's
@@ -58,7 +61,7 @@ public final class Bench {
         long start = System.nanoTime();
         try {
             Files.createDirectories(options.work());
-            Map<String, String> facts = MachineFacts.collect(Postgres.version(), MachineFacts.affinity()
+            Map<String, String> facts = MachineFacts.collect(DatabaseServer.POSTGRESQL.version(), MachineFacts.affinity()
                     + (options.controllerCpus() == null ? "" : "; controller pinned to CPUs " + options.controllerCpus())
                     + (options.quick() ? "; QUICK smoke mode (tiny datasets, figures meaningless)" : ""));
             facts.put("timing", options.rounds() + " rounds of " + seconds(options.warmup()) + " warm-up + "

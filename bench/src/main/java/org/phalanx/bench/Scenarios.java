@@ -2,6 +2,7 @@ package org.phalanx.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.phalanx.bench.harness.Scenario;
 import org.phalanx.bench.scenario.AuctionBidding;
 import org.phalanx.bench.scenario.AuctionCache;
 import org.phalanx.bench.scenario.BookstoreMixes;

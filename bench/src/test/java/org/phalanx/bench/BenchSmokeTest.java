@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.phalanx.bench.harness.Options;
+import org.phalanx.bench.harness.Scenario;
 
 /**
  * The suite in quick mode (tiny datasets, one round of 0.2 s + 0.4 s per variant): checks the

@@ -11,6 +11,7 @@ import org.phalanx.controller.jmx.JmxEndpoint;
 import org.phalanx.controller.jmx.ManagementRegistry;
 import org.phalanx.controller.net.FrontEnd;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.engine.SqlState;
 
 import javax.management.MBeanServer;
 import java.io.IOException;
@@ -194,15 +195,16 @@ public final class Controller {
         try {
             vdbConfig = VirtualDatabaseConfigReader.read(resolved);
         } catch (ConfigException e) {
-            throw new SQLException(String.join("; ", e.problems()), "22023");
+            throw new SQLException(String.join("; ", e.problems()), SqlState.INVALID_PARAMETER_VALUE.code());
         }
         synchronized (this) {
             if (stopped || frontEnd == null) {
-                throw new SQLException("the controller is not running", "55000");
+                throw new SQLException("the controller is not running",
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
             }
             if (served.containsKey(vdbConfig.name())) {
                 throw new SQLException("virtual database " + vdbConfig.name() + " is already hosted: unload it first",
-                        "42710");
+                        SqlState.DUPLICATE_OBJECT.code());
             }
             VirtualDatabase vdb = starter.start(vdbConfig);
             host(vdb);
@@ -220,7 +222,7 @@ public final class Controller {
         synchronized (this) {
             vdb = served.remove(name);
             if (vdb == null) {
-                throw new SQLException("no virtual database " + name + " to unload", "42704");
+                throw new SQLException("no virtual database " + name + " to unload", SqlState.UNDEFINED_OBJECT.code());
             }
         }
         LOG.info("Unloading virtual database {} ({})", name, mode);

@@ -3,6 +3,7 @@ package org.phalanx.controller;
 import org.phalanx.controller.jmx.ControllerMXBean;
 import org.phalanx.controller.vdb.Product;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.engine.SqlState;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -62,7 +63,8 @@ final class ControllerManagement implements ControllerMXBean {
         VirtualDatabase vdb = controller.virtualDatabase(virtualDatabase);
         Path file = vdb.config().map(c -> c.file()).orElse(null);
         if (file == null) {
-            throw new SQLException("virtual database " + virtualDatabase + " was not read from a file", "55000");
+            throw new SQLException("virtual database " + virtualDatabase + " was not read from a file",
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         return read(file);
     }
@@ -81,7 +83,7 @@ final class ControllerManagement implements ControllerMXBean {
         try {
             path = Path.of(file);
         } catch (InvalidPathException | NullPointerException e) {
-            throw new SQLException("'" + file + "' is not a file path", "22023");
+            throw new SQLException("'" + file + "' is not a file path", SqlState.INVALID_PARAMETER_VALUE.code());
         }
         try {
             return controller.loadVirtualDatabase(path).name();

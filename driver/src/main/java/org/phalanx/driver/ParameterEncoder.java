@@ -185,14 +185,16 @@ final class ParameterEncoder {
             }
             return b;
         } catch (IOException e) {
-            throw SqlExceptions.create("reading the parameter stream failed: " + e.getMessage(), "HY000", 0, e);
+            throw SqlExceptions.create("reading the parameter stream failed: " + e.getMessage(),
+                    SqlExceptions.GENERAL_ERROR, 0, e);
         }
     }
 
     /** Reads characters whole; length -1 reads to the end, else exactly that many characters. */
     static String readChars(Reader r, long length) throws SQLException {
         if (length > Integer.MAX_VALUE) {
-            throw SqlExceptions.create("reader of " + length + " characters is too large", SqlExceptions.LIMIT_EXCEEDED);
+            throw SqlExceptions.create("reader of " + length + " characters is too large",
+                    SqlExceptions.LIMIT_EXCEEDED);
         }
         StringBuilder b = new StringBuilder(length < 0 ? 256 : (int) length);
         char[] buf = new char[8192];
@@ -206,7 +208,8 @@ final class ParameterEncoder {
                 b.append(buf, 0, n);
             }
         } catch (IOException e) {
-            throw SqlExceptions.create("reading the parameter reader failed: " + e.getMessage(), "HY000", 0, e);
+            throw SqlExceptions.create("reading the parameter reader failed: " + e.getMessage(),
+                    SqlExceptions.GENERAL_ERROR, 0, e);
         }
         if (length >= 0 && b.length() < length) {
             throw SqlExceptions.create("reader ended after " + b.length() + " of " + length + " characters",

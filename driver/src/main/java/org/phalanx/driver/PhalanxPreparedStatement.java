@@ -79,7 +79,7 @@ public final class PhalanxPreparedStatement extends PhalanxStatement implements 
     }
 
     private static SQLException notForPrepared() {
-        return SqlExceptions.create("this method takes no SQL on a PreparedStatement", "HY000");
+        return SqlExceptions.create("this method takes no SQL on a PreparedStatement", SqlExceptions.GENERAL_ERROR);
     }
 
     // ---- execution --------------------------------------------------------------------------

@@ -341,7 +341,8 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         checkOpen();
         Integer i = label == null ? null : columnIndex.get(label);
         if (i == null) {
-            throw SqlExceptions.create("no column labelled '" + label + "' in this result set", "42S22");
+            throw SqlExceptions.create("no column labelled '" + label + "' in this result set",
+                    SqlExceptions.COLUMN_NOT_FOUND);
         }
         return i;
     }

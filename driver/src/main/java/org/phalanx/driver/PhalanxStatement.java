@@ -65,13 +65,14 @@ public class PhalanxStatement implements Statement {
             if (mode == Execute.UPDATE) {
                 // The controller checks the mode; this guards against one that did not.
                 rs.close();
-                throw SqlExceptions.create("a result set was returned where an update count was expected", "0100E");
+                throw SqlExceptions.create("a result set was returned where an update count was expected",
+                        SqlExceptions.TOO_MANY_RESULT_SETS);
             }
             currentResult = rs;
             return true;
         }
         if (mode == Execute.QUERY) {
-            throw SqlExceptions.create("the statement did not return a result set", "02000");
+            throw SqlExceptions.create("the statement did not return a result set", SqlExceptions.NO_DATA);
         }
         UpdateCount count = reply.updateCount();
         updateCount = count.count();

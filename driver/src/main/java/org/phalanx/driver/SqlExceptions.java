@@ -15,6 +15,8 @@ import org.phalanx.protocol.ErrorReply;
 
 /** Builds the SQLException subclass an application expects from a SQLState, and the driver's own errors. */
 final class SqlExceptions {
+    // The driver's own SQLStates, not phalanx-engine's SqlState: the driver jar is what applications
+    // put on their classpath, and it stays one jar with no dependency.
     static final String CONNECTION_FAILED = "08001";
     static final String CONNECTION_CLOSED = "08003";
     static final String CONNECTION_BROKEN = "08006";
@@ -28,6 +30,10 @@ final class SqlExceptions {
     static final String INVALID_ARGUMENT = "HY024";
     static final String NOT_SUPPORTED = "0A000";
     static final String LIMIT_EXCEEDED = "54000";
+    static final String TOO_MANY_RESULT_SETS = "0100E";
+    static final String NO_DATA = "02000";
+    static final String COLUMN_NOT_FOUND = "42S22";
+    static final String GENERAL_ERROR = "HY000";
 
     private SqlExceptions() {
     }

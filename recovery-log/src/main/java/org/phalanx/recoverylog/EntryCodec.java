@@ -28,7 +28,7 @@ final class EntryCodec {
     static void write(DataOutputStream out, LogEntry e) throws IOException {
         out.writeLong(e.position());
         out.writeLong(e.transactionId());
-        out.writeByte(kindCode(e.kind()));
+        out.writeByte(StoredEntry.letter(e.kind()));
         ValueEncoding.writeString(out, e.login());
         ValueEncoding.writeString(out, e.sql());
         ValueEncoding.writeList(out, e.params());
@@ -38,11 +38,16 @@ final class EntryCodec {
         }
     }
 
-    static LogEntry read(byte[] payload, int length) throws IOException {
+    /** A record payload's fields, decoded but not yet checked ({@link EntryReader} does). */
+    record Fields(long position, long transactionId, int kindLetter, String login, String sql, List<Object> params,
+                  Set<String> backends) implements StoredEntry {
+    }
+
+    static Fields decode(byte[] payload, int length) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload, 0, length));
         long position = in.readLong();
         long transactionId = in.readLong();
-        LogEntry.Kind kind = kind(in.readUnsignedByte());
+        int kind = in.readUnsignedByte();
         String login = ValueEncoding.readString(in);
         String sql = ValueEncoding.readString(in);
         List<Object> params = ValueEncoding.readList(in);
@@ -57,31 +62,6 @@ final class EntryCodec {
         if (in.available() > 0) {
             throw new IOException(in.available() + " unexpected bytes at the end of the entry");
         }
-        try {
-            return new LogEntry(position, transactionId, login, kind, sql, params, backends);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new IOException("invalid entry: " + e.getMessage(), e);
-        }
-    }
-
-    static char kindCode(LogEntry.Kind kind) {
-        return switch (kind) {
-            case STATEMENT -> 'S';
-            case WRITE -> 'W';
-            case COMMIT -> 'C';
-            case ROLLBACK -> 'R';
-            case FAILED -> 'F';
-        };
-    }
-
-    static LogEntry.Kind kind(int code) throws IOException {
-        return switch (code) {
-            case 'S' -> LogEntry.Kind.STATEMENT;
-            case 'W' -> LogEntry.Kind.WRITE;
-            case 'C' -> LogEntry.Kind.COMMIT;
-            case 'R' -> LogEntry.Kind.ROLLBACK;
-            case 'F' -> LogEntry.Kind.FAILED;
-            default -> throw new IOException("unknown entry kind " + code);
-        };
+        return new Fields(position, transactionId, kind, login, sql, params, backends);
     }
 }

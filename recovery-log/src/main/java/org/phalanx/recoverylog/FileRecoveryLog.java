@@ -16,7 +16,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -344,37 +343,28 @@ public final class FileRecoveryLog implements RecoveryLog {
                 }
             }
         }
-        return new Reader(views, afterPosition);
+        return new EntryReader(new Segments(views, afterPosition));
     }
 
-    /** Streams the segments one after the other, opening each only when it is reached. */
-    private static final class Reader implements CloseableIterator<LogEntry> {
+    /** The stored entries of the segments one after the other, each opened only when it is reached. */
+    private static final class Segments implements EntryReader.Source {
         private final List<SegmentView> views;
         private final long after;
         private int index;
         private SegmentReader current;
-        private LogEntry next;
-        private boolean closed;
 
-        Reader(List<SegmentView> views, long after) {
+        Segments(List<SegmentView> views, long after) {
             this.views = views;
             this.after = after;
         }
 
         @Override
-        public boolean hasNext() {
-            if (next != null) {
-                return true;
-            }
-            if (closed) {
-                return false;
-            }
+        public StoredEntry next() {
             try {
                 while (true) {
                     if (current == null) {
                         if (index == views.size()) {
-                            close();
-                            return false;
+                            return null;
                         }
                         SegmentView view = views.get(index++);
                         try {
@@ -384,9 +374,8 @@ public final class FileRecoveryLog implements RecoveryLog {
                         }
                     }
                     while (current.next()) {
-                        if (current.position() > after) {
-                            next = current.entry();
-                            return true;
+                        if (current.position() > after) { // skipped records are never decoded
+                            return current.fields();
                         }
                     }
                     if (current.damage() != null) {
@@ -397,27 +386,17 @@ public final class FileRecoveryLog implements RecoveryLog {
                     current = null;
                 }
             } catch (IOException e) {
-                close();
                 throw new RecoveryLogException("cannot read recovery log: " + e, e);
-            } catch (RuntimeException e) {
-                close();
-                throw e;
             }
         }
 
         @Override
-        public LogEntry next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            LogEntry e = next;
-            next = null;
-            return e;
+        public RecoveryLogException damaged(StoredEntry entry, IOException reason) {
+            return current.undecodable(reason); // the entry is the current record
         }
 
         @Override
         public void close() {
-            closed = true;
             if (current != null) {
                 try {
                     current.close();

@@ -1,10 +1,10 @@
 package org.phalanx.recoverylog;
 
-import java.util.Locale;
+import org.phalanx.engine.Engine;
 
 /**
- * The column types and table options the JDBC log uses on an engine. Chosen from the database
- * product name; give one explicitly for an engine not listed here.
+ * The column types and table options the JDBC log uses on an engine. Chosen from the database's
+ * engine; give one explicitly for an engine not listed here.
  *
  * @param bigint       a 64-bit integer type
  * @param text         an unbounded text type
@@ -21,18 +21,13 @@ public record JdbcLogSchema(String bigint, String text, String binary, String ta
     /** Standard SQL types (H2, HSQLDB, Derby-like engines). */
     public static final JdbcLogSchema STANDARD = new JdbcLogSchema("BIGINT", "CLOB", "BLOB", "");
 
-    /** The schema for a database product name as {@link java.sql.DatabaseMetaData} reports it. */
-    public static JdbcLogSchema forProduct(String productName) {
-        String p = productName == null ? "" : productName.toLowerCase(Locale.ROOT);
-        if (p.contains("sqlite")) {
-            return SQLITE;
-        }
-        if (p.contains("postgres")) {
-            return POSTGRESQL;
-        }
-        if (p.contains("mariadb") || p.contains("mysql")) {
-            return MARIADB;
-        }
-        return STANDARD;
+    /** The schema for an engine; {@link #STANDARD} for one not listed here. */
+    public static JdbcLogSchema of(Engine engine) {
+        return switch (engine) {
+            case SQLITE -> SQLITE;
+            case POSTGRESQL -> POSTGRESQL;
+            case MARIADB -> MARIADB;
+            case PHALANX, OTHER -> STANDARD;
+        };
     }
 }

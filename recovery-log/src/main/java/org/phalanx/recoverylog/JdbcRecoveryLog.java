@@ -1,9 +1,6 @@
 package org.phalanx.recoverylog;
 
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,16 +9,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.phalanx.engine.Engine;
 
 /**
  * A recovery log in tables of any JDBC database (a SQLite file, PostgreSQL, MariaDB, or a
@@ -36,7 +31,7 @@ import javax.sql.DataSource;
  * </pre>
  *
  * {@code kind} is S/W/C/R/F as in the file log, {@code params} the parameter list in
- * {@link ValueEncoding}, {@code backends} the URL-encoded names joined by commas. Group commit
+ * {@link ValueEncoding}, {@code backends} the URL-encoded names joined by commas ({@link EntryRow}). Group commit
  * is one batch insert and one commit per group, on a connection of its own; reads stream on
  * another connection with a fetch size.
  */
@@ -96,9 +91,9 @@ public final class JdbcRecoveryLog implements RecoveryLog {
         this.metaTable = tablePrefix + "meta";
         long last;
         try (Connection c = source.open()) {
-            String product = c.getMetaData().getDatabaseProductName();
-            this.sqlite = product.toLowerCase(java.util.Locale.ROOT).contains("sqlite");
-            this.schema = schema != null ? schema : JdbcLogSchema.forProduct(product);
+            Engine engine = Engine.of(c);
+            this.sqlite = engine == Engine.SQLITE;
+            this.schema = schema != null ? schema : JdbcLogSchema.of(engine);
             prepare(c);
             last = createTables(c);
         } catch (SQLException e) {
@@ -174,16 +169,9 @@ public final class JdbcRecoveryLog implements RecoveryLog {
                 writer.setAutoCommit(false);
             }
             try (PreparedStatement insert = writer.prepareStatement("INSERT INTO " + entries
-                    + " (log_position, transaction_id, kind, login, sql_text, params, backends)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    + " (" + EntryRow.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
                 for (LogEntry e : batch) {
-                    insert.setLong(1, e.position());
-                    insert.setLong(2, e.transactionId());
-                    insert.setString(3, String.valueOf(EntryCodec.kindCode(e.kind())));
-                    insert.setString(4, e.login());
-                    insert.setString(5, e.sql());
-                    insert.setBytes(6, ValueEncoding.encodeList(e.params()));
-                    insert.setString(7, joinBackends(e.backends()));
+                    EntryRow.bind(insert, e);
                     insert.addBatch();
                 }
                 insert.executeBatch();
@@ -207,27 +195,6 @@ public final class JdbcRecoveryLog implements RecoveryLog {
             }
             throw e;
         }
-    }
-
-    static String joinBackends(Set<String> backends) {
-        StringBuilder b = new StringBuilder();
-        for (String name : backends) {
-            if (b.length() > 0) {
-                b.append(',');
-            }
-            b.append(URLEncoder.encode(name, StandardCharsets.UTF_8));
-        }
-        return b.toString();
-    }
-
-    static Set<String> splitBackends(String joined) {
-        Set<String> names = new LinkedHashSet<>();
-        if (joined != null && !joined.isEmpty()) {
-            for (String part : joined.split(",", -1)) {
-                names.add(URLDecoder.decode(part, StandardCharsets.UTF_8));
-            }
-        }
-        return names;
     }
 
     // ---- RecoveryLog
@@ -259,81 +226,52 @@ public final class JdbcRecoveryLog implements RecoveryLog {
         try {
             c = open();
             c.setAutoCommit(false); // PostgreSQL streams with a fetch size only inside a transaction
-            PreparedStatement s = c.prepareStatement("SELECT log_position, transaction_id, kind, login, sql_text,"
-                    + " params, backends FROM " + entries + " WHERE log_position > ? AND log_position <= ?"
-                    + " ORDER BY log_position");
+            PreparedStatement s = c.prepareStatement("SELECT " + EntryRow.COLUMNS + " FROM " + entries
+                    + " WHERE log_position > ? AND log_position <= ? ORDER BY log_position");
             s.setFetchSize(FETCH_SIZE);
             s.setLong(1, afterPosition);
             s.setLong(2, upTo);
-            return new Reader(c, s, s.executeQuery());
+            return new EntryReader(new Rows(c, s, s.executeQuery()));
         } catch (SQLException e) {
             closeQuietly(c);
             throw new RecoveryLogException("cannot read recovery log " + description + ": " + e.getMessage(), e);
         }
     }
 
-    private final class Reader implements CloseableIterator<LogEntry> {
+    /** The stored entries of a query's rows; the connection is the read's own. */
+    private final class Rows implements EntryReader.Source {
         private final Connection connection;
         private final PreparedStatement statement;
         private final ResultSet rows;
-        private LogEntry next;
-        private boolean done;
+        private boolean closed;
 
-        Reader(Connection connection, PreparedStatement statement, ResultSet rows) {
+        Rows(Connection connection, PreparedStatement statement, ResultSet rows) {
             this.connection = connection;
             this.statement = statement;
             this.rows = rows;
         }
 
         @Override
-        public boolean hasNext() {
-            if (next != null) {
-                return true;
-            }
-            if (done) {
-                return false;
-            }
+        public StoredEntry next() {
             try {
-                if (!rows.next()) {
-                    close();
-                    return false;
-                }
-                long position = rows.getLong(1);
-                try {
-                    String kind = rows.getString(3);
-                    next = new LogEntry(position, rows.getLong(2), rows.getString(4),
-                            EntryCodec.kind(kind == null || kind.isEmpty() ? -1 : kind.charAt(0)), rows.getString(5),
-                            ValueEncoding.decodeList(rows.getBytes(6)), splitBackends(rows.getString(7)));
-                } catch (IOException | RuntimeException e) {
-                    throw new RecoveryLogException("recovery log " + description + ", table " + entries
-                            + ": the entry at position " + position + " is damaged: " + e.getMessage(), e);
-                }
-                return true;
+                return rows.next() ? EntryRow.read(rows) : null;
             } catch (SQLException e) {
-                close();
                 throw new RecoveryLogException("cannot read recovery log " + description + ": " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                close();
-                throw e;
             }
         }
 
         @Override
-        public LogEntry next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            LogEntry e = next;
-            next = null;
-            return e;
+        public RecoveryLogException damaged(StoredEntry entry, IOException reason) {
+            return new RecoveryLogException("recovery log " + description + ", table " + entries
+                    + ": the entry at position " + entry.position() + " is damaged: " + reason.getMessage(), reason);
         }
 
         @Override
         public void close() {
-            if (done) {
+            if (closed) {
                 return;
             }
-            done = true;
+            closed = true;
             try {
                 rows.close();
                 statement.close();

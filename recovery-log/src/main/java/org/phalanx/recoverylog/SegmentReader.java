@@ -121,13 +121,19 @@ final class SegmentReader implements AutoCloseable {
         return p;
     }
 
-    LogEntry entry() {
+    /** The current record's fields. */
+    EntryCodec.Fields fields() {
         try {
-            return EntryCodec.read(payload, payloadLength);
+            return EntryCodec.decode(payload, payloadLength);
         } catch (IOException e) {
-            throw new LogCorruptedException(file, recordOffset, "record passes its CRC but cannot be decoded: "
-                    + e.getMessage());
+            throw undecodable(e);
         }
+    }
+
+    /** The current record passed its CRC, yet does not hold an entry. */
+    LogCorruptedException undecodable(IOException reason) {
+        return new LogCorruptedException(file, recordOffset, "record passes its CRC but cannot be decoded: "
+                + reason.getMessage());
     }
 
     long recordOffset() {

@@ -2,6 +2,7 @@ package org.phalanx.recoverylog;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.phalanx.testkit.db.TestDatabases;
 
 class MariaDbJdbcRecoveryLogTest extends RecoveryLogContract {
     private static final String DB = "phalanx_rlog_log_test";
@@ -9,7 +10,7 @@ class MariaDbJdbcRecoveryLogTest extends RecoveryLogContract {
 
     @BeforeEach
     void createDatabase() {
-        url = TestDatabases.createMariaDb(DB);
+        url = TestDatabases.createMariaDb(DB, TestDatabases.MARIADB_BINARY_COLLATION);
     }
 
     @AfterAll

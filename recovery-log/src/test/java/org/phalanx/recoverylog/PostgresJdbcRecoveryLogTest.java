@@ -2,6 +2,7 @@ package org.phalanx.recoverylog;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.phalanx.testkit.db.TestDatabases;
 
 class PostgresJdbcRecoveryLogTest extends RecoveryLogContract {
     private static final String DB = "phalanx_rlog_log_test";

@@ -16,6 +16,8 @@ import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.recoverylog.dump.PortableBackuper;
 import org.phalanx.recoverylog.dump.Progress;
 import org.phalanx.recoverylog.dump.SqliteNativeBackuper;
+import org.phalanx.testkit.db.DatabaseServer;
+import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * Not a test: measures log append and read rates of each store, and dump/restore rates, and
@@ -36,12 +38,12 @@ public final class RecoveryLogBenchmark {
                 bench("file", threads, n, () -> new FileRecoveryLog(dir.resolve("file-" + threads + "-" + System.nanoTime())));
                 bench("jdbc sqlite", threads, n, () -> new JdbcRecoveryLog("jdbc:sqlite:"
                         + dir.resolve("log-" + threads + "-" + System.nanoTime() + ".db"), null, null, "rlog_"));
-                String pg = TestDatabasesNoJunit.postgres("phalanx_rlog_bench");
+                String pg = postgres("phalanx_rlog_bench");
                 bench("jdbc postgresql", threads, n, () -> new JdbcRecoveryLog(pg, "postgres", "", "b" + System.nanoTime() + "_"));
-                String maria = TestDatabasesNoJunit.mariadb("phalanx_rlog_bench");
+                String maria = mariadb("phalanx_rlog_bench");
                 bench("jdbc mariadb", threads, n, () -> new JdbcRecoveryLog(maria, "root", "", "b" + System.nanoTime() + "_"));
             }
-            TestDatabasesNoJunit.drop("phalanx_rlog_bench");
+            drop("phalanx_rlog_bench");
         }
         if (what.equals("all") || what.equals("dump")) {
             int rows = args.length > 1 ? Integer.parseInt(args[1]) : 200_000;
@@ -128,8 +130,8 @@ public final class RecoveryLogBenchmark {
             }
         }
         Path dump = dir.resolve("portable1.zip");
-        String pg = TestDatabasesNoJunit.postgres("phalanx_dump_bench");
-        String maria = TestDatabasesNoJunit.mariadb("phalanx_dump_bench");
+        String pg = postgres("phalanx_dump_bench");
+        String maria = mariadb("phalanx_dump_bench");
         for (String url : List.of(pg, maria)) {
             long start = System.nanoTime();
             try (Connection c = TestDatabases.connect(url)) {
@@ -144,34 +146,22 @@ public final class RecoveryLogBenchmark {
             }
             double d = (System.nanoTime() - start) / 1e9;
             System.out.printf("portable       %s: restore %,.0f rows/s, dump %,.0f rows/s%n",
-                    url.startsWith(TestDatabases.POSTGRES) ? "PostgreSQL" : "MariaDB", rows / r, rows / d);
+                    DatabaseServer.POSTGRESQL.serves(url) ? "PostgreSQL" : "MariaDB", rows / r, rows / d);
         }
-        TestDatabasesNoJunit.drop("phalanx_dump_bench");
+        drop("phalanx_dump_bench");
     }
 
-    /** Database creation without JUnit's assumptions (this is a main, not a test). */
-    static final class TestDatabasesNoJunit {
-        static String postgres(String name) throws Exception {
-            try (Connection c = java.sql.DriverManager.getConnection(TestDatabases.POSTGRES + "postgres", "postgres", "");
-                 Statement s = c.createStatement()) {
-                s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-                s.execute("CREATE DATABASE " + name);
-            }
-            return TestDatabases.POSTGRES + name;
-        }
+    /** A database of this name on PostgreSQL, created afresh (no JUnit here: a server that is down fails the run). */
+    private static String postgres(String name) throws Exception {
+        return DatabaseServer.POSTGRESQL.create(name);
+    }
 
-        static String mariadb(String name) throws Exception {
-            try (Connection c = java.sql.DriverManager.getConnection(TestDatabases.MARIADB, "root", "");
-                 Statement s = c.createStatement()) {
-                s.execute("DROP DATABASE IF EXISTS " + name);
-                s.execute("CREATE DATABASE " + name + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
-            }
-            return TestDatabases.MARIADB + name;
-        }
+    private static String mariadb(String name) throws Exception {
+        return DatabaseServer.MARIADB.create(name, TestDatabases.MARIADB_BINARY_COLLATION);
+    }
 
-        static void drop(String name) {
-            TestDatabases.dropPostgres(name);
-            TestDatabases.dropMariaDb(name);
-        }
+    private static void drop(String name) {
+        DatabaseServer.POSTGRESQL.drop(name);
+        DatabaseServer.MARIADB.drop(name);
     }
 }

@@ -112,7 +112,7 @@ class ValueEncodingTest {
                 LogEntry.rollback(Long.MAX_VALUE, Long.MIN_VALUE, "", null))) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             EntryCodec.write(new DataOutputStream(bytes), e);
-            LogEntry back = EntryCodec.read(bytes.toByteArray(), bytes.size());
+            LogEntry back = EntryReader.entry(EntryCodec.decode(bytes.toByteArray(), bytes.size()));
             assertEquals(e, back);
             assertEquals(e.hashCode(), back.hashCode());
         }
@@ -121,7 +121,7 @@ class ValueEncodingTest {
     @Test
     void backendNamesSurviveTheJdbcColumn() {
         Set<String> names = Set.of("a,b", "c%d", "plain", "é");
-        assertEquals(names, JdbcRecoveryLog.splitBackends(JdbcRecoveryLog.joinBackends(names)));
+        assertEquals(names, EntryRow.splitBackends(EntryRow.joinBackends(names)));
     }
 
     @Test

@@ -21,7 +21,7 @@ import org.phalanx.requestmanager.api.DatabaseProduct;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.Backends;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
 import org.phalanx.requestmanager.cache.CacheStage;
@@ -90,7 +90,7 @@ public final class RequestManager implements AutoCloseable {
         boolean lockWholeDatabase = switch (config.lockGranularity()) {
             case DATABASE -> true;
             case TABLE -> false;
-            case AUTO -> backends.all().stream().anyMatch(b -> b.engine().locksWholeDatabase);
+            case AUTO -> backends.all().stream().anyMatch(b -> b.engine().locksWholeDatabase());
         };
         long lastLogged = config.recovery() == null ? 0 : config.recovery().log().lastPosition();
         Scheduler scheduler = new Scheduler(new LocalWriteOrdering(lastLogged), lockWholeDatabase, config.lockTimeout());

@@ -4,11 +4,8 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.Credentials;
-import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RecoveryConfig;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -26,7 +23,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,9 +51,9 @@ class CrashRecoveryTest {
 
     private void start() throws SQLException {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(3), ZoneId.of("UTC"), 1000)
-                .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(Duration.ofSeconds(3)).analysisCacheSize(1000)
+                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
         rm = new RequestManager("crashing", config, cluster.backendConfigs());
         rm.start();
     }
@@ -303,19 +299,19 @@ class CrashRecoveryTest {
     void onPostgresqlAndMariaDb(String engine) throws Exception {
         String db = "phalanx_crash_test";
         boolean pg = engine.equals("postgresql");
-        String url = pg ? org.phalanx.testing.DatabaseServers.createPostgres(db)
-                : org.phalanx.testing.DatabaseServers.createMariaDb(db);
+        String url = pg ? org.phalanx.testkit.db.TestDatabases.createPostgres(db)
+                : org.phalanx.testkit.db.TestDatabases.createMariaDb(db);
         Credentials login = new Credentials(pg ? "postgres" : "root", "");
         try {
             cluster = new SqliteCluster(dir, "lite");
             List<BackendConfig> backends = List.of(
-                    new BackendConfig("lite", "jdbc:sqlite:" + cluster.file("lite"), null, new Credentials(null, null),
-                            Map.of(), 5, 1),
-                    new BackendConfig("other", url, null, login, Map.of(), 5, 1));
+                    BackendConfig.builder("lite", "jdbc:sqlite:" + cluster.file("lite")).poolSize(5).build(),
+                    BackendConfig.builder("other", url).credentials(login).poolSize(5).build());
             java.util.function.Supplier<RequestManager> make = () -> new RequestManager("mixed",
-                    new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL, BalancingPolicy.ROUND_ROBIN,
-                            LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 100)
-                            .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)), backends);
+                    RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                            .lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(100)
+                            .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build(),
+                    backends);
             rm = make.get();
             rm.start();
             createTables();
@@ -358,9 +354,9 @@ class CrashRecoveryTest {
                 rm = null;
             }
             if (pg) {
-                org.phalanx.testing.DatabaseServers.dropPostgres(db);
+                org.phalanx.testkit.db.TestDatabases.dropPostgres(db);
             } else {
-                org.phalanx.testing.DatabaseServers.dropMariaDb(db);
+                org.phalanx.testkit.db.TestDatabases.dropMariaDb(db);
             }
         }
     }

@@ -4,11 +4,8 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.Credentials;
-import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RecoveryConfig;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -23,19 +20,16 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.recoverylog.FileRecoveryLog;
-import org.phalanx.testing.DatabaseServers;
+import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * Done-when 3 of the recovery issue: a dump of a SQLite backend restores onto PostgreSQL or
@@ -56,9 +50,9 @@ class CrossEngineRestoreTest {
             rm.close();
         }
         if ("postgresql".equals(engine)) {
-            DatabaseServers.dropPostgres(DB);
+            TestDatabases.dropPostgres(DB);
         } else if ("mariadb".equals(engine)) {
-            DatabaseServers.dropMariaDb(DB);
+            TestDatabases.dropMariaDb(DB);
         }
     }
 
@@ -66,7 +60,7 @@ class CrossEngineRestoreTest {
     @ValueSource(strings = {"postgresql", "mariadb"})
     void aSqliteDumpRestoresOntoAnotherEngineWhichThenJoins(String target) throws Exception {
         engine = target;
-        String url = target.equals("postgresql") ? DatabaseServers.createPostgres(DB) : DatabaseServers.createMariaDb(DB);
+        String url = target.equals("postgresql") ? TestDatabases.createPostgres(DB) : TestDatabases.createMariaDb(DB);
         Credentials login = new Credentials(target.equals("postgresql") ? "postgres" : "root", "");
         String sqlite = "jdbc:sqlite:" + dir.resolve("source.db");
         try (Connection c = DriverManager.getConnection(sqlite); Statement s = c.createStatement()) {
@@ -89,11 +83,11 @@ class CrossEngineRestoreTest {
             }
         }
         List<BackendConfig> backends = List.of(
-                new BackendConfig("lite", sqlite, null, new Credentials(null, null), Map.of(), 5, 1),
-                new BackendConfig("other", url, null, login, Map.of(), 5, 1));
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 100)
-                .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
+                BackendConfig.builder("lite", sqlite).poolSize(5).build(),
+                BackendConfig.builder("other", url).credentials(login).poolSize(5).build());
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(100)
+                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
         rm = new RequestManager("mixed", config, backends);
         rm.start();
         rm.disableBackend("other"); // the new replica starts empty, out of service

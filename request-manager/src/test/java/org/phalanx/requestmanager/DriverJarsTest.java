@@ -5,10 +5,6 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.BalancingPolicy;
-import org.phalanx.requestmanager.config.Credentials;
-import org.phalanx.requestmanager.config.LockGranularity;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -24,7 +20,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -53,12 +48,11 @@ class DriverJarsTest {
 
     private RequestManager start(Path jar) throws SQLException {
         List<BackendConfig> backends = List.of(
-                new BackendConfig("current", "jdbc:sqlite:" + dir.resolve("current.db"), null, new Credentials(null, null),
-                        Map.of(), 5, 1),
-                new BackendConfig("old", "jdbc:sqlite:" + dir.resolve("old.db"), null, new Credentials(null, null),
-                        Map.of(), 5, 1, List.of(), jar, List.of()));
-        rm = new RequestManager("jars", new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(5), ZoneId.of("UTC"), 100), backends);
+                BackendConfig.builder("current", "jdbc:sqlite:" + dir.resolve("current.db")).poolSize(5).build(),
+                BackendConfig.builder("old", "jdbc:sqlite:" + dir.resolve("old.db")).poolSize(5).driverJar(jar)
+                        .build());
+        rm = new RequestManager("jars", RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(Duration.ofSeconds(5)).analysisCacheSize(100).build(), backends);
         rm.start();
         return rm;
     }

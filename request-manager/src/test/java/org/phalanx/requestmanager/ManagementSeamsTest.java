@@ -3,10 +3,7 @@ package org.phalanx.requestmanager;
 import org.phalanx.requestmanager.api.BackendView;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.CacheConfig;
-import org.phalanx.requestmanager.config.LockGranularity;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -16,16 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.stats.BackendStatistics;
 import org.phalanx.requestmanager.stats.StatementStatistics;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
 /** What the management interface reads from a request manager: state changes, per-backend and per-template counters. */
@@ -37,9 +32,8 @@ class ManagementSeamsTest {
 
     private SqliteCluster start(CacheConfig cache) throws SQLException {
         SqliteCluster cluster = new SqliteCluster(dir, "m1", "m2");
-        rm = new RequestManager("managed", new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 1000,
-                List.of(), cache), cluster.backendConfigs());
+        rm = new RequestManager("managed", RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(1000).cache(cache).build(), cluster.backendConfigs());
         rm.addBackendListener((b, from, to, reason, failure) -> events.add(b.name() + ":" + from + "->" + to
                 + (failure ? " failure" : "")));
         rm.start();

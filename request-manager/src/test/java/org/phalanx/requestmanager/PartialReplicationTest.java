@@ -4,8 +4,6 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.BalancingPolicy;
-import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
@@ -23,7 +21,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,7 +34,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
 /** RAIDb-2 and RAIDb-0 over four real SQLite files. */
@@ -57,8 +54,8 @@ class PartialReplicationTest {
 
     private void start(ReplicationLevel level, List<PlacementRule> rules, WaitPolicy policy) throws SQLException {
         cluster = new SqliteCluster(dir, ALL.toArray(new String[0]));
-        rm = new RequestManager("partial", new RequestManagerConfig(level, policy, BalancingPolicy.ROUND_ROBIN,
-                LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 1000, rules), cluster.backendConfigs());
+        rm = new RequestManager("partial", RequestManagerConfig.builder().replication(level).waitPolicy(policy)
+                .lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(1000).placementRules(rules).build(), cluster.backendConfigs());
         rm.start();
     }
 

@@ -6,7 +6,6 @@ import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.LockGranularity;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -20,7 +19,6 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -56,11 +54,11 @@ class ReadAdmissionSessionTest {
         SqliteCluster cluster = new SqliteCluster(dir, "a");
         List<BackendConfig> configs = new ArrayList<>();
         for (BackendConfig b : cluster.backendConfigs()) {
-            configs.add(new BackendConfig(b.name(), b.url(), b.driverClass(), b.credentials(), b.logins(), b.poolSize(),
-                    b.weight(), b.tables(), b.driverJar(), b.rewrites(), 1));
+            configs.add(b.toBuilder().maxPending(1).build());
         }
-        rm = new RequestManager("admission", new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.LEAST_PENDING, LockGranularity.DATABASE, Duration.ofSeconds(10), ZoneId.of("UTC"), 100),
+        rm = new RequestManager("admission", RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .balancing(BalancingPolicy.LEAST_PENDING).lockGranularity(LockGranularity.DATABASE)
+                .lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(100).build(),
                 configs);
         rm.start();
         try (Session s = rm.openSession("u")) {

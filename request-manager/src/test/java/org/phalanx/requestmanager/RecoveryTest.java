@@ -3,11 +3,7 @@ package org.phalanx.requestmanager;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.BalancingPolicy;
-import org.phalanx.requestmanager.config.Credentials;
-import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RecoveryConfig;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -25,7 +21,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.recoverylog.FileRecoveryLog;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
 /** Disabling at a checkpoint, replaying, dumping from a live replica and restoring, over real SQLite files. */
@@ -57,9 +52,9 @@ class RecoveryTest {
 
     private void start(WaitPolicy policy) throws SQLException {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, policy,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, LOCK_TIMEOUT, ZoneId.of("UTC"), 1000)
-                .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(policy)
+                .lockTimeout(LOCK_TIMEOUT).analysisCacheSize(1000)
+                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
         rm = new RequestManager("recovering", config, cluster.backendConfigs());
         rm.start();
     }
@@ -67,13 +62,13 @@ class RecoveryTest {
     /** A restart: the same files and log, fault knobs left as they are. */
     private void restart() throws SQLException {
         rm.close();
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.FIRST,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, LOCK_TIMEOUT, ZoneId.of("UTC"), 1000)
-                .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.FIRST)
+                .lockTimeout(LOCK_TIMEOUT).analysisCacheSize(1000)
+                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
         List<BackendConfig> configs = new ArrayList<>();
         for (String n : NAMES) {
-            configs.add(new BackendConfig(n, FaultyDriver.url(n, "jdbc:sqlite:" + cluster.file(n)),
-                    FaultyDriver.class.getName(), new Credentials(null, null), java.util.Map.of(), 20, 1));
+            configs.add(BackendConfig.builder(n, FaultyDriver.url(n, "jdbc:sqlite:" + cluster.file(n)))
+                    .driverClass(FaultyDriver.class.getName()).poolSize(20).build());
         }
         rm = new RequestManager("recovering", config, configs);
         rm.start();
@@ -266,9 +261,9 @@ class RecoveryTest {
     void checkpointsAreTakenOnScheduleAndPurgeKeepsWhatIsStillNeeded() throws Exception {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
         FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"), 4096);
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, LOCK_TIMEOUT, ZoneId.of("UTC"), 1000)
-                .withRecovery(new RecoveryConfig(log, true, Duration.ofMillis(100), 50));
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(LOCK_TIMEOUT).analysisCacheSize(1000)
+                .recovery(new RecoveryConfig(log, true, Duration.ofMillis(100), 50)).build();
         rm = new RequestManager("recovering", config, cluster.backendConfigs());
         rm.start();
         try (Session s = rm.openSession("u")) {

@@ -4,9 +4,6 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.BalancingPolicy;
-import org.phalanx.requestmanager.config.LockGranularity;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -20,12 +17,11 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
 /** The request manager on its own over three real SQLite files. */
@@ -35,8 +31,8 @@ class ReplicationTest {
     private RequestManager rm;
 
     private RequestManager start(WaitPolicy policy, SqliteCluster cluster) throws SQLException {
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, policy,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(5), ZoneId.of("UTC"), 1000);
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(policy)
+                .lockTimeout(Duration.ofSeconds(5)).analysisCacheSize(1000).build();
         rm = new RequestManager("test", config, cluster.backendConfigs());
         rm.start();
         return rm;
@@ -245,8 +241,8 @@ class ReplicationTest {
     @Test
     void waitingTooLongForAConflictingTransactionIs40001AndReadsAreNeverBlocked() throws Exception {
         SqliteCluster cluster = new SqliteCluster(dir, "a", "b");
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.FIRST,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofMillis(300), ZoneId.of("UTC"), 1000);
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.FIRST)
+                .lockTimeout(Duration.ofMillis(300)).analysisCacheSize(1000).build();
         rm = new RequestManager("test", config, cluster.backendConfigs());
         rm.start();
         try (Session holder = rm.openSession("u"); Session waiter = rm.openSession("u");

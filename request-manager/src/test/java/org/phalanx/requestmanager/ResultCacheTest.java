@@ -3,10 +3,7 @@ package org.phalanx.requestmanager;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.CacheConfig;
-import org.phalanx.requestmanager.config.LockGranularity;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -19,7 +16,6 @@ import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -35,7 +31,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
 /** The result cache over real SQLite files. */
@@ -50,9 +46,8 @@ class ResultCacheTest {
 
     private void start(CacheConfig cache, WaitPolicy policy, String... backends) throws SQLException {
         SqliteCluster cluster = new SqliteCluster(dir, backends);
-        rm = new RequestManager("cached", new RequestManagerConfig(ReplicationLevel.RAIDB_1, policy,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(10), ZoneId.of("UTC"), 1000,
-                List.of(), cache), cluster.backendConfigs());
+        rm = new RequestManager("cached", RequestManagerConfig.builder().waitPolicy(policy)
+                .lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(1000).cache(cache).build(), cluster.backendConfigs());
         rm.start();
         try (Session s = rm.openSession("u")) {
             update(s, "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, price INTEGER)");

@@ -4,10 +4,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.BalancingPolicy;
-import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RecoveryConfig;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.RewriteRule;
 import org.phalanx.requestmanager.config.WaitPolicy;
@@ -20,14 +17,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.recoverylog.FileRecoveryLog;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 import org.phalanx.testing.SqliteCluster;
 
 /** Rewriting rules apply per backend at execution, on reads, writes and replay alike. */
@@ -52,13 +48,12 @@ class RewritingTest {
                 RewriteRule.regex("no such text", "never", Engine.POSTGRESQL, null));
         List<BackendConfig> configs = new ArrayList<>();
         for (BackendConfig c : files.backendConfigs()) {
-            List<RewriteRule> own = onB.stream().filter(r -> r.appliesTo(c.name(), Engine.of(c.url()))).toList();
-            configs.add(new BackendConfig(c.name(), c.url(), c.driverClass(), c.credentials(), c.logins(), c.poolSize(),
-                    c.weight(), c.tables(), null, own));
+            List<RewriteRule> own = onB.stream().filter(r -> r.appliesTo(c.name(), Engine.ofUrl(c.url()))).toList();
+            configs.add(c.toBuilder().rewrites(own).build());
         }
-        RequestManagerConfig config = new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(5), ZoneId.of("UTC"), 100)
-                .withRecovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true));
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(Duration.ofSeconds(5)).analysisCacheSize(100)
+                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
         rm = new RequestManager("rules", config, configs);
         rm.start();
         try (Session s = rm.openSession("u")) {

@@ -4,10 +4,6 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.BalancingPolicy;
-import org.phalanx.requestmanager.config.Credentials;
-import org.phalanx.requestmanager.config.LockGranularity;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -21,16 +17,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.phalanx.testing.DatabaseServers;
+import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * PostgreSQL and MariaDB replicas of one virtual database: engines with row locks, so the
@@ -45,13 +39,13 @@ class RowLockingEnginesTest {
 
     @BeforeEach
     void start() throws SQLException {
-        pgUrl = DatabaseServers.createPostgres(DB);
-        mariaUrl = DatabaseServers.createMariaDb(DB);
+        pgUrl = TestDatabases.createPostgres(DB);
+        mariaUrl = TestDatabases.createMariaDb(DB);
         List<BackendConfig> backends = List.of(
-                new BackendConfig("pg", pgUrl, null, new Credentials("postgres", ""), Map.of(), 10, 1),
-                new BackendConfig("maria", mariaUrl, null, new Credentials("root", ""), Map.of(), 10, 1));
-        rm = new RequestManager("rows", new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.ALL,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.AUTO, Duration.ofSeconds(5), ZoneId.of("UTC"), 100), backends);
+                BackendConfig.builder("pg", pgUrl).login("postgres", "").build(),
+                BackendConfig.builder("maria", mariaUrl).login("root", "").build());
+        rm = new RequestManager("rows", RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(Duration.ofSeconds(5)).analysisCacheSize(100).build(), backends);
         rm.start();
         try (Session s = rm.openSession("u")) {
             update(s, "CREATE TABLE a (id INT PRIMARY KEY, v INT NOT NULL)");
@@ -65,8 +59,8 @@ class RowLockingEnginesTest {
     void stop() {
         if (rm != null) {
             rm.close();
-            DatabaseServers.dropPostgres(DB);
-            DatabaseServers.dropMariaDb(DB);
+            TestDatabases.dropPostgres(DB);
+            TestDatabases.dropMariaDb(DB);
         }
     }
 

@@ -1,12 +1,10 @@
 package org.phalanx.requestmanager;
 
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.scheduler.LocalWriteOrdering;
 import org.phalanx.requestmanager.scheduler.Scheduler;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -21,7 +19,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -36,7 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.requestmanager.scheduler.Access;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
 /**
@@ -56,8 +53,8 @@ class SharedReadsTest {
 
     private void start(WaitPolicy policy, String... backends) throws SQLException {
         cluster = new SqliteCluster(dir, backends);
-        rm = new RequestManager("shared", new RequestManagerConfig(ReplicationLevel.RAIDB_1, policy,
-                BalancingPolicy.ROUND_ROBIN, LockGranularity.TABLE, Duration.ofSeconds(10), ZoneId.of("UTC"), 1000),
+        rm = new RequestManager("shared", RequestManagerConfig.builder().waitPolicy(policy)
+                .lockGranularity(LockGranularity.TABLE).lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(1000).build(),
                 cluster.backendConfigs());
         rm.start();
     }

@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.DatabaseServers;
+import org.phalanx.testkit.db.TestDatabases;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Launcher;
+import org.phalanx.testkit.process.Ports;
 
 /**
  * samples/heterogeneous as a user runs it: its controller started with bin/phalanx (on a free port,
@@ -30,19 +33,18 @@ class HeterogeneousSampleIT {
 
     @Test
     void portableSqlRunsOnTheThreeEngines() throws Exception {
-        String pgUrl = DatabaseServers.createPostgres(DB);
-        String mariaUrl = DatabaseServers.createMariaDb(DB);
-        Process controller = null;
+        String pgUrl = TestDatabases.createPostgres(DB);
+        String mariaUrl = TestDatabases.createMariaDb(DB);
+        ControllerProcess controller = null;
         try {
             Path sample = Launcher.ROOT.resolve("samples/heterogeneous");
-            int port = Launcher.freePort();
+            int port = Ports.free();
             Files.writeString(dir.resolve("controller.xml"), Files.readString(sample.resolve("controller.xml"))
                     .replace("port=\"25324\"", "port=\"" + port + "\""));
             Files.writeString(dir.resolve("mixed.xml"), Files.readString(sample.resolve("mixed.xml"))
-                    .replace("phalanx_sample", DB));
+                    .replace("phalanx_sample", TestDatabases.name(DB)));
             Path log = dir.resolve("controller.out");
-            controller = Launcher.launch(log, "controller", dir.resolve("controller.xml").toString());
-            Launcher.waitForPort(port, controller, log);
+            controller = ControllerProcess.launcher(dir.resolve("controller.xml")).output(log).awaitPorts(port).start();
 
             List<String> results = new ArrayList<>();
             try (Connection c = DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + port + "/mixed?user=app&password=app");
@@ -71,8 +73,8 @@ class HeterogeneousSampleIT {
                     "id=Long:2 email=String:bob@example.org vip=Boolean:false balance=BigDecimal:7.00",
                     "n=Long:2 total=BigDecimal:127.50"), results);
 
-            controller.destroy();
-            assertTrue(controller.waitFor(1, TimeUnit.MINUTES), "controller stopped");
+            controller.process().destroy();
+            assertTrue(controller.process().waitFor(1, TimeUnit.MINUTES), "controller stopped");
             for (String url : List.of("jdbc:sqlite:" + dir.resolve("mixed.db"), pgUrl, mariaUrl)) {
                 String user = url.contains("postgresql") ? "postgres" : url.contains("mariadb") ? "root" : null;
                 try (Connection c = DriverManager.getConnection(url, user, user == null ? null : "");
@@ -88,10 +90,10 @@ class HeterogeneousSampleIT {
             }
         } finally {
             if (controller != null) {
-                controller.destroyForcibly();
+                controller.process().destroyForcibly();
             }
-            DatabaseServers.dropPostgres(DB);
-            DatabaseServers.dropMariaDb(DB);
+            TestDatabases.dropPostgres(DB);
+            TestDatabases.dropMariaDb(DB);
         }
     }
 

@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Launcher;
+import org.phalanx.testkit.process.Ports;
 
 /**
  * bin/phalanx as a user runs it: the demo, a controller process stopped with SIGTERM, and an
@@ -40,9 +43,9 @@ class LauncherIT {
 
     @Test
     void demoShowsReplicationAndStopsItsController() throws Exception {
-        Path folder = sampleCopy(Launcher.freePort());
+        Path folder = sampleCopy(Ports.free());
         Path output = dir.resolve("demo.out");
-        Process demo = Launcher.launch(output, "demo", folder.toString());
+        Process demo = Launcher.start(output, "demo", folder.toString());
         assertTrue(demo.waitFor(3, TimeUnit.MINUTES), "demo finished");
         String out = Files.readString(output);
         assertEquals(0, demo.exitValue(), out);
@@ -55,12 +58,12 @@ class LauncherIT {
 
     @Test
     void controllerProcessFinishesRequestsAndStopsCleanlyOnSigterm() throws Exception {
-        int port = Launcher.freePort();
+        int port = Ports.free();
         Path folder = sampleCopy(port);
         Path log = dir.resolve("controller.out");
-        Process controller = Launcher.launch(log, "controller", folder.resolve("controller.xml").toString());
+        ControllerProcess controller = ControllerProcess.launcher(folder.resolve("controller.xml")).output(log)
+                .awaitPorts(port).start();
         try {
-            Launcher.waitForPort(port, controller, log);
             String url = "jdbc:phalanx://127.0.0.1:" + port + "/demo?user=demo&password=demo";
             int acknowledged = 0;
             try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
@@ -75,8 +78,8 @@ class LauncherIT {
                 }
                 c.setAutoCommit(false);
                 s.executeUpdate("INSERT INTO t VALUES (1000, 'never committed')");
-                controller.destroy(); // SIGTERM
-                assertTrue(controller.waitFor(1, TimeUnit.MINUTES), "controller exited");
+                controller.process().destroy(); // SIGTERM
+                assertTrue(controller.process().waitFor(1, TimeUnit.MINUTES), "controller exited");
             } catch (SQLException expected) {
                 // the connection is closed under the open transaction: that is the point
             }
@@ -91,7 +94,7 @@ class LauncherIT {
                 }
             }
         } finally {
-            controller.destroyForcibly();
+            controller.process().destroyForcibly();
         }
     }
 
@@ -106,7 +109,7 @@ class LauncherIT {
                 </controller>
                 """);
         Path output = dir.resolve("bad.out");
-        Process p = Launcher.launch(output, "controller", bad.toString());
+        Process p = Launcher.start(output, "controller", bad.toString());
         assertTrue(p.waitFor(2, TimeUnit.MINUTES));
         String out = Files.readString(output);
         assertEquals(2, p.exitValue(), out);

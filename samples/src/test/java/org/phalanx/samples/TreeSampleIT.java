@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.testkit.process.Launcher;
+import org.phalanx.testkit.process.Ports;
 
 /**
  * The controller tree sample (samples/tree-sqlite) as a user runs it: its script starts the four
@@ -19,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sample folder with free ports, so it is an independent tree.
  */
 class TreeSampleIT {
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    private static final Path SAMPLE = ROOT.resolve("samples/tree-sqlite");
+    private static final Path SAMPLE = Launcher.ROOT.resolve("samples/tree-sqlite");
 
     @TempDir
     Path dir;
@@ -57,17 +57,11 @@ class TreeSampleIT {
             configs = files.filter(f -> f.toString().endsWith(".xml")).toList();
         }
         for (int port = 25330; port <= 25333; port++) {
-            int free = freePort();
+            int free = Ports.free();
             for (Path f : configs) {
                 Files.writeString(f, Files.readString(f).replace("port=\"" + port + "\"", "port=\"" + free + "\"")
                         .replace(":" + port + "/", ":" + free + "/"));
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.controller.testing.ControllerProcess;
+import org.phalanx.testkit.process.Launcher;
+import org.phalanx.testkit.process.Ports;
 
 /** Refused JMX access, an unreachable controller and bad commands: one line on stderr, a non-zero status. */
 class ConsoleRefusalIT {
@@ -28,7 +29,7 @@ class ConsoleRefusalIT {
     }
 
     private static ConsoleTestCluster.Run console(Map<String, String> env, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(ControllerProcess.LAUNCHER.toString(), "console"));
+        List<String> command = new java.util.ArrayList<>(List.of(Launcher.SCRIPT.toString(), "console"));
         command.addAll(List.of(args));
         return ConsoleTestCluster.run(command, env);
     }
@@ -80,7 +81,7 @@ class ConsoleRefusalIT {
                 missingArgument.errLines());
 
         ConsoleTestCluster.Run unreachable = console(Map.of("PHALANX_JMX_PASSWORD", "x"), "--jmx",
-                "127.0.0.1:" + ControllerProcess.freePort(), "--user", "admin", "show", "vdbs");
+                "127.0.0.1:" + Ports.free(), "--user", "admin", "show", "vdbs");
         assertEquals(1, unreachable.status(), unreachable.toString());
         assertEquals(1, unreachable.errLines().size(), unreachable.toString());
         assertEquals(true, unreachable.err().contains("connection refused"), unreachable.toString());

@@ -14,7 +14,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.phalanx.controller.testing.ControllerProcess;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Launcher;
+import org.phalanx.testkit.process.Ports;
 
 /**
  * A controller process hosting virtual database "mydb" (user app/pw) over SQLite files with a
@@ -41,8 +43,8 @@ final class ConsoleTestCluster implements AutoCloseable {
 
     private ConsoleTestCluster(Path dir, String jmxExtra, String[] backends) throws Exception {
         this.dir = dir;
-        this.clientPort = ControllerProcess.freePort();
-        this.jmxPort = ControllerProcess.freePort();
+        this.clientPort = Ports.free();
+        this.jmxPort = Ports.free();
         Files.writeString(dir.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
@@ -78,7 +80,7 @@ final class ConsoleTestCluster implements AutoCloseable {
     }
 
     void start() throws Exception {
-        controller = ControllerProcess.start(dir.resolve("controller.xml"), dir.resolve("controller.out"), clientPort,
+        controller = ControllerProcess.launch(dir.resolve("controller.xml"), dir.resolve("controller.out"), clientPort,
                 jmxPort);
     }
 
@@ -138,7 +140,7 @@ final class ConsoleTestCluster implements AutoCloseable {
 
     /** {@code bin/phalanx console --jmx ... --user admin <args>} with the password in the environment. */
     Run console(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(ControllerProcess.LAUNCHER.toString(), "console", "--jmx", jmx(),
+        List<String> command = new ArrayList<>(List.of(Launcher.SCRIPT.toString(), "console", "--jmx", jmx(),
                 "--user", ADMIN));
         command.addAll(List.of(args));
         return run(command, Map.of("PHALANX_JMX_PASSWORD", PASSWORD));

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.controller.testing.ControllerProcess;
+import org.phalanx.testkit.process.Launcher;
 
 /** JMX over TLS: a key store made with keytool, the console with --tls trusting its certificate. */
 class ConsoleTlsIT {
@@ -47,7 +47,7 @@ class ConsoleTlsIT {
 
     private static ConsoleTestCluster.Run console(ConsoleTestCluster cluster, Map<String, String> env, String... args)
             throws Exception {
-        List<String> command = new ArrayList<>(List.of(ControllerProcess.LAUNCHER.toString(), "console", "--jmx",
+        List<String> command = new ArrayList<>(List.of(Launcher.SCRIPT.toString(), "console", "--jmx",
                 cluster.jmx(), "--user", ConsoleTestCluster.ADMIN));
         command.addAll(List.of(args));
         Map<String, String> all = new java.util.HashMap<>(env);

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.controller.testing.ControllerProcess;
+import org.phalanx.testkit.process.Launcher;
 
 /**
  * The interactive console in a real terminal: a tmux pane (a pseudo-terminal) on a tmux server
@@ -81,7 +81,7 @@ class InteractiveConsoleIT {
     private void startConsole(ConsoleTestCluster cluster, Path history, String password) throws Exception {
         assumeTrue(ConsoleTestCluster.run(List.of("sh", "-c", "command -v tmux"), Map.of()).status() == 0,
                 "tmux is not installed: the interactive console cannot be driven through a terminal");
-        String console = ControllerProcess.LAUNCHER + " console --jmx " + cluster.jmx() + " --user admin --password "
+        String console = Launcher.SCRIPT + " console --jmx " + cluster.jmx() + " --user admin --password "
                 + password + " --history-file " + history;
         run("new-session", "-d", "-s", "console", "-x", "150", "-y", "45",
                 // Ctrl-C also reaches the shell around the console: a trap (not an ignore, which the console

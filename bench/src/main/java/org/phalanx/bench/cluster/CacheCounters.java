@@ -11,10 +11,11 @@ import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 import org.phalanx.controller.Controller;
 import org.phalanx.requestmanager.stats.CacheStatistics;
+import org.phalanx.testkit.process.PublishedFile;
 
 /**
  * Publishes counters from the controller process to the harness, as
- * {@link org.phalanx.bench.emulation.EmulationStats} does for the emulated backends: a daemon
+ * {@link org.phalanx.testkit.jdbc.EmulationStats} does for the emulated backends: a daemon
  * thread rewrites a file every {@value #PERIOD_MILLIS} ms with, per virtual database, a line
  * {@code cache name hits misses invalidations entries} when it has a result cache and a line
  * {@code answers name <histogram>}: the controller's answer times since start

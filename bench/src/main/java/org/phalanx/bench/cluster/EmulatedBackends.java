@@ -11,14 +11,14 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
-import org.phalanx.bench.emulation.CostModel;
-import org.phalanx.bench.emulation.EmulatedDriver;
 import org.phalanx.bench.workload.Workload;
+import org.phalanx.testkit.jdbc.CostModel;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /**
  * Emulated-capacity backends over real database files: the workload's dataset is loaded once
  * into a template file, each backend gets its own copy, and its URL wraps the copy's URL in
- * {@link EmulatedDriver} with K slots and a cost model.
+ * {@link FaultyDriver} with K slots and a cost model.
  *
  * <ul>
  *   <li>{@link Engine#SQLITE}: SQLite files. Phalanx sees {@code :sqlite:} in the URL and, with
@@ -96,7 +96,7 @@ public final class EmulatedBackends {
                 Files.copy(template, file, StandardCopyOption.REPLACE_EXISTING);
                 dropTables("jdbc:sqlite:" + file, dropped);
                 // durability is part of the emulated service time, not of the real file
-                url = EmulatedDriver.url(name, slots, costs, null, "jdbc:sqlite:" + file + "?synchronous=OFF");
+                url = FaultyDriver.url(name, slots, costs, null, "jdbc:sqlite:" + file + "?synchronous=OFF");
             } else {
                 Path init = template;
                 if (!dropped.isEmpty()) {
@@ -107,11 +107,11 @@ public final class EmulatedBackends {
                     dropped.forEach(t -> drops.append("DROP TABLE ").append(t).append(";\n"));
                     Files.writeString(init, drops, java.nio.file.StandardOpenOption.APPEND);
                 }
-                url = EmulatedDriver.url(name, slots, costs, init,
+                url = FaultyDriver.url(name, slots, costs, init,
                         "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000");
             }
             list.add(new BackendSpec(name, url,
-                    EmulatedDriver.class.getName(), engine == Engine.H2 ? "sa" : null, engine == Engine.H2 ? "" : null,
+                    FaultyDriver.class.getName(), engine == Engine.H2 ? "sa" : null, engine == Engine.H2 ? "" : null,
                     poolSize));
         }
         return list;

@@ -46,8 +46,8 @@ public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<S
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         sb.append("<virtualDatabase xmlns=\"urn:phalanx:virtual-database:1\" name=\"").append(esc(name)).append("\">\n");
-        sb.append("  <users>\n    <user name=\"").append(ControllerProcess.USER).append("\" password=\"")
-                .append(ControllerProcess.PASSWORD).append("\"/>\n  </users>\n");
+        sb.append("  <users>\n    <user name=\"").append(BenchController.USER).append("\" password=\"")
+                .append(BenchController.PASSWORD).append("\"/>\n  </users>\n");
         sb.append("  <backends>\n");
         for (BackendSpec b : backends) {
             sb.append("    <backend name=\"").append(esc(b.name())).append("\" url=\"").append(esc(b.url())).append('"');

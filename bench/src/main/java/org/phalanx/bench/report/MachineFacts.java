@@ -32,8 +32,8 @@ public final class MachineFacts {
 
     /** Which Phalanx modules had uncommitted changes when the run started (they were measured too). */
     static String dirty() {
-        String out = command(List.of("git", "status", "--porcelain", "--", "driver", "request-manager", "recovery-log",
-                "controller"));
+        String out = command(List.of("git", "status", "--porcelain", "--", "driver", "engine", "request-manager",
+                "recovery-log", "controller"));
         if (out.equals("?") || out.isBlank()) {
             return "";
         }

@@ -10,9 +10,16 @@ import java.util.Map;
 
 /**
  * Assembles {@code RESULTS.md} from the sections in {@code results/}: a run that only reran some
- * scenarios keeps the others' latest sections. Each section says when and in which mode it ran.
+ * scenarios keeps the others' latest sections. Each section says when and in which mode it ran;
+ * {@code results/comparisons.md}, if there, follows them.
  */
 public final class Results {
+    /**
+     * Written by hand, kept as is: before/after figures of two builds measured one after the
+     * other (a run measures one build, so such a comparison cannot be a generated section).
+     */
+    static final String COMPARISONS = "comparisons.md";
+
     private Results() {
     }
 
@@ -52,6 +59,11 @@ public final class Results {
             if (Files.exists(section)) {
                 md.append(Files.readString(section, StandardCharsets.UTF_8).strip()).append("\n\n");
             }
+        }
+
+        Path comparisons = results.resolve(COMPARISONS);
+        if (Files.exists(comparisons)) {
+            md.append(Files.readString(comparisons, StandardCharsets.UTF_8).strip()).append("\n\n");
         }
 
         List<Section.Target> missed = targets.stream().filter(t -> !t.met()).toList();
@@ -94,7 +106,7 @@ public final class Results {
               benchmark during the measured period and "steal" CPU time the hypervisor gave to other virtual
               machines (both noise: this machine is shared).
             - **Emulated-capacity backends** (scale-out scenarios): a wrapper JDBC driver
-              (`jdbc:emulated:...`, `org.phalanx.bench.emulation.EmulatedDriver`) gives each backend K execution
+              (`jdbc:faulty:name=...;slots=K;costs=...`, the test kit's `org.phalanx.testkit.jdbc.FaultyDriver`) gives each backend K execution
               slots (a fair semaphore: statements are served in arrival order) and a service time per statement
               class; a statement really runs on its own SQLite or H2 file inside the slot, then keeps the slot
               until its service time has passed. This **emulates the capacity of a remote database server**, so

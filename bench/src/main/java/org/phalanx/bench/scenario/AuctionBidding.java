@@ -4,18 +4,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.Auction;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * RUBiS-like auction site, bidding mix (80% read-only interactions, 20% read-write), over
@@ -47,7 +47,7 @@ public final class AuctionBidding implements Scenario {
             vdbs.add(Scaling.vdb("rubis_n" + n, backends, n, CLIENTS_PER_BACKEND * n + 4, "replication", "RAIDb-1",
                     "waitPolicy", "first", "balancing", "least-pending", "lockGranularity", "table"));
         }
-        ControllerProcess cp = ctx.controller("auction", vdbs);
+        BenchController cp = ctx.controller("auction", vdbs);
         List<Variant> variants = new ArrayList<>();
         for (VirtualDatabaseSpec v : vdbs) {
             int n = v.backends().size();

@@ -13,19 +13,19 @@ import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.ClosedLoop;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.RunResult;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
 import org.phalanx.bench.cluster.BackendSpec;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.ClosedLoop;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.RunResult;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.Auction;
 
 /**
@@ -83,7 +83,7 @@ public final class AuctionCache implements Scenario {
         VirtualDatabaseSpec strongBig = vdb("rubis_strong_big", template, pool, BIG_CACHE);
         VirtualDatabaseSpec relaxed = vdb("rubis_relaxed", template, pool, CACHE + ">\n"
                 + "    <rule pattern=\"(?i)^\\s*select\" action=\"relaxed\" staleness=\"60s\"/>\n  </cache>");
-        ControllerProcess cp = ctx.controller("auction-cache", List.of(none, strong, relaxed, strongBig));
+        BenchController cp = ctx.controller("auction-cache", List.of(none, strong, relaxed, strongBig));
         Endpoint noneEp = Endpoint.phalanx(cp, none.name(), false, List.of());
 
         List<Variant> rampVariants = new ArrayList<>();

@@ -7,19 +7,19 @@ import java.util.Map;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.Bookstore;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * Scenario 4, the TPC-W-like bookstore mixes over N = 1..6 emulated backends with full
@@ -60,7 +60,7 @@ public final class BookstoreMixes implements Scenario {
             vdbs.add(Scaling.vdb("tpcw_n" + n, backends, n, CLIENTS_PER_BACKEND * n + 4, "replication", "RAIDb-1",
                     "waitPolicy", "first", "balancing", "least-pending", "lockGranularity", "table"));
         }
-        ControllerProcess cp = ctx.controller("bookstore", vdbs);
+        BenchController cp = ctx.controller("bookstore", vdbs);
         List<Variant> variants = new ArrayList<>();
         for (Bookstore.Mix mix : Bookstore.Mix.values()) {
             Bookstore w = new Bookstore(mix, data);

@@ -8,19 +8,19 @@ import java.util.Map;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.Bookstore;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * Issue 4's benchmark: the TPC-W-like mixes over N = 1..6 emulated backends, full replication
@@ -98,7 +98,7 @@ public final class BookstorePartial implements Scenario {
         VirtualDatabaseSpec scratchOnOne = partial("tpcw_partial1_n" + MAX_BACKENDS, backends, MAX_BACKENDS, 1);
         vdbs.add(scratchOnOne);
         replicationOf.put(scratchOnOne.name(), SCRATCH_ON_ONE);
-        ControllerProcess cp = ctx.controller("bookstore-partial", vdbs);
+        BenchController cp = ctx.controller("bookstore-partial", vdbs);
         List<Variant> variants = new ArrayList<>();
         for (Bookstore.Mix mix : Bookstore.Mix.values()) {
             Bookstore w = new Bookstore(mix, data, Bookstore.BestSellers.WORK_TABLE);

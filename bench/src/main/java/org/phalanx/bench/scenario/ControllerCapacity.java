@@ -10,21 +10,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.RunResult;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
 import org.phalanx.bench.cluster.BackendSpec;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.RunResult;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.PointReads;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * Scenario 5, controller capacity: point reads at 32 clients over emulated backends with no
@@ -76,7 +76,7 @@ public final class ControllerCapacity implements Scenario {
                 "jdbc:sqlite:" + file, null, null, null, 8)), single);
         VirtualDatabaseSpec sqliteCached = new VirtualDatabaseSpec("point_sqlite_cached", List.of(new BackendSpec("sqlite",
                 "jdbc:sqlite:" + file, null, null, null, 8)), single).withAfter(cache);
-        ControllerProcess cp = ctx.controller("capacity", List.of(plain, cached, sqlite, sqliteCached));
+        BenchController cp = ctx.controller("capacity", List.of(plain, cached, sqlite, sqliteCached));
 
         Variant v = new Variant("N=" + BACKENDS + " " + CLIENTS + " clients",
                 Endpoint.phalanx(cp, plain.name(), false, plain.backendNames()), w, CLIENTS,

@@ -16,19 +16,18 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.CategoryChart;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Scenario;
 import org.phalanx.bench.cluster.BackendSpec;
-import org.phalanx.bench.cluster.ControllerProcess;
-import org.phalanx.bench.cluster.MariaDb;
-import org.phalanx.bench.cluster.Postgres;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Scenario;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
 import org.phalanx.bench.workload.PointReads;
 import org.phalanx.controller.Controller;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.recoverylog.dump.DumpInfo;
+import org.phalanx.testkit.db.DatabaseServer;
 
 /**
  * Recovery throughput (issue 6): dump and restore of a 1,000,000-row table with the portable
@@ -47,20 +46,16 @@ public final class DumpRestore implements Scenario {
     private record Engine(String label, String vdb, List<String> formats, Runnable cleanup) {
     }
 
-    /** Creates a database on a server and returns its URL. */
-    @FunctionalInterface
-    private interface CreateDatabase {
-        String create(String name) throws SQLException;
-    }
-
-    /** A database server engine: how to make and drop its two backends' databases, and its native dump. */
-    private record Server(String label, String vdb, CreateDatabase create, java.util.function.Consumer<String> drop,
-                          String loadOptions, String user, String password, String nativeFormat, List<String> tools) {
+    /** A database server engine: where its two backends' databases live, and its native dump. */
+    private record Server(DatabaseServer server, String vdb, String loadOptions, String nativeFormat, List<String> tools) {
 
         /** Creates and loads the databases of b1 and b2, adds the virtual database; says whether the tools are there. */
         Engine prepare(String prefix, int rows, List<VirtualDatabaseSpec> vdbs, List<String> notes) throws SQLException {
-            String b1 = create.create(prefix + "b1");
-            String b2 = create.create(prefix + "b2");
+            String label = server.product();
+            String user = server.user();
+            String password = server.password();
+            String b1 = server.create(prefix + "b1");
+            String b2 = server.create(prefix + "b2");
             load(b1 + loadOptions, user, password, rows);
             load(b2 + loadOptions, user, password, rows);
             vdbs.add(DumpRestore.vdb(vdb, b1, b2, user, password, "dir=\"log-" + vdb + "\""));
@@ -74,8 +69,8 @@ public final class DumpRestore implements Scenario {
                 notes.add(names + " are not all installed on this machine: " + label + "'s native dump is not measured.");
             }
             return new Engine(label, vdb, formats, () -> {
-                drop.accept(prefix + "b1");
-                drop.accept(prefix + "b2");
+                server.drop(prefix + "b1");
+                server.drop(prefix + "b2");
             });
         }
     }
@@ -101,7 +96,7 @@ public final class DumpRestore implements Scenario {
     public void run(BenchContext ctx, Section s) throws Exception {
         int rows = ctx.scale(1_000_000, 2_000);
         int writes = ctx.scale(20_000, 200);
-        String prefix = "phalanx_bench_" + ProcessHandle.current().pid() + "_";
+        String prefix = DatabaseServer.perProcess("phalanx_bench") + "_";
         Path dir = ctx.work("recovery");
         Files.createDirectories(dir);
         List<VirtualDatabaseSpec> vdbs = new ArrayList<>();
@@ -118,19 +113,18 @@ public final class DumpRestore implements Scenario {
         vdbs.add(vdb("dump_sqlite", "jdbc:sqlite:" + sqlite1, "jdbc:sqlite:" + sqlite2, null, null, "dir=\"log-sqlite\""));
         engines.add(new Engine("SQLite", "dump_sqlite", List.of("portable", "sqlite-native"), () -> { }));
 
-        Server pg = new Server("PostgreSQL", "dump_pg", Postgres::createDatabase, Postgres::dropDatabase,
-                "?reWriteBatchedInserts=true", Postgres.USER, Postgres.PASSWORD, "pg_dump", List.of("pg_dump", "pg_restore"));
+        Server pg = new Server(DatabaseServer.POSTGRESQL, "dump_pg", "?reWriteBatchedInserts=true", "pg_dump",
+                List.of("pg_dump", "pg_restore"));
         if (ctx.postgresUnavailable().isEmpty()) {
             engines.add(pg.prepare(prefix, rows, vdbs, notes));
         } else {
             notes.add("PostgreSQL is not available: " + ctx.postgresUnavailable().get());
         }
-        Server maria = new Server("MariaDB", "dump_mariadb", MariaDb::createDatabase, MariaDb::dropDatabase, "",
-                MariaDb.USER, MariaDb.PASSWORD, "mysqldump", List.of("mysqldump", "mysql"));
-        var mariaProblem = MariaDb.unavailable();
+        Server maria = new Server(DatabaseServer.MARIADB, "dump_mariadb", "", "mysqldump", List.of("mysqldump", "mysql"));
+        var mariaProblem = DatabaseServer.MARIADB.unavailable();
         if (mariaProblem.isEmpty()) {
             engines.add(maria.prepare(prefix, rows, vdbs, notes));
-        } else if ("1".equals(System.getenv(BenchContext.REQUIRE_SERVERS))) {
+        } else if (DatabaseServer.required()) {
             throw new IllegalStateException(mariaProblem.get() + " and " + BenchContext.REQUIRE_SERVERS + "=1");
         } else {
             notes.add("MariaDB is not available: " + mariaProblem.get());
@@ -157,7 +151,7 @@ public final class DumpRestore implements Scenario {
             replayVdbs.add(name);
         }
 
-        Path config = ControllerProcess.writeConfig(ctx.work("controller"), vdbs, 0);
+        Path config = BenchController.writeConfig(ctx.work("controller"), vdbs, 0);
         Controller controller = Controller.fromConfig(config);
         List<Op> ops = new ArrayList<>();
         try {
@@ -222,7 +216,7 @@ public final class DumpRestore implements Scenario {
             int id = t;
             Thread th = new Thread(() -> {
                 SplittableRandom r = new SplittableRandom(round * 31L + id);
-                try (Connection c = DriverManager.getConnection(url, ControllerProcess.USER, ControllerProcess.PASSWORD);
+                try (Connection c = DriverManager.getConnection(url, BenchController.USER, BenchController.PASSWORD);
                      PreparedStatement ps = c.prepareStatement("UPDATE accounts SET abalance = abalance + ? WHERE aid = ?")) {
                     for (int i = id; i < writes; i += threads) {
                         ps.setInt(1, 1 + r.nextInt(100));

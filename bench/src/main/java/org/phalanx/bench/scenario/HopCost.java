@@ -8,19 +8,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
 import org.phalanx.bench.cluster.BackendSpec;
-import org.phalanx.bench.cluster.ControllerProcess;
-import org.phalanx.bench.cluster.Postgres;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.PointReads;
+import org.phalanx.testkit.db.DatabaseServer;
 
 /**
  * Scenario 1, the cost of the hop: prepared point reads at 1 and 16 clients, straight to the
@@ -31,6 +31,7 @@ import org.phalanx.bench.workload.PointReads;
  */
 public final class HopCost implements Scenario {
     static final List<String> PARAMS = List.of("database", "path");
+    private static final DatabaseServer PG = DatabaseServer.POSTGRESQL;
 
     @Override
     public String id() {
@@ -51,15 +52,15 @@ public final class HopCost implements Scenario {
         String pgUrl = null;
         if (pg) {
             pgUrl = ctx.postgresDatabase();
-            try (Connection c = DriverManager.getConnection(pgUrl + "?reWriteBatchedInserts=true", Postgres.USER,
-                    Postgres.PASSWORD)) {
+            try (Connection c = DriverManager.getConnection(pgUrl + "?reWriteBatchedInserts=true", PG.user(),
+                    PG.password())) {
                 w.load(c);
                 try (java.sql.Statement st = c.createStatement()) {
                     st.execute("VACUUM ANALYZE accounts");
                 }
             }
-            vdbs.add(new VirtualDatabaseSpec("hop_pg", List.of(new BackendSpec("pg", pgUrl, null, Postgres.USER,
-                    Postgres.PASSWORD.isEmpty() ? null : Postgres.PASSWORD, 20)),
+            vdbs.add(new VirtualDatabaseSpec("hop_pg", List.of(new BackendSpec("pg", pgUrl, null, PG.user(),
+                    PG.password().isEmpty() ? null : PG.password(), 20)),
                     Map.of("replication", "SingleDB", "lockGranularity", "table")));
         }
         Path dir = ctx.work("sqlite");
@@ -70,7 +71,7 @@ public final class HopCost implements Scenario {
         }
         vdbs.add(new VirtualDatabaseSpec("hop_sqlite", List.of(new BackendSpec("sqlite", "jdbc:sqlite:" + file, null,
                 null, null, 20)), Map.of("replication", "SingleDB")));
-        ControllerProcess cp = ctx.controller("hop", vdbs);
+        BenchController cp = ctx.controller("hop", vdbs);
 
         // direct SQLite gets the settings the controller gives its SQLite backends
         Endpoint sqliteDirect = Endpoint.direct("jdbc:sqlite:" + file, null, null, false)
@@ -79,7 +80,7 @@ public final class HopCost implements Scenario {
         List<Variant> variants = new ArrayList<>();
         for (int clients : new int[] {1, 16}) {
             if (pg) {
-                variants.add(variant("pg-direct-" + clients, Endpoint.direct(pgUrl, Postgres.USER, Postgres.PASSWORD, true),
+                variants.add(variant("pg-direct-" + clients, Endpoint.direct(pgUrl, PG.user(), PG.password(), true),
                         w, clients, "PostgreSQL", "direct"));
                 variants.add(variant("pg-phalanx-" + clients, Endpoint.phalanx(cp, "hop_pg", true, List.of()), w, clients,
                         "PostgreSQL", "Phalanx"));

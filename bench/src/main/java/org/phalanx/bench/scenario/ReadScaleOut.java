@@ -5,18 +5,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.PointReads;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * Scenario 2, read scale-out: point reads over N = 1, 2, 4, 8 emulated backends (RAIDb-1,
@@ -49,7 +49,7 @@ public final class ReadScaleOut implements Scenario {
         for (int n : SIZES) {
             vdbs.add(Scaling.vdb("reads_n" + n, backends, n, 16, "replication", "RAIDb-1", "balancing", "round-robin"));
         }
-        ControllerProcess cp = ctx.controller("reads", vdbs);
+        BenchController cp = ctx.controller("reads", vdbs);
         List<Variant> variants = new ArrayList<>();
         for (VirtualDatabaseSpec v : vdbs) {
             int n = v.backends().size();

@@ -8,14 +8,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntFunction;
 import org.knowm.xchart.XYChart;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
 import org.phalanx.bench.cluster.BackendSpec;
 import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /** Helpers shared by the scale-out scenarios (N emulated backends per virtual database). */
 final class Scaling {

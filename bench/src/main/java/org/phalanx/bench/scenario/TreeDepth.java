@@ -9,17 +9,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.knowm.xchart.CategoryChart;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
 import org.phalanx.bench.cluster.BackendSpec;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.PointReads;
 import org.phalanx.bench.workload.SmallWrites;
 import org.phalanx.bench.workload.Workload;
@@ -67,9 +67,9 @@ public final class TreeDepth implements Scenario {
             String vdb = "tree" + level;
             BackendSpec backend = level == 1
                     ? new BackendSpec("leaf", backendUrl, null, null, null, 4)
-                    : new BackendSpec("level" + (level - 1), backendUrl, driver, ControllerProcess.USER,
-                            ControllerProcess.PASSWORD, 4);
-            ControllerProcess cp = ctx.controller("level" + level,
+                    : new BackendSpec("level" + (level - 1), backendUrl, driver, BenchController.USER,
+                            BenchController.PASSWORD, 4);
+            BenchController cp = ctx.controller("level" + level,
                     List.of(new VirtualDatabaseSpec(vdb, List.of(backend), Map.of("replication", "SingleDB"))));
             entries.add(Endpoint.phalanx(cp, vdb, false, List.of()));
             backendUrl = cp.url(vdb);

@@ -5,18 +5,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.phalanx.bench.BenchContext;
-import org.phalanx.bench.Endpoint;
-import org.phalanx.bench.Scenario;
-import org.phalanx.bench.Summary;
-import org.phalanx.bench.Variant;
-import org.phalanx.bench.cluster.ControllerProcess;
+import org.phalanx.bench.cluster.BenchController;
 import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.bench.harness.BenchContext;
+import org.phalanx.bench.harness.Endpoint;
+import org.phalanx.bench.harness.Scenario;
+import org.phalanx.bench.harness.Summary;
+import org.phalanx.bench.harness.Tables;
+import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Section;
-import org.phalanx.bench.report.Tables;
 import org.phalanx.bench.workload.SmallWrites;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * Scenario 3, write replication: small auto-commit updates over N = 1, 2, 4, 8 emulated
@@ -56,7 +56,7 @@ public final class WriteReplication implements Scenario {
                         "waitPolicy", policy));
             }
         }
-        ControllerProcess cp = ctx.controller("writes", vdbs);
+        BenchController cp = ctx.controller("writes", vdbs);
         List<Variant> variants = new ArrayList<>();
         for (VirtualDatabaseSpec v : vdbs) {
             int n = v.backends().size();

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * A RUBiS-like auction site (eBay-style) with the RUBiS <b>bidding mix</b>: 80% read-only

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.phalanx.bench.emulation.CostModel;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * A TPC-W-like online bookstore: the 14 web interactions of TPC-W, each one request of the

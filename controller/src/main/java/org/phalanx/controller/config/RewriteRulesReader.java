@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.RewriteRule;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /**
  * Reads {@code <rewriting>}: each {@code <rewrite>} rule, checked (a regular expression that
@@ -36,10 +36,9 @@ final class RewriteRulesReader {
         }
         List<BackendConfig> out = new ArrayList<>(backends.size());
         for (BackendConfig b : backends) {
-            Engine engine = Engine.of(b.url());
+            Engine engine = Engine.ofUrl(b.url());
             List<RewriteRule> own = rules.stream().filter(r -> r.appliesTo(b.name(), engine)).toList();
-            out.add(new BackendConfig(b.name(), b.url(), b.driverClass(), b.credentials(), b.logins(), b.poolSize(),
-                    b.weight(), b.tables(), b.driverJar(), own, b.maxPending()));
+            out.add(b.toBuilder().rewrites(own).build());
         }
         return out;
     }
@@ -54,7 +53,7 @@ final class RewriteRulesReader {
         if (engineText != null) {
             engine = Engine.valueOf(engineText.trim().toUpperCase(Locale.ROOT));
             Engine wanted = engine;
-            if (backends.stream().noneMatch(b -> Engine.of(b.url()) == wanted)) {
+            if (backends.stream().noneMatch(b -> Engine.ofUrl(b.url()) == wanted)) {
                 problems.add(e.location("engine"), "no backend of this virtual database is " + engineText.trim()
                         + ": the rule would never apply");
             }

@@ -37,10 +37,8 @@ import java.util.regex.PatternSyntaxException;
  * and schedule) with the position of each problem.
  */
 public final class VirtualDatabaseConfigReader {
-    private static final RequestManagerConfig DEFAULTS = RequestManagerConfig.defaults();
+    private static final RequestManagerConfig DEFAULTS = RequestManagerConfig.builder().build();
     private static final CacheConfig CACHE_DEFAULTS = CacheConfig.defaults();
-    private static final int DEFAULT_POOL_SIZE = 10;
-    private static final int DEFAULT_WEIGHT = 1;
     /** What {@code JdbcRecoveryLog} accepts as a table prefix. */
     private static final Pattern TABLE_PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}|");
 
@@ -80,7 +78,7 @@ public final class VirtualDatabaseConfigReader {
                 .orElse(DEFAULTS);
         CacheConfig cache = root.child("cache").map(this::cache).orElse(null);
         if (cache != null) {
-            requestManager = withCache(requestManager, cache);
+            requestManager = requestManager.toBuilder().cache(cache).build();
         }
         RecoveryLogConfig recoveryLog = root.child("recoveryLog").map(e -> recoveryLog(e, backends)).orElse(null);
         problems.throwIfAny();
@@ -213,14 +211,16 @@ public final class VirtualDatabaseConfigReader {
             } else if (driver != null && !loadable(driver.trim())) {
                 problems.add(e.location(), "JDBC driver class '" + driver.trim() + "' is not on the controller's classpath");
             }
-            backends.add(new BackendConfig(name,
-                    SqliteUrls.resolve(e.required("url").trim(), folder),
-                    driver == null ? null : driver.trim(),
-                    new Credentials(e.attribute("user", null), e.attribute("password", null)),
-                    logins(e, users),
-                    intAttribute(e, "poolSize", DEFAULT_POOL_SIZE),
-                    intAttribute(e, "weight", DEFAULT_WEIGHT),
-                    tables(e, name, replication, partitioned), driverJar, List.of(), intAttribute(e, "maxPending", 0)));
+            backends.add(BackendConfig.builder(name, SqliteUrls.resolve(e.required("url").trim(), folder))
+                    .driverClass(driver == null ? null : driver.trim())
+                    .login(e.attribute("user", null), e.attribute("password", null))
+                    .logins(logins(e, users))
+                    .poolSize(intAttribute(e, "poolSize", BackendConfig.DEFAULT_POOL_SIZE))
+                    .weight(intAttribute(e, "weight", BackendConfig.DEFAULT_WEIGHT))
+                    .tables(tables(e, name, replication, partitioned))
+                    .driverJar(driverJar)
+                    .maxPending(intAttribute(e, "maxPending", 0))
+                    .build());
         }
         return backends;
     }
@@ -312,18 +312,22 @@ public final class VirtualDatabaseConfigReader {
         if (replication == ReplicationLevel.SINGLE_DB && backendCount != 1) {
             problems.add(e.location(), "replication SingleDB takes exactly one backend, found " + backendCount);
         }
-        return new RequestManagerConfig(
-                replication,
-                e.attributes().containsKey("waitPolicy")
-                        ? WaitPolicy.valueOf(constant(e.required("waitPolicy"))) : DEFAULTS.waitPolicy(),
-                e.attributes().containsKey("balancing")
-                        ? BalancingPolicy.valueOf(constant(e.required("balancing"))) : DEFAULTS.balancing(),
-                e.attributes().containsKey("lockGranularity")
-                        ? LockGranularity.valueOf(constant(e.required("lockGranularity"))) : DEFAULTS.lockGranularity(),
-                lockTimeout(e),
-                macroTimeZone(e),
-                intAttribute(e, "analysisCacheSize", DEFAULTS.analysisCacheSize()),
-                placementRules(e, replication, backends));
+        RequestManagerConfig.Builder config = RequestManagerConfig.builder()
+                .replication(replication)
+                .lockTimeout(lockTimeout(e))
+                .macroTimeZone(macroTimeZone(e))
+                .analysisCacheSize(intAttribute(e, "analysisCacheSize", DEFAULTS.analysisCacheSize()))
+                .placementRules(placementRules(e, replication, backends));
+        if (e.attributes().containsKey("waitPolicy")) {
+            config.waitPolicy(WaitPolicy.valueOf(constant(e.required("waitPolicy"))));
+        }
+        if (e.attributes().containsKey("balancing")) {
+            config.balancing(BalancingPolicy.valueOf(constant(e.required("balancing"))));
+        }
+        if (e.attributes().containsKey("lockGranularity")) {
+            config.lockGranularity(LockGranularity.valueOf(constant(e.required("lockGranularity"))));
+        }
+        return config.build();
     }
 
     /** The createTable rules in order, each checked against the backends and the replication level. */
@@ -460,11 +464,6 @@ public final class VirtualDatabaseConfigReader {
         return text.isEmpty() ? List.of() : Arrays.stream(text.split("\\s+")).distinct().toList();
     }
 
-    private static RequestManagerConfig withCache(RequestManagerConfig rm, CacheConfig cache) {
-        return new RequestManagerConfig(rm.replication(), rm.waitPolicy(), rm.balancing(), rm.lockGranularity(),
-                rm.lockTimeout(), rm.macroTimeZone(), rm.analysisCacheSize(), rm.placementRules(), cache);
-    }
-
     /** The result cache: sizes, granularity, rules in order, and the load trigger of relaxed rules. */
     private CacheConfig cache(XmlElement e) {
         boolean hasHigh = e.attributes().containsKey("relaxedHighWater");
@@ -501,6 +500,7 @@ public final class VirtualDatabaseConfigReader {
             long bytes = Sizes.parse(text);
             if (bytes == 0) {
                 problems.add(e.location("maxMemory"), "maxMemory must be larger than 0");
+                return CACHE_DEFAULTS.maxMemoryBytes();
             }
             return bytes;
         } catch (IllegalArgumentException ex) {
@@ -559,6 +559,7 @@ public final class VirtualDatabaseConfigReader {
             Duration d = Durations.parse(text);
             if (d.isZero()) {
                 problems.add(e.location(), "lockTimeout must be longer than 0");
+                return DEFAULTS.lockTimeout();
             }
             return d;
         } catch (IllegalArgumentException ex) {

@@ -4,6 +4,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.vdb.AnswerTimes;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.engine.SqlState;
 import org.phalanx.protocol.ErrorReply;
 import org.phalanx.protocol.FrameIO;
 import org.phalanx.protocol.Hello;
@@ -35,6 +36,8 @@ import java.util.function.Consumer;
  */
 final class ClientConnection implements Runnable {
     private static final Logger LOG = LogManager.getLogger(ClientConnection.class);
+    /** A connection refused before any session exists (bad protocol version, unknown virtual database). */
+    private static final String REJECTED = SqlState.SQLSERVER_REJECTED_ESTABLISHMENT_OF_SQLCONNECTION.code();
 
     /** A client that connects must say HELLO promptly; idle sockets must not pile up. */
     static final Duration HELLO_TIMEOUT = Duration.ofSeconds(10);
@@ -112,21 +115,21 @@ final class ClientConnection implements Runnable {
         reader.end();
         if (hello.version() != Protocol.VERSION) {
             LOG.warn("Closing connection from {}: protocol version {} not supported", remote, hello.version());
-            refuse(out, new ErrorReply("08004", 0, "protocol version " + hello.version()
+            refuse(out, new ErrorReply(REJECTED, 0, "protocol version " + hello.version()
                     + " is not supported (this controller speaks version " + Protocol.VERSION + ")"));
             return false;
         }
         VirtualDatabase vdb = hello.vdb() == null ? null : virtualDatabases.get(hello.vdb());
         if (vdb == null) {
             LOG.warn("Refused connection from {}: unknown virtual database '{}'", remote, hello.vdb());
-            refuse(out, new ErrorReply("08004", 0, "unknown virtual database '" + hello.vdb() + "'"));
+            refuse(out, new ErrorReply(REJECTED, 0, "unknown virtual database '" + hello.vdb() + "'"));
             return false;
         }
         try {
             session = vdb.login(hello.user(), hello.password());
             answerTimes = vdb.answerTimes();
         } catch (SQLException e) {
-            if ("28000".equals(e.getSQLState())) {
+            if (SqlState.INVALID_AUTHORIZATION_SPECIFICATION.is(e.getSQLState())) {
                 LOG.warn("Authentication failed for {} '{}' on virtual database '{}' from {}",
                         vdb.hasUser(hello.user()) ? "user" : "unknown user", hello.user(), vdb.name(), remote);
             } else {

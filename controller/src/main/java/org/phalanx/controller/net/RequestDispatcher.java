@@ -1,6 +1,7 @@
 package org.phalanx.controller.net;
 
 import org.phalanx.controller.result.ResultCursor;
+import org.phalanx.engine.SqlState;
 import org.phalanx.protocol.Batch;
 import org.phalanx.protocol.BatchResult;
 import org.phalanx.protocol.ErrorReply;
@@ -161,7 +162,8 @@ final class RequestDispatcher {
     private MessageWriter fetch(int cursorId, int fetchSize) throws SQLException {
         ResultCursor cursor = cursors.get(cursorId);
         if (cursor == null) {
-            throw new SQLException("no open cursor " + cursorId + " (it was closed or fully read)", "24000");
+            throw new SQLException("no open cursor " + cursorId + " (it was closed or fully read)",
+                    SqlState.INVALID_CURSOR_STATE.code());
         }
         try {
             RowBatch batch = cursor.next(fetchSize(fetchSize), batchBytes);
@@ -270,7 +272,7 @@ final class RequestDispatcher {
             return reply;
         }
         cursors.close(cursorId);
-        return new ErrorReply("54000", 0, "the reply of " + reply.payloadLength()
+        return new ErrorReply(SqlState.PROGRAM_LIMIT_EXCEEDED.code(), 0, "the reply of " + reply.payloadLength()
                 + " bytes exceeds the frame limit of " + maxFrameBytes + " bytes").toMessage();
     }
 

@@ -4,6 +4,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.config.RecoveryLogConfig;
 import org.phalanx.controller.config.VirtualDatabaseConfig;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.recoverylog.JdbcRecoveryLog;
 import org.phalanx.recoverylog.RecoveryLog;
@@ -112,8 +113,9 @@ public final class VirtualDatabase {
         RecoveryLog log = null;
         if (logConfig != null) {
             log = openLog(config.name(), logConfig);
-            requestManagerConfig = requestManagerConfig.withRecovery(new RecoveryConfig(log,
-                    logConfig.enableSyncedOnStart(), logConfig.checkpointEvery(), logConfig.checkpointEveryWrites()));
+            requestManagerConfig = requestManagerConfig.toBuilder().recovery(new RecoveryConfig(log,
+                    logConfig.enableSyncedOnStart(), logConfig.checkpointEvery(), logConfig.checkpointEveryWrites()))
+                    .build();
         }
         RequestManager requestManager;
         try {
@@ -150,7 +152,7 @@ public final class VirtualDatabase {
         } catch (RuntimeException e) {
             throw new SQLException((config.location() == null ? "" : config.location() + ": ") + "virtual database "
                     + virtualDatabase + " refused: its recovery log (" + config.describe() + ") cannot be opened: "
-                    + e.getMessage(), "58030", e);
+                    + e.getMessage(), SqlState.IO_ERROR.code(), e);
         }
     }
 
@@ -165,7 +167,8 @@ public final class VirtualDatabase {
      */
     public Session login(String user, String password) throws SQLException {
         if (!users.authenticate(user, password)) {
-            throw new SQLInvalidAuthorizationSpecException(INVALID_CREDENTIALS, "28000");
+            throw new SQLInvalidAuthorizationSpecException(INVALID_CREDENTIALS,
+                    SqlState.INVALID_AUTHORIZATION_SPECIFICATION.code());
         }
         return sessions.openSession(user);
     }
@@ -275,14 +278,14 @@ public final class VirtualDatabase {
         requestManager("list checkpoints");
         if (log == null) {
             throw new SQLException("virtual database " + name + " has no recovery log (add <recoveryLog> to its"
-                    + " file): cannot list checkpoints", "55000");
+                    + " file): cannot list checkpoints", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         Map<String, Long> checkpoints;
         try {
             checkpoints = log.checkpoints();
         } catch (RecoveryLogException e) {
             throw new SQLException("cannot read the checkpoints of virtual database " + name + ": " + e.getMessage(),
-                    "58030", e);
+                    SqlState.IO_ERROR.code(), e);
         }
         Map<String, Long> sorted = new java.util.LinkedHashMap<>();
         checkpoints.entrySet().stream()
@@ -332,12 +335,12 @@ public final class VirtualDatabase {
     public long checkpoint(String checkpointName) throws SQLException {
         RequestManager rm = requestManager("take a checkpoint");
         if (checkpointName == null || checkpointName.isBlank()) {
-            throw new SQLException("a checkpoint needs a name", "22023");
+            throw new SQLException("a checkpoint needs a name", SqlState.INVALID_PARAMETER_VALUE.code());
         }
         if (checkpointName.startsWith("backend-") || checkpointName.startsWith("dump-")
                 || checkpointName.startsWith("applied-") || checkpointName.equals("auto")) {
             throw new SQLException("checkpoint name '" + checkpointName + "' is reserved (backend-*, dump-*, applied-* and auto"
-                    + " are the controller's own checkpoints)", "22023");
+                    + " are the controller's own checkpoints)", SqlState.INVALID_PARAMETER_VALUE.code());
         }
         return operation("taking checkpoint " + checkpointName, () -> rm.checkpoint(checkpointName));
     }
@@ -375,18 +378,20 @@ public final class VirtualDatabase {
         return operation("dumping backend " + backend + " to " + dumpName, () -> {
             if (Files.exists(file)) {
                 throw new SQLException("dump " + dumpName + " already exists in " + dumpDir
-                        + ": choose another name or delete it first", "42710");
+                        + ": choose another name or delete it first", SqlState.DUPLICATE_OBJECT.code());
             }
             if (MysqlDumpBackuper.FORMAT.equals(format) && rm.backendStates().get(backend) == BackendState.ENABLED) {
                 // mysqldump takes its own snapshot, not the one taken at the checkpoint: writes in between
                 // would be in the dump and replayed again
                 throw new SQLException("a mysqldump dump cannot share the controller's snapshot, so it is taken from a"
-                        + " disabled backend only: disable " + backend + " first, or use the portable format", "55000");
+                        + " disabled backend only: disable " + backend + " first, or use the portable format",
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
             }
             try {
                 Files.createDirectories(dumpDir);
             } catch (IOException e) {
-                throw new SQLException("cannot create the dump folder " + dumpDir + ": " + e, "58030", e);
+                throw new SQLException("cannot create the dump folder " + dumpDir + ": " + e,
+                        SqlState.IO_ERROR.code(), e);
             }
             long start = System.nanoTime();
             DumpInfo info = rm.backup(backend, file, format, progress);
@@ -438,7 +443,7 @@ public final class VirtualDatabase {
                     .sorted()
                     .toList();
         } catch (IOException e) {
-            throw new SQLException("cannot list the dump folder " + dumpDir + ": " + e, "58030", e);
+            throw new SQLException("cannot list the dump folder " + dumpDir + ": " + e, SqlState.IO_ERROR.code(), e);
         }
         List<Dump> dumps = new ArrayList<>(files.size());
         for (Path f : files) {
@@ -465,7 +470,7 @@ public final class VirtualDatabase {
             } catch (NoSuchFileException e) {
                 throw noSuchDump(dumpName);
             } catch (IOException e) {
-                throw new SQLException("cannot delete dump " + file + ": " + e, "58030", e);
+                throw new SQLException("cannot delete dump " + file + ": " + e, SqlState.IO_ERROR.code(), e);
             }
             rm.removeCheckpoint("dump-" + file.getFileName()); // the log no longer needs to keep its entries
             LOG.info("Virtual database {}: dump {} deleted", name, dumpName);
@@ -474,28 +479,30 @@ public final class VirtualDatabase {
     }
 
     private SQLException noSuchDump(String dumpName) {
-        return new SQLException("no dump named " + dumpName + " in " + dumpDir, "42704");
+        return new SQLException("no dump named " + dumpName + " in " + dumpDir, SqlState.UNDEFINED_OBJECT.code());
     }
 
     /** The dump's path in the dump folder; refuses anything but a plain file name. */
     private Path dumpFile(String dumpName, String action) throws SQLException {
         requireDumpDir(action);
         if (dumpName == null || dumpName.isBlank()) {
-            throw new SQLException("a dump needs a name", "22023");
+            throw new SQLException("a dump needs a name", SqlState.INVALID_PARAMETER_VALUE.code());
         }
         if (dumpName.contains("/") || dumpName.contains("\\") || dumpName.contains(java.io.File.separator)
                 || dumpName.indexOf('\0') >= 0 || dumpName.startsWith(".")) {
             throw new SQLException("dump name '" + dumpName + "' must be a plain file name (no path separators, not"
-                    + " starting with '.'): dumps live in " + dumpDir, "22023");
+                    + " starting with '.'): dumps live in " + dumpDir, SqlState.INVALID_PARAMETER_VALUE.code());
         }
         Path file;
         try {
             file = dumpDir.resolve(dumpName);
         } catch (java.nio.file.InvalidPathException e) {
-            throw new SQLException("dump name '" + dumpName + "' is not a file name: " + e.getReason(), "22023", e);
+            throw new SQLException("dump name '" + dumpName + "' is not a file name: " + e.getReason(),
+                    SqlState.INVALID_PARAMETER_VALUE.code(), e);
         }
         if (!dumpDir.equals(file.getParent())) {
-            throw new SQLException("dump name '" + dumpName + "' must be a plain file name", "22023");
+            throw new SQLException("dump name '" + dumpName + "' must be a plain file name",
+                    SqlState.INVALID_PARAMETER_VALUE.code());
         }
         return file;
     }
@@ -503,14 +510,15 @@ public final class VirtualDatabase {
     private void requireDumpDir(String action) throws SQLException {
         if (dumpDir == null) {
             throw new SQLException("virtual database " + name + " has no recovery log (add <recoveryLog> to its"
-                    + " file): cannot " + action, "55000");
+                    + " file): cannot " + action, SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
     }
 
     private RequestManager requestManager(String action) throws SQLException {
         RequestManager rm = sessions.requestManager();
         if (rm == null) {
-            throw new SQLException("virtual database " + name + " has no request manager: cannot " + action, "55000");
+            throw new SQLException("virtual database " + name + " has no request manager: cannot " + action,
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         return rm;
     }
@@ -526,7 +534,7 @@ public final class VirtualDatabase {
             String running = runningOperation;
             throw new SQLException("virtual database " + name + " is busy"
                     + (running == null ? " with another operation" : " " + running)
-                    + ": operator actions run one at a time", "55006");
+                    + ": operator actions run one at a time", SqlState.OBJECT_IN_USE.code());
         }
         try {
             runningOperation = what + " (since " + Instant.now() + ")";

@@ -90,8 +90,9 @@ class ControllerConfigReaderTest {
         assertEquals("shop", shop.name());
         assertEquals(dir.resolve("vdbs/shop.xml").toAbsolutePath().normalize(), shop.file());
         assertEquals(List.of(new VirtualUser("app", "secret"), new VirtualUser("report", "")), shop.users());
-        assertEquals(new BackendConfig("pg", "jdbc:postgresql://localhost/shop", "org.postgresql.Driver",
-                new Credentials("shop", "pw"), Map.of("report", new Credentials("reader", "rpw")), 20, 3),
+        assertEquals(BackendConfig.builder("pg", "jdbc:postgresql://localhost/shop").driverClass("org.postgresql.Driver")
+                .login("shop", "pw").logins(Map.of("report", new Credentials("reader", "rpw"))).poolSize(20).weight(3)
+                .build(),
                 shop.backends().get(0));
         BackendConfig lite = shop.backends().get(1);
         assertEquals("jdbc:sqlite:" + dir.resolve("vdbs/data/shop.db").toAbsolutePath().normalize()
@@ -103,15 +104,16 @@ class ControllerConfigReaderTest {
         assertEquals(1, lite.weight());
         assertEquals(4, lite.maxPending());
         assertEquals(0, shop.backends().get(0).maxPending(), "no limit unless set");
-        assertEquals(new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.MAJORITY,
-                BalancingPolicy.WEIGHTED_ROUND_ROBIN, LockGranularity.TABLE, Duration.ofMillis(1500),
-                ZoneId.of("Europe/Paris"), 500), shop.requestManager());
+        assertEquals(RequestManagerConfig.builder().waitPolicy(WaitPolicy.MAJORITY)
+                .balancing(BalancingPolicy.WEIGHTED_ROUND_ROBIN).lockGranularity(LockGranularity.TABLE)
+                .lockTimeout(Duration.ofMillis(1500)).macroTimeZone(ZoneId.of("Europe/Paris")).analysisCacheSize(500)
+                .build(), shop.requestManager());
 
         VirtualDatabaseConfig single = config.virtualDatabases().get(1);
         assertEquals("jdbc:sqlite::memory:", single.backends().get(0).url());
-        assertEquals(new RequestManagerConfig(ReplicationLevel.SINGLE_DB, WaitPolicy.ALL,
-                BalancingPolicy.LEAST_PENDING, LockGranularity.DATABASE, Duration.ofMinutes(2),
-                ZoneId.of("UTC"), RequestManagerConfig.defaults().analysisCacheSize()), single.requestManager());
+        assertEquals(RequestManagerConfig.builder().replication(ReplicationLevel.SINGLE_DB)
+                .waitPolicy(WaitPolicy.ALL).balancing(BalancingPolicy.LEAST_PENDING)
+                .lockGranularity(LockGranularity.DATABASE).lockTimeout(Duration.ofMinutes(2)).build(), single.requestManager());
     }
 
     @Test
@@ -128,7 +130,7 @@ class ControllerConfigReaderTest {
 
         assertEquals(new ListenConfig("127.0.0.1", Protocol.DEFAULT_PORT, Protocol.DEFAULT_MAX_FRAME), config.listen());
         RequestManagerConfig rm = config.virtualDatabases().get(0).requestManager();
-        assertEquals(RequestManagerConfig.defaults(), rm);
+        assertEquals(RequestManagerConfig.builder().build(), rm);
         assertEquals(ReplicationLevel.RAIDB_1, rm.replication());
         assertEquals(WaitPolicy.FIRST, rm.waitPolicy());
         assertEquals(Duration.ofSeconds(30), rm.lockTimeout());
@@ -227,7 +229,7 @@ class ControllerConfigReaderTest {
         RequestManagerConfig rm = shop.requestManager();
         assertEquals(ReplicationLevel.RAIDB_2, rm.replication());
         assertEquals(WaitPolicy.ALL, rm.waitPolicy());
-        assertEquals(RequestManagerConfig.defaults().lockTimeout(), rm.lockTimeout());
+        assertEquals(RequestManagerConfig.builder().build().lockTimeout(), rm.lockTimeout());
         List<PlacementRule> rules = rm.placementRules();
         assertEquals(4, rules.size());
         assertRule(rules.get(0), "orders|order_lines", Policy.BACKENDS, List.of("db1", "db2"), 0, f + ":19:85");
@@ -357,9 +359,8 @@ class ControllerConfigReaderTest {
         assertEquals(Granularity.TABLE, rm.cache().granularity());
         assertEquals(List.of(), rm.cache().rules());
         assertEquals(0, rm.cache().relaxedHighWater(), "relaxed rules apply whatever the load");
-        RequestManagerConfig d = RequestManagerConfig.defaults();
-        assertEquals(new RequestManagerConfig(d.replication(), d.waitPolicy(), d.balancing(), d.lockGranularity(),
-                d.lockTimeout(), d.macroTimeZone(), d.analysisCacheSize(), d.placementRules(), CacheConfig.defaults()),
+        RequestManagerConfig d = RequestManagerConfig.builder().build();
+        assertEquals(d.toBuilder().cache(CacheConfig.defaults()).build(),
                 rm, "everything else as without the cache");
     }
 

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.requestmanager.api.BackendState;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /** Done-when 5: a backend whose connections break mid-workload is disabled; clients see no error. */
 class BackendFailureIT {

@@ -21,7 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.db.SqliteFiles;
 
 /** Done-when 3: concurrent transfers keep the total, and every acknowledged transfer is everywhere. */
 class BankInvariantIT {
@@ -39,7 +39,7 @@ class BankInvariantIT {
         try (PhalanxCluster cluster = new PhalanxCluster(dir, "first", "b1", "b2", "b3")) {
             run(cluster::connect, acknowledged);
         }
-        SqliteCluster files = new SqliteCluster(dir, "b1", "b2", "b3");
+        SqliteFiles files = new SqliteFiles(dir, "b1", "b2", "b3");
         for (String b : files.names()) {
             assertBalancesExplained(files.direct(b), b, acknowledged);
         }

@@ -16,7 +16,8 @@ import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 import org.phalanx.controller.jmx.ObjectNames;
 import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
-import org.phalanx.controller.testing.ControllerProcess;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Ports;
 
 /**
  * A 2-level tree of controllers (the C-JDBC paper's vertical scalability): two sub-controllers,
@@ -48,17 +49,17 @@ final class ControllerTree implements AutoCloseable {
     ControllerTree(Path dir, String topRequestManager) throws Exception {
         this.dir = dir;
         for (String sub : LEAVES.keySet().stream().sorted().toList()) {
-            subPorts.put(sub, ControllerProcess.freePort());
+            subPorts.put(sub, Ports.free());
             writeSub(sub);
         }
-        topPort = ControllerProcess.freePort();
-        topJmxPort = ControllerProcess.freePort();
+        topPort = Ports.free();
+        topJmxPort = Ports.free();
         writeTop(topRequestManager);
         try {
             for (String sub : subPorts.keySet()) {
                 startSub(sub);
             }
-            topProcess = ControllerProcess.start(dir.resolve("top/controller.xml"), dir.resolve("top/controller.out"),
+            topProcess = ControllerProcess.launch(dir.resolve("top/controller.xml"), dir.resolve("top/controller.out"),
                     topPort, topJmxPort);
         } catch (Exception e) {
             close();
@@ -122,7 +123,7 @@ final class ControllerTree implements AutoCloseable {
 
     /** Starts (or restarts) a sub-controller's process on its port, over the leaves it had. */
     void startSub(String sub) throws IOException, InterruptedException {
-        subs.put(sub, ControllerProcess.start(dir.resolve(sub + "/controller.xml"),
+        subs.put(sub, ControllerProcess.launch(dir.resolve(sub + "/controller.xml"),
                 dir.resolve(sub + "/controller-" + System.nanoTime() + ".out"), subPorts.get(sub)));
     }
 

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -40,7 +39,9 @@ import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.recoverylog.JdbcRecoveryLog;
 import org.phalanx.recoverylog.RecoveryLog;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.db.SqliteFiles;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Ports;
 
 /**
  * Done-when 2 of issue 6: a controller process is killed with SIGKILL in the middle of a
@@ -59,9 +60,9 @@ class CrashRecoveryIT {
     private int port;
 
     private void writeConfig(String recoveryLog) throws IOException {
-        port = freePort();
+        port = Ports.free();
         // a slow backend under 'first' holds a pooled connection per transaction queued on it
-        PhalanxCluster.writeVirtualDatabase(dir, new SqliteCluster(dir, BACKENDS.toArray(new String[0])), "first",
+        PhalanxCluster.writeVirtualDatabase(dir, new SqliteFiles(dir, BACKENDS.toArray(new String[0])), "first",
                 recoveryLog, 100);
         Files.writeString(dir.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -73,34 +74,13 @@ class CrashRecoveryIT {
                 """.formatted(port));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     /** A controller in a process of its own, from this test's classpath (the fault injector included). */
-    private Process launch(String output, long slowBackendDelayMillis) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    private ControllerProcess launch(String output, long slowBackendDelayMillis) throws Exception {
         String logConfig = ControllerMain.class.getResource("/log4j2.xml").toString(); // the controller's own: INFO
-        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                "-Dlog4j2.configurationFile=" + logConfig,
-                "-Dfaulty.b3.delayMillis=" + slowBackendDelayMillis,
-                ControllerMain.class.getName(), dir.resolve("controller.xml").toString())
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve(output).toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) {
-                throw new AssertionError("controller exited: " + Files.readString(dir.resolve(output)));
-            }
-            try (Socket ignored = new Socket("127.0.0.1", port)) {
-                return p;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        p.destroyForcibly();
-        throw new AssertionError("controller did not listen within 60 s: " + Files.readString(dir.resolve(output)));
+        return ControllerProcess.java(ControllerMain.class.getName(), dir.resolve("controller.xml"))
+                .systemProperty("log4j2.configurationFile", logConfig)
+                .systemProperty("faulty.b3.delayMillis", slowBackendDelayMillis)
+                .directory(dir).output(dir.resolve(output)).awaitPorts(port).startTimeout(Duration.ofSeconds(60)).start();
     }
 
     private Connection connect() throws SQLException {
@@ -206,7 +186,7 @@ class CrashRecoveryIT {
         }
     }
 
-    private long highestApplied(SqliteCluster files, String backend) {
+    private long highestApplied(SqliteFiles files, String backend) {
         try (Connection c = files.direct(backend); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT MAX(position) FROM " + ControllerTables.APPLIED)) {
             rs.next();
@@ -220,8 +200,8 @@ class CrashRecoveryIT {
     @ValueSource(strings = {"<recoveryLog dir=\"log\"/>", "<recoveryLog url=\"jdbc:sqlite:log.db\" tablePrefix=\"vdb_\"/>"})
     void aKilledControllerRestartsWithEveryBackendAtExactlyTheLoggedState(String recoveryLog) throws Exception {
         writeConfig(recoveryLog);
-        SqliteCluster files = new SqliteCluster(dir, BACKENDS.toArray(new String[0]));
-        Process controller = launch("before-kill.out", 15);
+        SqliteFiles files = new SqliteFiles(dir, BACKENDS.toArray(new String[0]));
+        ControllerProcess controller = launch("before-kill.out", 15);
         Workload workload;
         try {
             try (Connection c = connect(); Statement s = c.createStatement()) {
@@ -240,22 +220,22 @@ class CrashRecoveryIT {
                 Thread.sleep(20);
             }
             workload.killing();
-            controller.destroyForcibly(); // SIGKILL: no shutdown hook, nothing flushed
-            assertTrue(controller.waitFor(1, TimeUnit.MINUTES));
+            controller.process().destroyForcibly(); // SIGKILL: no shutdown hook, nothing flushed
+            assertTrue(controller.process().waitFor(1, TimeUnit.MINUTES));
             workload.awaitClients();
         } finally {
-            controller.destroyForcibly();
+            controller.process().destroyForcibly();
         }
 
-        Process restarted = launch("after-kill.out", 0);
+        ControllerProcess restarted = launch("after-kill.out", 0);
         try {
             try (Connection c = connect(); Statement s = c.createStatement()) {
                 s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 0"); // serving, on every backend
             }
-            restarted.destroy(); // SIGTERM: a clean stop
-            assertTrue(restarted.waitFor(1, TimeUnit.MINUTES));
+            restarted.process().destroy(); // SIGTERM: a clean stop
+            assertTrue(restarted.process().waitFor(1, TimeUnit.MINUTES));
         } finally {
-            restarted.destroyForcibly();
+            restarted.process().destroyForcibly();
         }
         String log = Files.readString(dir.resolve("after-kill.out"));
         assertTrue(log.contains("did not stop cleanly"), log);

@@ -19,10 +19,10 @@ import java.util.concurrent.Callable;
 import org.phalanx.controller.Controller;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.requestmanager.api.BackendState;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.api.RowReader;
 import org.phalanx.requestmanager.hetero.CanonicalResultSet;
-import org.phalanx.testing.DatabaseServers;
+import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * A controller started in-process from real XML files, serving virtual database "vdb" (user
@@ -45,8 +45,8 @@ final class HeterogeneousCluster implements AutoCloseable {
     HeterogeneousCluster(Path dir, String database, String waitPolicy) throws Exception {
         this.dir = dir;
         this.database = database;
-        this.pgUrl = DatabaseServers.createPostgres(database);
-        this.mariaUrl = DatabaseServers.createMariaDb(database);
+        this.pgUrl = TestDatabases.createPostgres(database);
+        this.mariaUrl = TestDatabases.createMariaDb(database);
         Files.writeString(dir.resolve("vdb.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb">
@@ -154,8 +154,8 @@ final class HeterogeneousCluster implements AutoCloseable {
     }
 
     private void dropDatabases() {
-        DatabaseServers.dropPostgres(database);
-        DatabaseServers.dropMariaDb(database);
+        TestDatabases.dropPostgres(database);
+        TestDatabases.dropMariaDb(database);
     }
 
     @Override

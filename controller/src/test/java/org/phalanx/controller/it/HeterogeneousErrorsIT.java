@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -23,6 +24,30 @@ class HeterogeneousErrorsIT {
 
     @TempDir
     Path dir;
+
+    /** Issue 15: a read's error never disables a replica; a read one engine alone runs is answered by it. */
+    @Test
+    void aReadOneEngineAloneCanRunIsAnsweredAndDisablesNothing() throws Exception {
+        try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_reads", "all")) {
+            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
+                s.executeUpdate("INSERT INTO counters VALUES (1, 7)");
+                for (int i = 0; i < 9; i++) { // round robin: each replica is asked first in turn
+                    // typeof() is SQLite's own; PostgreSQL and MariaDB refuse it
+                    try (ResultSet rs = s.executeQuery("SELECT typeof(n) FROM counters WHERE id = 1")) {
+                        assertTrue(rs.next());
+                        assertEquals("integer", rs.getString(1));
+                    }
+                    assertThrows(SQLException.class, () -> s.executeQuery("SELECT no_such_column FROM counters"));
+                }
+                try (ResultSet rs = s.executeQuery("SELECT n FROM counters WHERE id = 1")) {
+                    assertTrue(rs.next());
+                    assertEquals(7, rs.getInt(1));
+                }
+            }
+            assertEquals(ALL_ENABLED, cluster.vdb().backendStates());
+        }
+    }
 
     @Test
     void constraintViolationsAreTheApplicationsErrorOnEveryEngine() throws Exception {

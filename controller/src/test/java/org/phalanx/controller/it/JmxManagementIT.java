@@ -31,7 +31,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.controller.testing.ControllerProcess;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Ports;
 
 /**
  * A controller process managed over JMX by a plain {@link JMXConnector} client: only JDK
@@ -48,8 +49,8 @@ class JmxManagementIT {
 
     @BeforeAll
     static void startController() throws Exception {
-        clientPort = ControllerProcess.freePort();
-        jmxPort = ControllerProcess.freePort();
+        clientPort = Ports.free();
+        jmxPort = Ports.free();
         Files.writeString(dir.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
@@ -73,7 +74,7 @@ class JmxManagementIT {
                   <cache/>
                 </virtualDatabase>
                 """);
-        controller = ControllerProcess.start(dir.resolve("controller.xml"), dir.resolve("controller.out"),
+        controller = ControllerProcess.launch(dir.resolve("controller.xml"), dir.resolve("controller.out"),
                 clientPort, jmxPort);
     }
 

@@ -11,7 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.db.SqliteFiles;
 
 /** The SQLite leaves of a {@link ControllerTree}, read directly, bypassing every controller. */
 final class Leaves {
@@ -22,7 +22,7 @@ final class Leaves {
     }
 
     Connection leaf(String leaf) throws SQLException {
-        return new SqliteCluster(dir.resolve(subOf(leaf)), leaf).direct(leaf);
+        return new SqliteFiles(dir.resolve(subOf(leaf)), leaf).direct(leaf);
     }
 
     private static String subOf(String leaf) {
@@ -73,7 +73,7 @@ final class Leaves {
     private String checksum(String leaf, String table, String orderBy) throws SQLException {
         try (Connection c = leaf(leaf); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY " + orderBy)) {
-            return SqliteCluster.checksum(rs);
+            return SqliteFiles.checksum(rs);
         }
     }
 }

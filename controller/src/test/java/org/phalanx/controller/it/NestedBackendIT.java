@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.Controller;
 import org.phalanx.requestmanager.api.BackendState;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.db.SqliteFiles;
 
 /**
  * A virtual database as the backend of another controller, in this JVM: what the request
@@ -176,7 +176,7 @@ class NestedBackendIT {
 
     private static Set<String> tables(Path folder, String leaf) throws SQLException {
         Set<String> names = new TreeSet<>();
-        try (Connection c = new SqliteCluster(folder, leaf).direct(leaf); Statement s = c.createStatement();
+        try (Connection c = new SqliteFiles(folder, leaf).direct(leaf); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) {
             while (rs.next()) {
                 names.add(rs.getString(1));
@@ -224,6 +224,6 @@ class NestedBackendIT {
     }
 
     private static String checksum(Path folder, String leaf) throws SQLException {
-        return new SqliteCluster(folder, leaf).checksum(leaf, "t", "id");
+        return new SqliteFiles(folder, leaf).checksum(leaf, "t", "id");
     }
 }

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.FaultyDriver;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.db.SqliteFiles;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /**
  * Rule 3 of the design: the last items are never oversold, with the two safe ways to buy on
@@ -57,7 +57,7 @@ class NoOversellingIT {
             pool.shutdown();
         }
         assertEquals(STOCK, sold.get(), "acknowledged purchases");
-        SqliteCluster files = new SqliteCluster(dir, "b1", "b2", "b3");
+        SqliteFiles files = new SqliteFiles(dir, "b1", "b2", "b3");
         for (String b : files.names()) {
             try (Connection c = files.direct(b); Statement s = c.createStatement()) {
                 try (ResultSet rs = s.executeQuery("SELECT stock FROM items WHERE id = 1")) {

@@ -10,15 +10,15 @@ import java.util.List;
 import java.util.Properties;
 import org.phalanx.controller.Controller;
 import org.phalanx.controller.vdb.VirtualDatabase;
-import org.phalanx.testing.FaultyDriver;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.db.SqliteFiles;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /**
  * A controller started in-process from real XML files, serving virtual database "vdb" (user
  * "app", password "secret") over SQLite backend files that go through the fault injector.
  */
 final class PhalanxCluster implements AutoCloseable {
-    final SqliteCluster files;
+    final SqliteFiles files;
     /** Replaced by {@link #restart()}. */
     Controller controller;
     final Path dir;
@@ -41,8 +41,10 @@ final class PhalanxCluster implements AutoCloseable {
     private PhalanxCluster(Path dir, String waitPolicy, String recoveryLog, String[] backends) throws Exception {
         this.dir = dir;
         this.waitPolicy = waitPolicy;
-        this.files = new SqliteCluster(dir, backends);
-        files.backendConfigs(); // resets every fault knob of these names
+        this.files = new SqliteFiles(dir, backends);
+        for (String name : backends) {
+            FaultyDriver.fault(name).reset(); // no fault until a test sets one
+        }
         writeVirtualDatabase(recoveryLog);
         Files.writeString(dir.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -61,12 +63,12 @@ final class PhalanxCluster implements AutoCloseable {
     }
 
     /** Writes {@code dir/vdb.xml}: virtual database "vdb" over the files' backends through the fault injector. */
-    static void writeVirtualDatabase(Path dir, SqliteCluster files, String waitPolicy, String recoveryLog, int poolSize)
+    static void writeVirtualDatabase(Path dir, SqliteFiles files, String waitPolicy, String recoveryLog, int poolSize)
             throws IOException {
         StringBuilder b = new StringBuilder();
         for (String name : files.names()) {
             b.append("    <backend name=\"").append(name).append("\" url=\"")
-                    .append(FaultyDriver.url(name, "jdbc:sqlite:" + files.file(name)))
+                    .append(FaultyDriver.url(name, files.url(name)))
                     .append("\" driver=\"").append(FaultyDriver.class.getName()).append("\" poolSize=\"")
                     .append(poolSize).append("\"/>\n");
         }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.db.SqliteFiles;
 
 /** Checks on backend files read directly, after the controller has stopped. */
 final class PhalanxClusterChecks {
@@ -13,7 +13,7 @@ final class PhalanxClusterChecks {
     }
 
     static void identical(Path dir, List<String> backends, String table, String orderBy) throws SQLException {
-        SqliteCluster files = new SqliteCluster(dir, backends.toArray(new String[0]));
+        SqliteFiles files = new SqliteFiles(dir, backends.toArray(new String[0]));
         String expected = files.checksum(backends.get(0), table, orderBy);
         for (String b : backends.subList(1, backends.size())) {
             assertEquals(expected, files.checksum(b, table, orderBy),

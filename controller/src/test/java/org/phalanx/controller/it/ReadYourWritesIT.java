@@ -10,7 +10,7 @@ import java.sql.Statement;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /** Done-when 4: read-your-writes under 'first' while one backend's statements are delayed. */
 class ReadYourWritesIT {

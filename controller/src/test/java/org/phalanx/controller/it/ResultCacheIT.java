@@ -15,7 +15,7 @@ import java.sql.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.Controller;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /** The result cache configured in XML, through the driver: hits leave the backend alone. */
 class ResultCacheIT {

@@ -20,7 +20,8 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.testing.FaultyDriver;
+import org.phalanx.testkit.jdbc.Fault;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /** Done-when 6: every common type round-trips, NULLs included, and big results stream. */
 class TypesRoundTripIT {
@@ -122,7 +123,7 @@ class TypesRoundTripIT {
                 s.setFetchSize(100);
                 long sum = 0;
                 int rows = 0;
-                FaultyDriver.Fault backend = FaultyDriver.fault("b1");
+                Fault backend = FaultyDriver.fault("b1");
                 long before = backend.rowsRead.get();
                 try (ResultSet rs = s.executeQuery("SELECT id, payload FROM big ORDER BY id")) {
                     assertTrue(rs.next());

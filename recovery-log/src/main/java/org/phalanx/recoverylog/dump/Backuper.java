@@ -2,6 +2,7 @@ package org.phalanx.recoverylog.dump;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import org.phalanx.engine.Engine;
 
 /**
  * Takes and restores dumps of a backend. A dump is tagged with the recovery log checkpoint it

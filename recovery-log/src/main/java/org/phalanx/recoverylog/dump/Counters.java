@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.phalanx.engine.Engine;
 
 /**
  * Identity counters: the next value an identity column would generate, read from the source and

@@ -28,6 +28,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
+import org.phalanx.engine.Engine;
 
 /**
  * The container of every dump: a zip archive with the backuper's entries and, last,

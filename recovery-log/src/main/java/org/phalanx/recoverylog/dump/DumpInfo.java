@@ -2,6 +2,7 @@ package org.phalanx.recoverylog.dump;
 
 import java.time.Instant;
 import java.util.List;
+import org.phalanx.engine.Engine;
 
 /**
  * What a dump file holds, readable back from it with {@link Backupers#readInfo}.

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.ControllerTables;
 
 /**

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.phalanx.engine.Engine;
 
 /**
  * What the backupers built on an engine's own dump and restore programs share: the program

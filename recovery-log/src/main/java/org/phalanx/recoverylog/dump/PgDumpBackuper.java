@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.ControllerTables;
 
 /**

@@ -31,6 +31,7 @@ import org.apache.ddlutils.model.Column;
 import org.apache.ddlutils.model.Database;
 import org.apache.ddlutils.model.Table;
 import org.apache.ddlutils.platform.SqlBuilder;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.dump.ddl.ForeignKeyRules;
 
 /**
@@ -62,7 +63,7 @@ public final class PortableBackuper implements Backuper {
 
     @Override
     public boolean supports(Engine engine) {
-        return engine != Engine.OTHER;
+        return engine == Engine.SQLITE || engine == Engine.POSTGRESQL || engine == Engine.MARIADB;
     }
 
     // ------------------------------------------------------------------ backup

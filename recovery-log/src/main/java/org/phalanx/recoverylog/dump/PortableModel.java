@@ -21,6 +21,7 @@ import org.apache.ddlutils.model.Index;
 import org.apache.ddlutils.model.IndexColumn;
 import org.apache.ddlutils.model.Reference;
 import org.apache.ddlutils.model.Table;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.recoverylog.dump.ddl.DefaultValues;
 import org.phalanx.recoverylog.dump.ddl.ForeignKeyRules;
@@ -39,7 +40,7 @@ final class PortableModel {
             case SQLITE -> Platforms.create(SqlitePlatform.NAME);
             case POSTGRESQL -> Platforms.create(PortablePostgreSqlPlatform.NAME);
             case MARIADB -> Platforms.create(PortableMySqlPlatform.NAME);
-            case OTHER -> throw new DumpException("the portable backuper supports SQLite, PostgreSQL and MariaDB");
+            case PHALANX, OTHER -> throw new DumpException("the portable backuper supports SQLite, PostgreSQL and MariaDB");
         };
     }
 

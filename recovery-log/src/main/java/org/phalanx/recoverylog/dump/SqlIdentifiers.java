@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.ControllerTables;
 
 /** Quoting names for an engine, and finding the tables of the connection's current database/schema. */

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.ControllerTables;
 
 /**

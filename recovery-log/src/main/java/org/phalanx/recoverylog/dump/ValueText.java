@@ -13,6 +13,7 @@ import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.Locale;
 import org.apache.ddlutils.model.Column;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.dump.ddl.SqliteValues;
 
 /**

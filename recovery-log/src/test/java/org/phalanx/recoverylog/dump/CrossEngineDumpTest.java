@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.phalanx.engine.Engine;
 
 /** A portable dump of each engine restores onto each engine with the same rows and working identities. */
 class CrossEngineDumpTest {

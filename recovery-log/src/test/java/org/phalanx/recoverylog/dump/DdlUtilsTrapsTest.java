@@ -28,6 +28,7 @@ import org.apache.ddlutils.model.Index;
 import org.apache.ddlutils.model.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.dump.ddl.DefaultValues;
 import org.phalanx.recoverylog.dump.ddl.Platforms;
 import org.phalanx.recoverylog.dump.ddl.PortableMySqlPlatform;

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import org.phalanx.engine.Engine;
 
 /**
  * The same schema on every engine — every type the portable dump must carry, an identity column,

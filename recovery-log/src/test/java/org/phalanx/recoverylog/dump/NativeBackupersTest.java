@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.engine.Engine;
 
 /** The engines' own backup paths, with the same DumpInfo, refusal and damage checks as the portable one. */
 class NativeBackupersTest {

@@ -15,6 +15,7 @@ import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.engine.Engine;
 
 /** Refusals, damaged dumps, failed restores and progress. */
 class PortableRestoreTest {

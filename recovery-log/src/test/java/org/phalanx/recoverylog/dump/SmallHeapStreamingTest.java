@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.engine.Engine;
 
 /**
  * 100,000 rows (about 30 MB of row data) dumped and restored through all three engines in a JVM
@@ -59,7 +60,7 @@ class SmallHeapStreamingTest {
     }
 
     private static Path dump(Engine engine, String url, Path file) throws Exception {
-        try (Connection c = org.phalanx.recoverylog.TestDatabases.connect(url)) {
+        try (Connection c = org.phalanx.testkit.db.TestDatabases.connect(url)) {
             c.setAutoCommit(false); // the snapshot transaction; PostgreSQL streams only inside one
             long start = System.nanoTime();
             DumpInfo info = new PortableBackuper().backup(c, file, "c", 1, Progress.NONE);

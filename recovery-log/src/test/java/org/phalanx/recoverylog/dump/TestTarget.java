@@ -3,7 +3,8 @@ package org.phalanx.recoverylog.dump;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.phalanx.recoverylog.TestDatabases;
+import org.phalanx.engine.Engine;
+import org.phalanx.testkit.db.TestDatabases;
 
 /** A fresh, empty database on one engine: a SQLite file, or a database of its own on a local server. */
 final class TestTarget implements AutoCloseable {
@@ -21,8 +22,9 @@ final class TestTarget implements AutoCloseable {
         return switch (engine) {
             case SQLITE -> new TestTarget(engine, "jdbc:sqlite:" + dir.resolve(name + ".db"), name);
             case POSTGRESQL -> new TestTarget(engine, TestDatabases.createPostgres(name), name);
-            case MARIADB -> new TestTarget(engine, TestDatabases.createMariaDb(name), name);
-            case OTHER -> throw new IllegalArgumentException();
+            case MARIADB -> new TestTarget(engine,
+                    TestDatabases.createMariaDb(name, TestDatabases.MARIADB_BINARY_COLLATION), name);
+            case PHALANX, OTHER -> throw new IllegalArgumentException();
         };
     }
 

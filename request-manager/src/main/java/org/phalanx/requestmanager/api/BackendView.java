@@ -1,6 +1,6 @@
 package org.phalanx.requestmanager.api;
 
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.stats.BackendStatistics;
 

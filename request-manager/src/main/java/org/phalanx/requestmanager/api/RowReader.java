@@ -20,6 +20,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import org.phalanx.engine.SqlState;
 
 /**
  * Reads the current row of a backend ResultSet into canonical Java values (the types the wire
@@ -232,7 +233,8 @@ public final class RowReader {
             try {
                 return b.getBytes(1, Math.toIntExact(b.length()));
             } catch (ArithmeticException e) {
-                throw new SQLException("BLOB of " + b.length() + " bytes is too large to send", "54000");
+                throw new SQLException("BLOB of " + b.length() + " bytes is too large to send",
+                        SqlState.PROGRAM_LIMIT_EXCEEDED.code());
             } finally {
                 free(b::free);
             }
@@ -241,7 +243,8 @@ public final class RowReader {
             try {
                 return c.getSubString(1, Math.toIntExact(c.length()));
             } catch (ArithmeticException e) {
-                throw new SQLException("CLOB of " + c.length() + " characters is too large to send", "54000");
+                throw new SQLException("CLOB of " + c.length() + " characters is too large to send",
+                        SqlState.PROGRAM_LIMIT_EXCEEDED.code());
             } finally {
                 free(c::free);
             }

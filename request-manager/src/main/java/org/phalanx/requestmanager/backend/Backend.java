@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 
 import org.phalanx.requestmanager.api.BackendListener;
 import org.phalanx.requestmanager.api.BackendView;
@@ -83,7 +84,7 @@ public final class Backend implements BackendView {
                    Consumer<Backend> onRequestEnded) {
         this.config = config;
         this.onRequestEnded = onRequestEnded;
-        this.engine = Engine.of(config.url());
+        this.engine = Engine.ofUrl(config.url());
         this.connectionTimeout = connectionTimeout;
         this.onDisable = onDisable;
         this.executor = Executors.newCachedThreadPool(r -> {
@@ -210,7 +211,8 @@ public final class Backend implements BackendView {
     public void enable() throws SQLException {
         try (Connection c = connection(config.credentials())) {
             if (!c.isValid(5)) {
-                throw new SQLException("backend " + name() + " did not answer a validity check", "08001");
+                throw new SQLException("backend " + name() + " did not answer a validity check",
+                        SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION.code());
             }
             java.sql.DatabaseMetaData md = c.getMetaData();
             product = new DatabaseProduct(md.getDatabaseProductName(), md.getDatabaseProductVersion());

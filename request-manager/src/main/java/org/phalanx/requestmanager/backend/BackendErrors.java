@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -14,7 +15,9 @@ import java.util.regex.Pattern;
 /** Tells apart the errors a backend can return, because each calls for a different reaction. */
 public final class BackendErrors {
     /** SQLStates of lock conflicts, deadlocks detected by the engine and timeouts. */
-    private static final Set<String> CONTENTION_STATES = Set.of("40001", "40P01", "55P03", "57014", "HYT00", "HYT01");
+    private static final Set<String> CONTENTION_STATES = Set.of(SqlState.SERIALIZATION_FAILURE.code(),
+            SqlState.DEADLOCK_DETECTED.code(), SqlState.LOCK_NOT_AVAILABLE.code(), SqlState.QUERY_CANCELED.code(),
+            SqlState.TIMEOUT_EXPIRED.code(), SqlState.CONNECTION_TIMEOUT_EXPIRED.code());
     /** MariaDB: lock wait timeout, deadlock. */
     private static final Set<Integer> MARIADB_CONTENTION_CODES = Set.of(1205, 1213);
     /** SQLite result codes SQLITE_BUSY and SQLITE_LOCKED (the extended codes keep them in the low byte). */
@@ -50,6 +53,18 @@ public final class BackendErrors {
         return false;
     }
 
+    /**
+     * The engine refused the statement itself: a data exception (22), a constraint violation (23),
+     * a syntax error or unknown object (42), a feature it lacks (0A). The same statement on the
+     * same engine would fail the same way; another engine may run it.
+     */
+    public static boolean isStatementError(SQLException e) {
+        String state = e.getSQLState();
+        return SqlState.DATA_EXCEPTION.isClassOf(state) || SqlState.INTEGRITY_CONSTRAINT_VIOLATION.isClassOf(state)
+                || SqlState.SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION.isClassOf(state)
+                || SqlState.FEATURE_NOT_SUPPORTED.isClassOf(state);
+    }
+
     /** The connection to the backend is gone (SQLState class 08 or a connection exception type). */
     public static boolean isConnectionFailure(SQLException e) {
         if (isPoolExhausted(e)) {
@@ -60,7 +75,7 @@ public final class BackendErrors {
                     || t instanceof SQLRecoverableException) {
                 return true;
             }
-            if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08")) {
+            if (t instanceof SQLException s && SqlState.CONNECTION_EXCEPTION.isClassOf(s.getSQLState())) {
                 return true;
             }
         }

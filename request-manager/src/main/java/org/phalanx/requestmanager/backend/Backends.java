@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.backend;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import org.phalanx.engine.SqlState;
 
 /** The backends of one virtual database, in configuration order. */
 public final class Backends {
@@ -35,12 +36,14 @@ public final class Backends {
                 return b;
             }
         }
-        throw new SQLException("virtual database " + virtualDatabase + " has no backend " + backendName, "42704");
+        throw new SQLException("virtual database " + virtualDatabase + " has no backend " + backendName,
+                SqlState.UNDEFINED_OBJECT.code());
     }
 
     /** The error of a request that finds no backend in service. */
     public SQLException noBackend() {
-        return new SQLException("virtual database " + virtualDatabase + " has no enabled backend", "08006");
+        return new SQLException("virtual database " + virtualDatabase + " has no enabled backend",
+                SqlState.CONNECTION_FAILURE.code());
     }
 
     /** Requests in progress over all backends (load for load-triggered relaxed caching, management). */

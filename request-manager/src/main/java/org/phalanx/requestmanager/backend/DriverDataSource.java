@@ -8,6 +8,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.Properties;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.phalanx.engine.SqlState;
 
 /** The pool's connection source for a driver loaded from a jar (DriverManager would not hand it out). */
 final class DriverDataSource implements DataSource {
@@ -42,7 +43,8 @@ final class DriverDataSource implements DataSource {
     private Connection connect(Properties p) throws SQLException {
         Connection c = driver.connect(url, p);
         if (c == null) {
-            throw new SQLException("the driver " + driver.getClass().getName() + " does not accept " + url, "08001");
+            throw new SQLException("the driver " + driver.getClass().getName() + " does not accept " + url,
+                    SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION.code());
         }
         return c;
     }

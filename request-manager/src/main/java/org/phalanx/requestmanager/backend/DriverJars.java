@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
+import org.phalanx.engine.SqlState;
 
 /**
  * JDBC drivers loaded from a jar named in the configuration, each jar in a class loader of its
@@ -44,15 +45,18 @@ public final class DriverJars {
                 }
             }
         } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
-            throw new SQLException("cannot load JDBC driver " + driverClass + " from " + jar + ": " + e, "08001", e);
+            throw new SQLException("cannot load JDBC driver " + driverClass + " from " + jar + ": " + e,
+                    SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION.code(), e);
         }
-        throw new SQLException("no JDBC driver in " + jar + " accepts " + url, "08001");
+        throw new SQLException("no JDBC driver in " + jar + " accepts " + url,
+                SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION.code());
     }
 
     private static ClassLoader loader(Path jar) throws SQLException {
         Path key = jar.toAbsolutePath().normalize();
         if (!Files.isReadable(key)) {
-            throw new SQLException("driver jar " + key + " cannot be read", "08001");
+            throw new SQLException("driver jar " + key + " cannot be read",
+                    SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION.code());
         }
         try {
             return LOADERS.computeIfAbsent(key, k -> {
@@ -65,7 +69,8 @@ public final class DriverJars {
                 }
             });
         } catch (IllegalArgumentException e) {
-            throw new SQLException("driver jar " + key + " cannot be opened: " + e.getMessage(), "08001", e);
+            throw new SQLException("driver jar " + key + " cannot be opened: " + e.getMessage(),
+                    SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION.code(), e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.backend;
 
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
@@ -28,7 +29,8 @@ public final class SqlStates {
         }
         if (engine == Engine.MARIADB && e.getErrorCode() == MARIADB_NO_DEFAULT) {
             // a NOT NULL column left out of an INSERT: a not-null violation everywhere else (HY000 here)
-            return new SQLIntegrityConstraintViolationException(message, "23502", e.getErrorCode(), e);
+            return new SQLIntegrityConstraintViolationException(message,
+                    SqlState.NOT_NULL_VIOLATION.code(), e.getErrorCode(), e);
         }
         return e;
     }
@@ -36,17 +38,17 @@ public final class SqlStates {
     /** The extended code's name is in the message, e.g. "[SQLITE_CONSTRAINT_UNIQUE] A UNIQUE constraint failed". */
     private static String sqliteConstraintState(String message) {
         if (message.contains("SQLITE_CONSTRAINT_UNIQUE") || message.contains("SQLITE_CONSTRAINT_PRIMARYKEY")) {
-            return "23505";
+            return SqlState.UNIQUE_VIOLATION.code();
         }
         if (message.contains("SQLITE_CONSTRAINT_NOTNULL")) {
-            return "23502";
+            return SqlState.NOT_NULL_VIOLATION.code();
         }
         if (message.contains("SQLITE_CONSTRAINT_FOREIGNKEY")) {
-            return "23503";
+            return SqlState.FOREIGN_KEY_VIOLATION.code();
         }
         if (message.contains("SQLITE_CONSTRAINT_CHECK")) {
-            return "23514";
+            return SqlState.CHECK_VIOLATION.code();
         }
-        return "23000";
+        return SqlState.INTEGRITY_CONSTRAINT_VIOLATION.code();
     }
 }

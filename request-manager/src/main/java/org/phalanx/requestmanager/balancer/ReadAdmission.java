@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.Backend;
 
 /**
@@ -86,12 +87,13 @@ public final class ReadAdmission {
                 }
                 if (Thread.interrupted()) {
                     leave(w);
-                    throw new SQLException("interrupted while waiting for a backend with room", "HY008");
+                    throw new SQLException("interrupted while waiting for a backend with room",
+                            SqlState.OPERATION_CANCELED.code());
                 }
                 if (deadline != 0 && deadline - System.nanoTime() <= 0) {
                     leave(w);
                     throw new SQLTimeoutException("query timeout: every backend able to serve the read stayed at its"
-                            + " maxPending for " + timeoutSeconds + " s", "HYT00");
+                            + " maxPending for " + timeoutSeconds + " s", SqlState.TIMEOUT_EXPIRED.code());
                 }
                 if (candidates.stream().noneMatch(Backend::isEnabled)) {
                     leave(w);

@@ -15,6 +15,7 @@ import org.phalanx.requestmanager.backend.Backends;
 import org.phalanx.requestmanager.backend.SessionTails;
 import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.routing.Routing;
 import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.LockManager;
@@ -123,7 +124,7 @@ public final class ResultCacheStage implements CacheStage {
                 settled = true;
                 return new Result.Cached(meta, list);
             } catch (SQLException | RuntimeException e) {
-                BackendReads.closeQuietly(rows);
+                Closeables.closeQuietly(rows);
                 throw e;
             }
         } catch (SQLException e) {

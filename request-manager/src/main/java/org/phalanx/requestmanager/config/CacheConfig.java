@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.config;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
@@ -18,6 +19,16 @@ import java.util.regex.Pattern;
  */
 public record CacheConfig(int maxEntries, long maxMemoryBytes, int maxEntryRows, Granularity granularity,
                           List<Rule> rules, int relaxedHighWater, int relaxedLowWater) {
+
+    public CacheConfig {
+        Objects.requireNonNull(granularity, "granularity");
+        if (maxEntries < 1 || maxMemoryBytes < 1 || maxEntryRows < 0 || relaxedHighWater < 0 || relaxedLowWater < 0) {
+            throw new IllegalArgumentException("cache sizes must be positive and water marks not negative: "
+                    + maxEntries + ", " + maxMemoryBytes + ", " + maxEntryRows + ", " + relaxedHighWater + ", "
+                    + relaxedLowWater);
+        }
+        rules = List.copyOf(rules);
+    }
 
     public enum Granularity {
         /** Any write invalidates every entry. */

@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.config;
 
 import java.time.Duration;
+import java.util.Objects;
 import org.phalanx.recoverylog.RecoveryLog;
 
 /**
@@ -15,6 +16,17 @@ import org.phalanx.recoverylog.RecoveryLog;
 public record RecoveryConfig(RecoveryLog log, boolean enableSyncedOnStart, Duration checkpointEvery,
                              long checkpointEveryWrites) {
 
+    public RecoveryConfig {
+        Objects.requireNonNull(log, "log");
+        if (checkpointEvery != null && (checkpointEvery.isZero() || checkpointEvery.isNegative())) {
+            throw new IllegalArgumentException("checkpointEvery must be longer than 0, not " + checkpointEvery);
+        }
+        if (checkpointEveryWrites < 0) {
+            throw new IllegalArgumentException("checkpointEveryWrites cannot be negative: " + checkpointEveryWrites);
+        }
+    }
+
+    /** Checkpoints only when an operator asks for one. */
     public RecoveryConfig(RecoveryLog log, boolean enableSyncedOnStart) {
         this(log, enableSyncedOnStart, null, 0);
     }

@@ -3,9 +3,12 @@ package org.phalanx.requestmanager.config;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * The strategies a virtual database composes. Each is an independent choice.
+ * The strategies a virtual database composes. Each is an independent choice. Build one with
+ * {@link #builder()}, which starts from the defaults; the constructor refuses values that cannot
+ * work, so no invalid configuration exists.
  *
  * @param lockTimeout      longest a transaction waits for a scheduler lock before it is
  *                         rolled back with SQLState 40001
@@ -22,30 +25,31 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
                                    int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache,
                                    RecoveryConfig recovery) {
 
-    public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
-                                LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
-                                int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache) {
-        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize,
-                placementRules, cache, null);
+    public RequestManagerConfig {
+        Objects.requireNonNull(replication, "replication");
+        Objects.requireNonNull(waitPolicy, "waitPolicy");
+        Objects.requireNonNull(balancing, "balancing");
+        Objects.requireNonNull(lockGranularity, "lockGranularity");
+        Objects.requireNonNull(macroTimeZone, "macroTimeZone");
+        if (lockTimeout == null || lockTimeout.isZero() || lockTimeout.isNegative()) {
+            throw new IllegalArgumentException("lockTimeout must be longer than 0, not " + lockTimeout);
+        }
+        if (analysisCacheSize < 1) {
+            throw new IllegalArgumentException("analysisCacheSize must be at least 1, not " + analysisCacheSize);
+        }
+        placementRules = List.copyOf(placementRules);
     }
 
-    public RequestManagerConfig withRecovery(RecoveryConfig recovery) {
-        return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone,
-                analysisCacheSize, placementRules, cache, recovery);
+    /** A builder holding the defaults: RAIDb-1, wait for the first backend, round robin, 30 s lock timeout, UTC. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
-                                LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
-                                int analysisCacheSize, List<PlacementRule> placementRules) {
-        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize,
-                placementRules, null);
-    }
-
-    public RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
-                                LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
-                                int analysisCacheSize) {
-        this(replication, waitPolicy, balancing, lockGranularity, lockTimeout, macroTimeZone, analysisCacheSize,
-                List.of(), null);
+    /** A builder holding this configuration, to change some of it. */
+    public Builder toBuilder() {
+        return new Builder().replication(replication).waitPolicy(waitPolicy).balancing(balancing)
+                .lockGranularity(lockGranularity).lockTimeout(lockTimeout).macroTimeZone(macroTimeZone)
+                .analysisCacheSize(analysisCacheSize).placementRules(placementRules).cache(cache).recovery(recovery);
     }
 
     /** Refuses what cannot work with these backends: placement rules naming unknown backends, SingleDB over several. */
@@ -67,8 +71,78 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         }
     }
 
-    public static RequestManagerConfig defaults() {
-        return new RequestManagerConfig(ReplicationLevel.RAIDB_1, WaitPolicy.FIRST, BalancingPolicy.ROUND_ROBIN,
-                LockGranularity.AUTO, Duration.ofSeconds(30), ZoneId.of("UTC"), 10_000);
+    /** Collects the choices; {@link #build()} checks them. */
+    public static final class Builder {
+        private ReplicationLevel replication = ReplicationLevel.RAIDB_1;
+        private WaitPolicy waitPolicy = WaitPolicy.FIRST;
+        private BalancingPolicy balancing = BalancingPolicy.ROUND_ROBIN;
+        private LockGranularity lockGranularity = LockGranularity.AUTO;
+        private Duration lockTimeout = Duration.ofSeconds(30);
+        private ZoneId macroTimeZone = ZoneId.of("UTC");
+        private int analysisCacheSize = 10_000;
+        private List<PlacementRule> placementRules = List.of();
+        private CacheConfig cache;
+        private RecoveryConfig recovery;
+
+        private Builder() {
+        }
+
+        public Builder replication(ReplicationLevel replication) {
+            this.replication = replication;
+            return this;
+        }
+
+        public Builder waitPolicy(WaitPolicy waitPolicy) {
+            this.waitPolicy = waitPolicy;
+            return this;
+        }
+
+        public Builder balancing(BalancingPolicy balancing) {
+            this.balancing = balancing;
+            return this;
+        }
+
+        public Builder lockGranularity(LockGranularity lockGranularity) {
+            this.lockGranularity = lockGranularity;
+            return this;
+        }
+
+        public Builder lockTimeout(Duration lockTimeout) {
+            this.lockTimeout = lockTimeout;
+            return this;
+        }
+
+        public Builder macroTimeZone(ZoneId macroTimeZone) {
+            this.macroTimeZone = macroTimeZone;
+            return this;
+        }
+
+        public Builder analysisCacheSize(int analysisCacheSize) {
+            this.analysisCacheSize = analysisCacheSize;
+            return this;
+        }
+
+        public Builder placementRules(List<PlacementRule> placementRules) {
+            this.placementRules = placementRules;
+            return this;
+        }
+
+        /** The result cache, or null (the default) for none. */
+        public Builder cache(CacheConfig cache) {
+            this.cache = cache;
+            return this;
+        }
+
+        /** The recovery log, or null (the default) for none. */
+        public Builder recovery(RecoveryConfig recovery) {
+            this.recovery = recovery;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException or NullPointerException naming the first value that cannot work */
+        public RequestManagerConfig build() {
+            return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout,
+                    macroTimeZone, analysisCacheSize, placementRules, cache, recovery);
+        }
     }
 }

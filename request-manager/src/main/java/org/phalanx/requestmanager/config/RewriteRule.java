@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.config;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.phalanx.engine.Engine;
 
 /**
  * A statement rewriting rule from the configuration: SQL sent to the backends it targets is

@@ -53,7 +53,7 @@ public final class BackendReads {
                 return new Result.Rows(rs, () -> {
                     try {
                         releaseAfter(b, statement, rs);
-                        closeQuietly(pooled);
+                        Closeables.closeQuietly(pooled);
                     } finally {
                         if (streamed) {
                             b.readFinished();
@@ -64,7 +64,7 @@ public final class BackendReads {
             long count = ps.getUpdateCount();
             b.readStatements().release(s);
             if (branch == null) {
-                closeQuietly(c);
+                Closeables.closeQuietly(c);
             }
             return new Result.UpdateCount(count, null);
         } catch (SQLException | RuntimeException e) {
@@ -75,7 +75,7 @@ public final class BackendReads {
                 ReadStatements.discard(s);
             }
             if (branch == null) {
-                closeQuietly(c);
+                Closeables.closeQuietly(c);
             }
             throw e;
         } finally {
@@ -93,17 +93,6 @@ public final class BackendReads {
         } catch (SQLException | RuntimeException e) {
             LOG.debug("closing a read result failed: {}", e.getMessage());
             ReadStatements.discard(statement);
-        }
-    }
-
-    /** Closes quietly: a close failing after the work is done changes nothing for the client. */
-    public static void closeQuietly(AutoCloseable c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                LOG.debug("close failed: {}", e.getMessage());
-            }
         }
     }
 }

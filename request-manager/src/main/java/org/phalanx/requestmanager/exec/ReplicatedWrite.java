@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendDisabledException;
@@ -81,7 +82,8 @@ public final class ReplicatedWrite<T> {
                 } else if (!failures.isEmpty()) {
                     answer.completeExceptionally(failures.values().iterator().next());
                 } else {
-                    answer.completeExceptionally(new SQLException("every backend left service during the request", "08006"));
+                    answer.completeExceptionally(new SQLException("every backend left service during the request",
+                            SqlState.CONNECTION_FAILURE.code()));
                 }
             }
         }
@@ -100,7 +102,7 @@ public final class ReplicatedWrite<T> {
             return answer.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while waiting for backends", "HY008", e);
+            throw new SQLException("interrupted while waiting for backends", SqlState.OPERATION_CANCELED.code(), e);
         } catch (ExecutionException e) {
             throw asSqlException(e.getCause());
         }
@@ -123,6 +125,6 @@ public final class ReplicatedWrite<T> {
         if (t instanceof SQLException s) {
             return s;
         }
-        return new SQLException("backend failure: " + t, "XX000", t);
+        return new SQLException("backend failure: " + t, SqlState.INTERNAL_ERROR.code(), t);
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /**
  * What each backend runs for a statement, and how its results look to the client, in a virtual

@@ -6,7 +6,7 @@ import java.sql.Types;
 import java.util.Locale;
 import javax.sql.rowset.RowSetMetaDataImpl;
 import org.phalanx.recoverylog.dump.ddl.SqliteTypes;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /**
  * The one description a result column gets whichever engine served it (see docs/heterogeneous.md

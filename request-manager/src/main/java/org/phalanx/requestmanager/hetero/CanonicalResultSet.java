@@ -17,7 +17,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 
 /**
  * A backend's result seen through the canonical column types of {@link CanonicalColumns}: its
@@ -139,9 +140,11 @@ public final class CanonicalResultSet implements InvocationHandler {
             try {
                 return parser.parse(text.strip());
             } catch (DateTimeParseException e) {
-                throw new SQLException("column " + column + " holds '" + text + "', not a date/time", "22007", e);
+                throw new SQLException("column " + column + " holds '" + text + "', not a date/time",
+                        SqlState.INVALID_DATETIME_FORMAT.code(), e);
             }
         }
-        throw new SQLException("column " + column + " holds " + raw + ", not a date/time text", "22007");
+        throw new SQLException("column " + column + " holds " + raw + ", not a date/time text",
+                SqlState.INVALID_DATETIME_FORMAT.code());
     }
 }

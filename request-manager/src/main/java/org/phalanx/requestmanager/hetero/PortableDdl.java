@@ -33,7 +33,7 @@ import org.phalanx.recoverylog.dump.ddl.PortableMySqlPlatform;
 import org.phalanx.recoverylog.dump.ddl.PortablePostgreSqlPlatform;
 import org.phalanx.recoverylog.dump.ddl.SqlitePlatform;
 import org.phalanx.recoverylog.dump.ddl.SqliteTypes;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /**
  * Turns an application's portable {@code CREATE TABLE} or {@code CREATE INDEX} (standard types, an

@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.Backend;
 
 /**
@@ -79,7 +80,7 @@ public final class LazyBranch implements InvocationHandler {
                     break;
             }
             if (closed) {
-                throw new SQLException("the transaction branch is closed", "08003");
+                throw new SQLException("the transaction branch is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
             }
             connection = opener.open();
         }

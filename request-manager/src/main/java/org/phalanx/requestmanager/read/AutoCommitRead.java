@@ -2,9 +2,11 @@ package org.phalanx.requestmanager.read;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
@@ -16,10 +18,12 @@ import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.routing.ReadRoute;
 
 /**
- * A read outside a begun transaction, on a pooled connection. A backend whose connection fails is
- * disabled and the read retried elsewhere, unseen by the client. Any other error is checked on a
- * second backend: if it fails there too the statement is at fault and the client gets the error;
- * if it succeeds the first backend has diverged and is disabled.
+ * A read outside a begun transaction, on a pooled connection. A read's error never disables a
+ * backend: a statement error (the engine refused it: an unknown function, a type error) is tried
+ * on a backend of another engine, since in a mixed virtual database one engine may run what
+ * another refuses, and reaches the client only once every engine serving the read refused it;
+ * any other error is tried on every other backend. Only a failed connection takes a backend out of
+ * service (and the read goes on elsewhere, unseen by the client).
  */
 final class AutoCommitRead {
     private final Pipeline p;
@@ -30,12 +34,13 @@ final class AutoCommitRead {
 
     Result read(Request r, SqlAnalysis a, SessionState s) throws SQLException {
         Set<Backend> tried = new HashSet<>();
+        Set<Engine> refusing = EnumSet.noneOf(Engine.class);
         SQLException firstError = null;
-        Backend firstFailed = null;
         while (true) {
             ReadRoute route = p.routing().read(a, p.backends().enabled());
             List<Backend> candidates = new ArrayList<>(route.candidates());
             candidates.removeAll(tried);
+            candidates.removeIf(c -> refusing.contains(c.dialect())); // it would refuse again
             if (candidates.isEmpty()) {
                 throw firstError != null ? firstError : p.backends().noBackend();
             }
@@ -46,24 +51,17 @@ final class AutoCommitRead {
             }
             tried.add(b);
             try {
-                Result result = p.reads().run(b, null, r, s.user());
-                if (firstFailed != null && route.equivalent()) {
-                    firstFailed.disable("failed a read that backend " + b.name() + " answered: "
-                            + firstError.getMessage());
-                }
-                return result;
+                return p.reads().run(b, null, r, s.user());
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 p.statistics().readRetry();
                 if (BackendErrors.isConnectionFailure(e)) {
                     b.disable("connection failed during a read: " + e.getMessage());
-                } else if (BackendErrors.isContention(e, b.dialect())) {
-                    firstError = firstError == null ? e : firstError;
-                } else if (firstError == null) {
-                    firstError = e;
-                    firstFailed = b;
-                } else {
-                    throw firstError;
+                    continue;
+                }
+                firstError = firstError == null ? e : firstError;
+                if (BackendErrors.isStatementError(e)) {
+                    refusing.add(b.dialect());
                 }
             }
         }

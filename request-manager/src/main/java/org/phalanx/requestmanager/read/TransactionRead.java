@@ -8,9 +8,10 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.SqlStates;
-import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
@@ -47,14 +48,14 @@ final class TransactionRead {
                 if (BackendErrors.isConnectionFailure(e)) {
                     p.statistics().readRetry();
                     b.disable("connection failed during a read: " + e.getMessage());
-                    BackendReads.closeQuietly(t.branches().remove(b));
+                    Closeables.closeQuietly(t.branches().remove(b));
                     continue;
                 }
                 if (b.dialect() == Engine.POSTGRESQL) {
                     // PostgreSQL aborts the whole transaction on an error, on that backend only:
                     // keep the branches alike by ending the transaction everywhere.
                     t.doom(new SQLException("current transaction is aborted, commands ignored until end of"
-                            + " transaction block", "25P02"));
+                            + " transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
                 }
                 throw e;
             }

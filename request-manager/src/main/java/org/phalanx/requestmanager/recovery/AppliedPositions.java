@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
 import org.phalanx.recoverylog.ControllerTables;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 
 /**
  * What a backend has applied, recorded on the backend itself: table {@code phalanx_applied},
@@ -105,7 +106,7 @@ public final class AppliedPositions {
             }
         }
         if (positions.isEmpty()) {
-            throw new SQLException("table " + TABLE + " is empty: it lost its floor", "XX000");
+            throw new SQLException("table " + TABLE + " is empty: it lost its floor", SqlState.INTERNAL_ERROR.code());
         }
         long floor = positions.pollFirst();
         return new Applied(floor, positions);
@@ -147,7 +148,7 @@ public final class AppliedPositions {
             logged.join();
         } catch (CompletionException | java.util.concurrent.CancellationException e) {
             throw new SQLException("the recovery log could not record position " + position + ": "
-                    + (e.getCause() == null ? e : e.getCause()).getMessage(), "58030", e);
+                    + (e.getCause() == null ? e : e.getCause()).getMessage(), SqlState.IO_ERROR.code(), e);
         }
     }
 

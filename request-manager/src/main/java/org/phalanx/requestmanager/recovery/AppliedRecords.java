@@ -11,7 +11,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /**
  * The backends' own records of the log positions they applied ({@link AppliedPositions}), kept

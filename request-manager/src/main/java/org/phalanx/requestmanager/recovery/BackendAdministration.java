@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.recoverylog.dump.Backuper;
@@ -169,7 +170,7 @@ public final class BackendAdministration {
         Long from = states.checkpointOf(backendName).orElse(null);
         if (from == null) {
             throw new SQLException("backend " + backendName + " has no checkpoint to replay from (it failed):"
-                    + " restore a dump onto it first", "55000");
+                    + " restore a dump onto it first", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         b.recoveryState(BackendState.REPLAYING);
         try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e), applied.recordsApplied(b))) {
@@ -238,13 +239,14 @@ public final class BackendAdministration {
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         while (!b.caughtUp(Set.of(LockManager.ALL))) {
             if (System.nanoTime() > deadline) {
-                throw new SQLException("backend " + b.name() + " did not finish its queued writes", "57014");
+                throw new SQLException("backend " + b.name() + " did not finish its queued writes",
+                        SqlState.QUERY_CANCELED.code());
             }
             try {
                 Thread.sleep(2);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SQLException("interrupted", "HY008", e);
+                throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
             }
         }
         logWriter.awaitAppended();
@@ -267,7 +269,7 @@ public final class BackendAdministration {
             if (b.isEnabled()) {
                 paused = scheduler.quiesce();
                 position = drained(b);
-                if (b.engine().holdsReadSnapshots) {
+                if (b.engine().holdsReadSnapshots()) {
                     Snapshots.begin(c, b.dialect());
                     paused.close(); // the snapshot keeps the dump consistent while writes go on
                     paused = null;
@@ -277,7 +279,8 @@ public final class BackendAdministration {
                 Long checkpoint = states.checkpointOf(backendName).orElse(null);
                 if (checkpoint == null || b.state() != BackendState.DISABLED) {
                     throw new SQLException("backend " + backendName + " is " + b.state()
-                            + " without a checkpoint: its data cannot be placed in the log", "55000");
+                            + " without a checkpoint: its data cannot be placed in the log",
+                            SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
                 }
                 position = checkpoint;
                 c.setAutoCommit(false);
@@ -286,7 +289,8 @@ public final class BackendAdministration {
             log.setCheckpoint(checkpointName, position);
             return backuper.backup(c, dumpFile, checkpointName, position, progress);
         } catch (DumpException e) {
-            throw new SQLException("dump of backend " + backendName + " failed: " + e.getMessage(), "58030", e);
+            throw new SQLException("dump of backend " + backendName + " failed: " + e.getMessage(),
+                    SqlState.IO_ERROR.code(), e);
         } finally {
             if (paused != null) {
                 paused.close();
@@ -309,7 +313,8 @@ public final class BackendAdministration {
         progress = progress == null ? Progress.NONE : progress;
         Backend b = backends.named(backendName);
         if (b.state() != BackendState.DISABLED) {
-            throw new SQLException("backend " + backendName + " is " + b.state() + ": disable it first", "55000");
+            throw new SQLException("backend " + backendName + " is " + b.state() + ": disable it first",
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         b.recoveryState(BackendState.RESTORING);
         try {
@@ -322,7 +327,8 @@ public final class BackendAdministration {
             return info;
         } catch (DumpException e) {
             states.failed(b);
-            throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(), "58030", e);
+            throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(),
+                    SqlState.IO_ERROR.code(), e);
         } finally {
             b.recoveryState(BackendState.DISABLED);
         }
@@ -332,13 +338,14 @@ public final class BackendAdministration {
         try {
             return Backupers.forFormat(format == null ? PortableBackuper.FORMAT : format);
         } catch (DumpException e) {
-            throw new SQLException(e.getMessage(), "22023", e);
+            throw new SQLException(e.getMessage(), SqlState.INVALID_PARAMETER_VALUE.code(), e);
         }
     }
 
     private void requireLog(String what) throws SQLException {
         if (log == null) {
-            throw new SQLException("virtual database " + name + " has no recovery log: cannot " + what, "55000");
+            throw new SQLException("virtual database " + name + " has no recovery log: cannot " + what,
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
     }
 

@@ -18,7 +18,7 @@ import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /**
  * Brings the backends that were enabled when the controller died to exactly the logged state.

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
@@ -79,7 +80,7 @@ public final class Replayer implements AutoCloseable {
             throw e;
         } catch (Exception e) {
             throw new SQLException("replay onto backend " + backend.name() + " failed at position " + position
-                    + ": " + e.getMessage(), "58030", e);
+                    + ": " + e.getMessage(), SqlState.IO_ERROR.code(), e);
         }
     }
 
@@ -137,7 +138,8 @@ public final class Replayer implements AutoCloseable {
         } catch (SQLException failure) {
             unconfirmed.put(e.position(), failure);
         } catch (Exception failure) {
-            unconfirmed.put(e.position(), new SQLException(failure.toString(), "XX000", failure));
+            unconfirmed.put(e.position(), new SQLException(failure.toString(),
+                    SqlState.INTERNAL_ERROR.code(), failure));
         } finally {
             if (own) {
                 c.close();
@@ -184,7 +186,8 @@ public final class Replayer implements AutoCloseable {
         if (!unconfirmed.isEmpty()) {
             Map.Entry<Long, SQLException> first = unconfirmed.entrySet().iterator().next();
             throw new SQLException("backend " + backend.name() + " diverged during replay: the write at log position "
-                    + first.getKey() + " failed here but not elsewhere: " + first.getValue().getMessage(), "58030",
+                    + first.getKey() + " failed here but not elsewhere: " + first.getValue().getMessage(),
+                    SqlState.IO_ERROR.code(),
                     first.getValue());
         }
         LOG.info("backend {} replayed {} log entries up to position {}", backend.name(), applied, position);

@@ -3,7 +3,7 @@ package org.phalanx.requestmanager.recovery;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /**
  * Opens a read snapshot on a connection: a dump read through it sees the database exactly as it

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.api.BackendState;
@@ -119,7 +120,7 @@ final class Startup {
             recoverAfterCrash(crashed, last, contradictions);
         }
         if (!contradictions.isEmpty()) {
-            throw new SQLException(String.join("\n", contradictions), "XX000");
+            throw new SQLException(String.join("\n", contradictions), SqlState.INTERNAL_ERROR.code());
         }
         if (log != null) {
             admin.startSchedule(last);

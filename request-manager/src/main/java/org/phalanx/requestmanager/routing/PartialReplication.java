@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.StringJoiner;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.DdlEffect;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.backend.Backend;
@@ -186,6 +187,6 @@ public final class PartialReplication implements Routing {
         String message = "cannot " + what + " " + String.join(", ", tables) + ": no enabled backend holds "
                 + (tables.size() == 1 ? "it" : "all of them") + " (" + where + ")";
         // 42P01: a table is nowhere; 0A000: it exists, but a statement across backends is not supported
-        return new SQLException(message, missing ? "42P01" : "0A000");
+        return new SQLException(message, (missing ? SqlState.UNDEFINED_TABLE : SqlState.FEATURE_NOT_SUPPORTED).code());
     }
 }

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.backend.Backend;
 
@@ -45,7 +46,7 @@ public final class Placement {
         }
         if (pool.isEmpty()) {
             throw new SQLException("cannot create table " + table + ": none of the backends its placement rule"
-                    + where(rule) + " names is enabled", "08006");
+                    + where(rule) + " names is enabled", SqlState.CONNECTION_FAILURE.code());
         }
         switch (rule.policy()) {
             case ROUND_ROBIN: {

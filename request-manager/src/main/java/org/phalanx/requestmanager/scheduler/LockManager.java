@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.phalanx.engine.SqlState;
 
 /**
  * Locks that writing transactions hold until their commit or rollback is queued on every
@@ -59,12 +60,14 @@ public final class LockManager {
             }
             if (closesCycle(tx, blockers)) {
                 throw new SQLTransactionRollbackException(
-                        "transaction rolled back to break a deadlock between transactions", "40001");
+                        "transaction rolled back to break a deadlock between transactions",
+                        SqlState.SERIALIZATION_FAILURE.code());
             }
             long remaining = (deadline - System.nanoTime()) / 1_000_000L;
             if (remaining <= 0) {
                 throw new SQLTransactionRollbackException("transaction rolled back: waited more than "
-                        + timeoutMillis + " ms for a conflicting transaction to finish", "40001");
+                        + timeoutMillis + " ms for a conflicting transaction to finish",
+                        SqlState.SERIALIZATION_FAILURE.code());
             }
             waiting.put(tx, access);
             try {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 
 /**
@@ -69,7 +70,7 @@ public final class Scheduler {
             locks.acquire(txId, access, lockTimeoutMillis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while waiting for a lock", "HY008", e);
+            throw new SQLException("interrupted while waiting for a lock", SqlState.OPERATION_CANCELED.code(), e);
         }
     }
 
@@ -94,7 +95,8 @@ public final class Scheduler {
             locks.acquire(id, Access.EVERYTHING, Math.max(lockTimeoutMillis, 60_000));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while waiting for writes to pause", "HY008", e);
+            throw new SQLException("interrupted while waiting for writes to pause",
+                    SqlState.OPERATION_CANCELED.code(), e);
         }
         return () -> locks.releaseAll(id);
     }

@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.session;
 
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.api.TypedNull;
 
 import java.sql.DatabaseMetaData;
@@ -43,13 +44,15 @@ final class MetadataCall {
             case "getTableTypes":
                 return md.getTableTypes();
             default:
-                throw new SQLFeatureNotSupportedException("metadata method " + method + " is not supported", "0A000");
+                throw new SQLFeatureNotSupportedException("metadata method " + method + " is not supported",
+                        SqlState.FEATURE_NOT_SUPPORTED.code());
         }
     }
 
     private static void expect(String method, List<Object> args, int n) throws SQLException {
         if (args.size() != n) {
-            throw new SQLException(method + " takes " + n + " arguments, got " + args.size(), "07001");
+            throw new SQLException(method + " takes " + n + " arguments, got " + args.size(),
+                    SqlState.USING_CLAUSE_DOES_NOT_MATCH_DYNAMIC_PARAMETERS.code());
         }
     }
 

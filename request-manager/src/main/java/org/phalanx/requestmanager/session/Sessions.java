@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.read.ReadStage;
@@ -29,7 +30,8 @@ public final class Sessions {
 
     public Session open(String virtualUser) throws SQLException {
         if (closed) {
-            throw new SQLException("virtual database " + p.name() + " is shutting down", "57P03");
+            throw new SQLException("virtual database " + p.name() + " is shutting down",
+                    SqlState.CANNOT_CONNECT_NOW.code());
         }
         VirtualSession s = new VirtualSession(p, reads, writes, transactions, this, virtualUser);
         open.add(s);

@@ -8,6 +8,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.Request;
@@ -15,7 +16,7 @@ import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.cache.CacheStage;
-import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.read.ReadStage;
@@ -73,7 +74,8 @@ final class VirtualSession implements Session {
     public synchronized void setTransactionIsolation(int level) throws SQLException {
         checkOpen();
         if (state.begunTransaction() != null) {
-            throw new SQLException("cannot change the isolation level inside a transaction", "25001");
+            throw new SQLException("cannot change the isolation level inside a transaction",
+                    SqlState.ACTIVE_SQL_TRANSACTION.code());
         }
         state.isolation(level);
     }
@@ -117,7 +119,8 @@ final class VirtualSession implements Session {
 
     private CacheStage.Answer read(Request r, SqlAnalysis a) throws SQLException {
         if (r.expect() == Request.Expect.UPDATE_COUNT) {
-            throw new SQLException("the statement returns rows; use executeQuery or execute", "07000");
+            throw new SQLException("the statement returns rows; use executeQuery or execute",
+                    SqlState.DYNAMIC_SQL_ERROR.code());
         }
         p.statistics().read();
         return reads.read(r, a, state);
@@ -150,14 +153,16 @@ final class VirtualSession implements Session {
                 }
                 return new Result.UpdateCount(0, null);
             case SAVEPOINT:
-                throw new SQLFeatureNotSupportedException("savepoints are not supported yet", "0A000");
+                throw new SQLFeatureNotSupportedException("savepoints are not supported yet",
+                        SqlState.FEATURE_NOT_SUPPORTED.code());
             default:
                 if (r.expect() == Request.Expect.ROWS && a.parsed() && !mayReturnRows(r.sql())) {
-                    throw new SQLException("the statement does not return rows; use executeUpdate or execute", "07000");
+                    throw new SQLException("the statement does not return rows; use executeUpdate or execute",
+                            SqlState.DYNAMIC_SQL_ERROR.code());
                 }
                 p.statistics().write();
                 if (readOnly) {
-                    throw new SQLException("the connection is read-only", "25006");
+                    throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
                 }
                 return writes.write(r, a, state);
         }
@@ -173,10 +178,10 @@ final class VirtualSession implements Session {
     /** BEGIN IMMEDIATE (see {@link TransactionControl#beginImmediate}); opens the transaction as BEGIN does. */
     private void beginImmediate() throws SQLException {
         if (readOnly) {
-            throw new SQLException("the connection is read-only", "25006");
+            throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
         }
         if (state.begunTransaction() != null) {
-            throw new SQLException("a transaction is already in progress", "25001");
+            throw new SQLException("a transaction is already in progress", SqlState.ACTIVE_SQL_TRANSACTION.code());
         }
         if (state.autoCommit()) {
             state.autoCommit(false);
@@ -257,11 +262,11 @@ final class VirtualSession implements Session {
         try {
             ResultSet rs = ControllerTablesHidden.filter(MetadataCall.invoke(c.getMetaData(), method, args));
             return new Result.Rows(rs, () -> {
-                BackendReads.closeQuietly(rs);
-                BackendReads.closeQuietly(c);
+                Closeables.closeQuietly(rs);
+                Closeables.closeQuietly(c);
             });
         } catch (SQLException | RuntimeException e) {
-            BackendReads.closeQuietly(c);
+            Closeables.closeQuietly(c);
             throw e;
         }
     }
@@ -280,7 +285,7 @@ final class VirtualSession implements Session {
 
     private void checkOpen() throws SQLException {
         if (closed) {
-            throw new SQLException("the session is closed", "08003");
+            throw new SQLException("the session is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
         }
     }
 }

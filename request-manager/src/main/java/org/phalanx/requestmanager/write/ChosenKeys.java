@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.backend.Backend;
@@ -111,7 +112,8 @@ public interface ChosenKeys {
                 keys.learned(tableKey, l.column(), l.max());
             } catch (CompletionException e) {
                 throw e.getCause() instanceof SQLException sql ? sql
-                        : new SQLException("could not read the keys of table " + table + ": " + e.getCause(), "XX000", e);
+                        : new SQLException("could not read the keys of table " + table + ": " + e.getCause(),
+                        SqlState.INTERNAL_ERROR.code(), e);
             }
         }
 

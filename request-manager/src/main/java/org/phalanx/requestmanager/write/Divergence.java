@@ -4,7 +4,8 @@ import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.pipeline.Transaction;
 
 /** What happens to a backend that failed a write, commit or rollback that other backends completed. */
@@ -16,7 +17,8 @@ public final class Divergence {
     public static void diverged(Backend b, SQLException e, Transaction t, String what) {
         if (t != null && BackendErrors.isContention(e, b.dialect())) {
             t.doom(new SQLTransactionRollbackException("transaction rolled back: backend " + b.name()
-                    + " could not apply it because of lock contention (" + e.getMessage() + ")", "40001"));
+                    + " could not apply it because of lock contention (" + e.getMessage() + ")",
+                    SqlState.SERIALIZATION_FAILURE.code()));
             return;
         }
         b.disable("failed " + what + " that other backends completed: " + e.getMessage()

@@ -11,7 +11,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
@@ -109,7 +109,7 @@ public final class TransactionControl {
                     Backend b = branch.getKey();
                     Connection c = branch.getValue();
                     if (!b.isEnabled()) {
-                        BackendReads.closeQuietly(c);
+                        Closeables.closeQuietly(c);
                         if (!commit) {
                             t.undoSchema(b);
                         }
@@ -124,7 +124,7 @@ public final class TransactionControl {
                                 t.undoSchema(b);
                             }
                         } finally {
-                            BackendReads.closeQuietly(c); // back to the pool, which rolls back anything left
+                            Closeables.closeQuietly(c); // back to the pool, which rolls back anything left
                         }
                         return null;
                     }));

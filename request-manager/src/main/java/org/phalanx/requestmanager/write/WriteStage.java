@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
@@ -123,7 +124,8 @@ public final class WriteStage {
                 if (t != null && Divergence.spansPostgresAndOthers(t)) {
                     // PostgreSQL aborted its branch, the other engines did not: end it everywhere
                     t.doom(new SQLException("current transaction is aborted after an error (" + e.getMessage()
-                            + "), commands ignored until end of transaction block", "25P02"));
+                            + "), commands ignored until end of transaction block",
+                            SqlState.IN_FAILED_SQL_TRANSACTION.code()));
                 }
                 p.log().failed(logPosition[0], s.user()); // failed everywhere: replay may see it fail too
                 LogWriter.awaitDurable(logged[0]);

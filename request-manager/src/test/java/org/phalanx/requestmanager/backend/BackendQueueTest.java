@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.scheduler.Access;
 
 /**
@@ -36,8 +34,7 @@ class BackendQueueTest {
 
     @BeforeEach
     void start() throws Exception {
-        backend = new Backend(new BackendConfig("b", "jdbc:sqlite:" + dir.resolve("b.db"), null,
-                new Credentials(null, null), Map.of(), 4, 1), Duration.ofSeconds(5), b -> { });
+        backend = new Backend(BackendConfig.builder("b", "jdbc:sqlite:" + dir.resolve("b.db")).poolSize(4).build(), Duration.ofSeconds(5), b -> { });
         backend.enable();
     }
 

@@ -1,6 +1,6 @@
 package org.phalanx.requestmanager.backend;
 
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -8,13 +8,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.backend.Backend;
 
 class BalancerTest {
     private static Backend backend(String name, int weight) {
-        return new Backend(new BackendConfig(name, "jdbc:none:" + name, null, new Credentials(null, null), Map.of(), 1,
-                weight), Duration.ofSeconds(1), b -> { });
+        return new Backend(BackendConfig.builder(name, "jdbc:none:" + name).poolSize(1).weight(weight).build(), Duration.ofSeconds(1), b -> { });
     }
 
     private static Map<String, Integer> spread(ReadBalancer balancer, List<Backend> candidates, int reads) {

@@ -12,7 +12,6 @@ import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.backend.Backend;
 
 class ReadAdmissionTest {
@@ -45,8 +43,8 @@ class ReadAdmissionTest {
 
     /** An enabled SQLite backend telling the admission when its requests end, as the request manager wires it. */
     private Backend backend(String name, int maxPending) throws Exception {
-        BackendConfig c = new BackendConfig(name, "jdbc:sqlite:" + dir.resolve(name + ".db"), null,
-                new Credentials(null, null), Map.of(), 2, 1, List.of(), null, List.of(), maxPending);
+        BackendConfig c = BackendConfig.builder(name, "jdbc:sqlite:" + dir.resolve(name + ".db")).poolSize(2)
+                .maxPending(maxPending).build();
         Backend b = new Backend(c, Duration.ofSeconds(5), x -> { }, x -> admission.get().ended(x));
         b.enable();
         backends.add(b);

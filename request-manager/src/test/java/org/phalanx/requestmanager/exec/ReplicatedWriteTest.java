@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.backend.Backend;
 
@@ -27,8 +26,7 @@ class ReplicatedWriteTest {
     private ReplicatedWrite<String> write(WaitPolicy policy, int n) {
         Map<Backend, CompletableFuture<String>> map = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            Backend b = new Backend(new BackendConfig("b" + i, "jdbc:none:" + i, null, new Credentials(null, null),
-                    Map.of(), 1, 1), Duration.ofSeconds(1), x -> { });
+            Backend b = new Backend(BackendConfig.builder("b" + i, "jdbc:none:" + i).poolSize(1).build(), Duration.ofSeconds(1), x -> { });
             CompletableFuture<String> f = new CompletableFuture<>();
             backends.add(b);
             futures.add(f);

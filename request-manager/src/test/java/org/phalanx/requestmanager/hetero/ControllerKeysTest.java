@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.phalanx.requestmanager.config.Engine;
-import org.phalanx.testing.DatabaseServers;
+import org.phalanx.engine.Engine;
+import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * Every engine's metadata names the key column portable DDL created, so the controller can
@@ -36,21 +36,21 @@ class ControllerKeysTest {
 
     @Test
     void postgresql() throws SQLException {
-        String url = DatabaseServers.createPostgres(DB);
+        String url = TestDatabases.createPostgres(DB);
         try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
             check(c, Engine.POSTGRESQL);
         } finally {
-            DatabaseServers.dropPostgres(DB);
+            TestDatabases.dropPostgres(DB);
         }
     }
 
     @Test
     void mariadb() throws SQLException {
-        String url = DatabaseServers.createMariaDb(DB);
+        String url = TestDatabases.createMariaDb(DB);
         try (Connection c = DriverManager.getConnection(url, "root", "")) {
             check(c, Engine.MARIADB);
         } finally {
-            DatabaseServers.dropMariaDb(DB);
+            TestDatabases.dropMariaDb(DB);
         }
     }
 

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.config.Engine;
+import org.phalanx.engine.Engine;
 
 /** The per-engine forms of portable DDL (executed on the real engines by the heterogeneous ITs). */
 class PortableDdlTest {
