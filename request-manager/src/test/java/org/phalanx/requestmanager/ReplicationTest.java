@@ -45,6 +45,13 @@ class ReplicationTest {
         }
     }
 
+    /** Waits until the backend has nothing queued or running. */
+    private void awaitIdle(String backend) throws InterruptedException {
+        while (rm.backends().stream().anyMatch(b -> b.name().equals(backend) && b.pending() > 0)) {
+            Thread.sleep(10);
+        }
+    }
+
     private static long count(Session s, String sql) throws SQLException {
         try (Result r = s.execute(Request.of(sql))) {
             ResultSet rs = ((Result.Rows) r).resultSet();
@@ -122,6 +129,42 @@ class ReplicationTest {
         rm.close();
         rm = null;
         assertEquals(cluster.checksum("fast", "t", "id"), cluster.checksum("slow", "t", "id"));
+    }
+
+    /**
+     * A transaction whose end reaches a backend only after the backend left service (its commit
+     * was queued behind a slow statement, or ordered once it was out) releases that backend's
+     * pooled connection rolled back: an open SQLite write transaction there would refuse the
+     * restore that rebuilds it ("database is locked").
+     */
+    @Test
+    void aTransactionEndingOnADisabledBackendLeavesNoOpenTransactionThere() throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "a", "b");
+        start(WaitPolicy.FIRST, cluster);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            for (boolean commitBeforeDisable : new boolean[] {true, false}) {
+                rm.enableBackend("b");
+                FaultyDriver.fault("b").delayMillis = 600;
+                s.setAutoCommit(false);
+                update(s, "INSERT INTO t VALUES (?)", commitBeforeDisable ? 1 : 2);
+                if (commitBeforeDisable) {
+                    s.commit(); // answered by a; queued on b behind the slow INSERT
+                    rm.disableBackend("b");
+                } else {
+                    rm.disableBackend("b");
+                    s.commit();
+                }
+                s.setAutoCommit(true);
+                awaitIdle("b");
+                FaultyDriver.fault("b").delayMillis = 0;
+                try (java.sql.Connection direct = cluster.direct("b"); java.sql.Statement st = direct.createStatement()) {
+                    st.execute("PRAGMA busy_timeout = 3000");
+                    st.execute("BEGIN IMMEDIATE"); // SQLITE_BUSY while a branch keeps b's write lock
+                    st.execute("ROLLBACK");
+                }
+            }
+        }
     }
 
     /**

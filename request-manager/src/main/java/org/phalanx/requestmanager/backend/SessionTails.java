@@ -23,6 +23,20 @@ public final class SessionTails {
         return f;
     }
 
+    /**
+     * Runs cleanup once this session's last task on the backend has finished, however it ended,
+     * even if the backend is disabled meanwhile: a task already running there may still be using
+     * what the cleanup closes.
+     */
+    public void afterLast(Backend b, Runnable cleanup) {
+        CompletableFuture<?> tail = tails.get(b);
+        if (tail == null || tail.isDone()) {
+            cleanup.run();
+        } else {
+            tail.whenComplete((v, e) -> cleanup.run());
+        }
+    }
+
     /** The candidates that have applied this session's earlier writes; waits if none has yet. */
     public List<Backend> caughtUp(List<Backend> candidates) {
         while (true) {

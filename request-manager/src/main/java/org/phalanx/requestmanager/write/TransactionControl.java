@@ -109,25 +109,31 @@ public final class TransactionControl {
                     Backend b = branch.getKey();
                     Connection c = branch.getValue();
                     if (!b.isEnabled()) {
-                        Closeables.closeQuietly(c);
+                        s.tails().afterLast(b, () -> abandon(c));
                         if (!commit) {
                             t.undoSchema(b);
                         }
                         continue;
                     }
-                    futures.put(b, s.tails().enqueue(b, t.access(), () -> {
-                        try {
-                            if (commit) {
-                                commitBranch(b, c, position, durable);
-                            } else {
-                                c.rollback();
-                                t.undoSchema(b);
-                            }
-                        } finally {
-                            Closeables.closeQuietly(c); // back to the pool, which rolls back anything left
+                    CompletableFuture<Void> ended = s.tails().enqueue(b, t.access(), () -> {
+                        if (commit) {
+                            commitBranch(b, c, position, durable);
+                        } else {
+                            c.rollback();
+                            t.undoSchema(b);
                         }
                         return null;
-                    }));
+                    });
+                    // back to the pool; a branch whose end failed or never ran (its backend left
+                    // service meanwhile) is rolled back first, so it holds no locks there
+                    ended.whenComplete((v, e) -> {
+                        if (e == null) {
+                            Closeables.closeQuietly(c);
+                        } else {
+                            abandon(c);
+                        }
+                    });
+                    futures.put(b, ended);
                 }
                 if (commit && !t.writtenTables().isEmpty()) {
                     p.cache().invalidate(t.cacheWrites());
@@ -154,6 +160,19 @@ public final class TransactionControl {
         if (commit) {
             acknowledged(futures, t.access());
         }
+    }
+
+    /**
+     * A branch on a backend that left service: rolled back and closed, so its pooled connection
+     * holds no locks (an open SQLite write transaction would refuse the restore that rebuilds it).
+     */
+    private static void abandon(Connection branch) {
+        try {
+            branch.rollback();
+        } catch (SQLException | RuntimeException e) {
+            // a dead connection: closing it is all there is to do
+        }
+        Closeables.closeQuietly(branch);
     }
 
     /**
