@@ -35,6 +35,7 @@ public enum SqlState {
     // class 28
     INVALID_AUTHORIZATION_SPECIFICATION("28000"),
     // class 40: transaction rollback
+    TRANSACTION_ROLLBACK("40000"),
     SERIALIZATION_FAILURE("40001"),
     DEADLOCK_DETECTED("40P01"),
     // class 42: syntax error or access rule violation

@@ -15,32 +15,59 @@ import org.phalanx.requestmanager.recovery.AppliedRecords;
 /**
  * An auto-commit write on one backend; lock contention there is waited out, since others may
  * have applied it. With a recovery log it runs as a short transaction that also records its
- * position on the backend and commits once its log entry is durable.
+ * position on the backend and commits once its log entry is durable; with an {@link Agreement}
+ * it runs as a short transaction that commits only once the backends agree on its outcome.
  */
 final class AutoCommitWrite {
     private AutoCommitWrite() {
     }
 
+    /** @param agreement what the backends must agree on before committing, or null */
     static WriteOutcome run(Backend b, String user, List<String> statements, Request r, long position,
-                            CompletableFuture<?> durable, AppliedRecords applied, long lockTimeoutMillis)
-            throws Exception {
+                            CompletableFuture<?> durable, AppliedRecords applied, long lockTimeoutMillis,
+                            Agreement agreement) throws Exception {
         long deadline = System.currentTimeMillis() + lockTimeoutMillis;
         long pause = 5;
         while (true) {
             try (Connection c = b.connectionFor(user)) {
-                if (!applied.recordsApplied(b)) {
-                    return StatementRunner.executeWrite(c, statements, r);
+                AppliedPositions.Work<WriteOutcome> work = () -> {
+                    WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r);
+                    if (agreement != null) {
+                        agreement.commitIfAgreed(b, outcome);
+                    }
+                    return outcome;
+                };
+                if (applied.recordsApplied(b)) {
+                    return AppliedPositions.runUnit(c, b.engine(), statements.get(0), position, durable, work);
                 }
-                return AppliedPositions.runUnit(c, b.engine(), statements.get(0), position, durable,
-                        () -> StatementRunner.executeWrite(c, statements, r));
+                return agreement == null ? work.run() : inTransaction(c, work);
             } catch (SQLException e) {
-                if (!BackendErrors.isContention(e, b.dialect()) || System.currentTimeMillis() + pause > deadline) {
+                if (e instanceof Agreement.Undone || !BackendErrors.isContention(e, b.dialect())
+                        || System.currentTimeMillis() + pause > deadline) {
                     applied.unitFailed(b, position);
                     throw e;
                 }
                 Thread.sleep(pause);
                 pause = Math.min(pause * 2, 200);
             }
+        }
+    }
+
+    private static WriteOutcome inTransaction(Connection c, AppliedPositions.Work<WriteOutcome> work) throws Exception {
+        c.setAutoCommit(false);
+        try {
+            WriteOutcome outcome = work.run();
+            c.commit();
+            return outcome;
+        } catch (Exception | Error e) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // a broken connection: the pool discards it, and the transaction with it
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
         }
     }
 }

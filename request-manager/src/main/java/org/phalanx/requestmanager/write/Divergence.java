@@ -2,34 +2,89 @@ package org.phalanx.requestmanager.write;
 
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
-import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.requestmanager.backend.BackendErrors;
+import java.util.function.Predicate;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.exec.ReplicatedWrite.Disagreement;
 import org.phalanx.requestmanager.pipeline.Transaction;
 
-/** What happens to a backend that failed a write, commit or rollback that other backends completed. */
-public final class Divergence {
+/**
+ * What happens to a backend whose outcome is not the agreed one: it leaves service when what it
+ * holds now differs from the others and cannot be taken back; an open transaction is rolled
+ * back instead, because its branches can still be made alike by ending it everywhere.
+ */
+final class Divergence {
     private Divergence() {
     }
 
-    /** It has diverged and leaves service, unless it was contention (the transaction then must roll back). */
-    public static void diverged(Backend b, SQLException e, Transaction t, String what) {
-        if (t != null && BackendErrors.isContention(e, b.dialect())) {
-            t.doom(new SQLTransactionRollbackException("transaction rolled back: backend " + b.name()
-                    + " could not apply it because of lock contention (" + e.getMessage() + ")",
-                    SqlState.SERIALIZATION_FAILURE.code()));
-            return;
-        }
-        b.disable("failed " + what + " that other backends completed: " + e.getMessage()
+    /**
+     * For a write.
+     *
+     * @param t the transaction it belongs to, or null for an auto-commit write
+     * @param undoesItself whether a backend that succeeded alone rolls its own unit back (a write
+     *     waiting for agreement before it commits)
+     */
+    static Disagreement ofWrite(Transaction t, Predicate<Backend> undoesItself) {
+        return new Disagreement() {
+            @Override
+            public void failed(Backend b, SQLException e) {
+                if (t != null && BackendErrors.isContention(e, b.dialect())) {
+                    t.doom(new SQLTransactionRollbackException("transaction rolled back: backend " + b.name()
+                            + " could not apply it because of lock contention (" + e.getMessage() + ")",
+                            SqlState.SERIALIZATION_FAILURE.code()));
+                    return;
+                }
+                disableFailed(b, e, "a write");
+            }
+
+            @Override
+            public void succeeded(Backend b, SQLException agreed) {
+                if (t != null) {
+                    t.doom(new SQLTransactionRollbackException("transaction rolled back: backend " + b.name()
+                            + " applied a statement the others refused (" + agreed.getMessage()
+                            + "); its branch cannot be undone alone", SqlState.SERIALIZATION_FAILURE.code()));
+                } else if (!undoesItself.test(b)) {
+                    disableSucceeded(b, agreed, "a write");
+                }
+            }
+        };
+    }
+
+    /** For a commit or a rollback. */
+    static Disagreement ofEnd(boolean commit) {
+        String what = commit ? "a commit" : "a rollback";
+        return new Disagreement() {
+            @Override
+            public void failed(Backend b, SQLException e) {
+                disableFailed(b, e, what);
+            }
+
+            @Override
+            public void succeeded(Backend b, SQLException agreed) {
+                if (commit) {
+                    disableSucceeded(b, agreed, what); // it kept what the others threw away
+                }
+            }
+        };
+    }
+
+    private static void disableFailed(Backend b, SQLException e, String what) {
+        b.disable("failed " + what + " that the other backends completed: " + e.getMessage()
                 + " [SQLState " + e.getSQLState() + "]");
+    }
+
+    private static void disableSucceeded(Backend b, SQLException agreed, String what) {
+        b.disable("completed " + what + " that the other backends refused: " + agreed.getMessage()
+                + " [SQLState " + agreed.getSQLState() + "]");
     }
 
     /**
      * Whether a transaction's branches include PostgreSQL and another engine: after an error
      * PostgreSQL aborts its branch while the others go on, so the transaction must end everywhere.
      */
-    public static boolean spansPostgresAndOthers(Transaction t) {
+    static boolean spansPostgresAndOthers(Transaction t) {
         boolean postgres = false;
         boolean other = false;
         for (Backend b : t.branches().keySet()) {

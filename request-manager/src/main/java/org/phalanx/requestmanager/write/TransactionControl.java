@@ -149,8 +149,7 @@ public final class TransactionControl {
             return;
         }
         try {
-            new ReplicatedWrite<>(futures, p.waitPolicy(),
-                    (b, e) -> Divergence.diverged(b, e, null, commit ? "a commit" : "a rollback")).await();
+            new ReplicatedWrite<>(futures, p.waitPolicy(), v -> 0, Divergence.ofEnd(commit)).await();
         } catch (SQLException e) {
             p.log().failed(logPosition[0], s.user());
             LogWriter.awaitDurable(logged[0]);

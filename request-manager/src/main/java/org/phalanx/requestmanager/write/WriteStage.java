@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.function.ToLongFunction;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
@@ -15,6 +18,7 @@ import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendDisabledException;
 import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
@@ -23,6 +27,8 @@ import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.config.WaitPolicy;
+import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.routing.SchemaView;
@@ -39,10 +45,19 @@ public final class WriteStage {
     private final ChosenKeys keys;
     private final TransactionControl transactions;
 
+    /**
+     * Agreed writes hold a pooled connection on every backend while they wait for each other: no
+     * more in flight than the smallest pool has connections, or they could take every connection
+     * of two backends and wait on each other until the pools time out.
+     */
+    private final Semaphore agreementSlots;
+
     public WriteStage(Pipeline p, ChosenKeys keys, TransactionControl transactions) {
         this.p = p;
         this.keys = keys;
         this.transactions = transactions;
+        this.agreementSlots = new Semaphore(p.backends().all().stream().mapToInt(b -> b.config().poolSize())
+                .min().orElse(1));
     }
 
     public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
@@ -77,46 +92,74 @@ public final class WriteStage {
             long[][] chosenKeys = new long[1][];
             CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
             List<Runnable> schemaUndo = new ArrayList<>();
-            p.scheduler().order(position -> {
-                logPosition[0] = position;
-                String statement = sql;
-                if (keyPlan != null) {
-                    chosenKeys[0] = keys.next(keyPlan, keyPlan.insert().rows());
-                    statement = keyPlan.insert().withKeys(keyPlan.column(), chosenKeys[0]);
+            // engines differ: their outcomes are compared before anyone commits or is answered
+            boolean mixed = chosen.stream().map(Backend::dialect).distinct().count() > 1;
+            ReplicatedWrite.Disagreement disagreement = Divergence.ofWrite(t, b -> mixed && undoable(b, sql, ddl));
+            // what engines report for DDL varies (SQLite, the last DML's count): only success counts
+            ToLongFunction<WriteOutcome> count = ddl ? o -> 0 : WriteOutcome::count;
+            Agreement agreement = null;
+            if (mixed && implicit) {
+                takeAgreementSlot();
+                agreement = new Agreement(chosen, count, disagreement);
+            }
+            Agreement agreed = agreement;
+            try {
+                p.scheduler().order(position -> {
+                    logPosition[0] = position;
+                    String statement = sql;
+                    if (keyPlan != null) {
+                        chosenKeys[0] = keys.next(keyPlan, keyPlan.insert().rows());
+                        statement = keyPlan.insert().withKeys(keyPlan.column(), chosenKeys[0]);
+                    }
+                    // handed to the log first: an auto-commit write commits on a backend only once it is durable
+                    List<Object> values = LoggedValues.toLog(r.params());
+                    CompletableFuture<Void> durable = p.log().append(implicit
+                            ? LogEntry.statement(position, s.user(), statement, values, TransactionControl.names(chosen))
+                            : LogEntry.write(position, t.id(), s.user(), statement, values, TransactionControl.names(chosen)));
+                    logged[0] = durable;
+                    for (Backend b : chosen) {
+                        List<String> statements = p.statements().forBackend(b, statement, ddl);
+                        Callable<WriteOutcome> work = implicit
+                                ? () -> AutoCommitWrite.run(b, s.user(), statements, sent, position, durable, p.applied(),
+                                        p.scheduler().lockTimeoutMillis(), agreed)
+                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
+                        CompletableFuture<WriteOutcome> f = s.tails().enqueue(b, access, work);
+                        if (agreed != null) {
+                            f.whenComplete((v, e) -> {
+                                if (e != null) {
+                                    agreed.ended(b, e);
+                                }
+                            });
+                        }
+                        futures.put(b, f);
+                    }
+                    if (a.ddl() != null) {
+                        schemaUndo.addAll(followSchema(chosen, a, t));
+                        keys.forget(a);
+                    }
+                    if (implicit) {
+                        p.cache().invalidate(Touch.ofWrite(a, r.params()));
+                    }
+                });
+            } finally {
+                if (agreed != null) {
+                    for (Backend b : chosen) {
+                        if (!futures.containsKey(b)) {
+                            agreed.ended(b, new BackendDisabledException(b.name())); // never sent: no vote
+                        }
+                    }
+                    releaseWhenFinished(futures.values());
                 }
-                // handed to the log first: an auto-commit write commits on a backend only once it is durable
-                List<Object> values = LoggedValues.toLog(r.params());
-                CompletableFuture<Void> durable = p.log().append(implicit
-                        ? LogEntry.statement(position, s.user(), statement, values, TransactionControl.names(chosen))
-                        : LogEntry.write(position, t.id(), s.user(), statement, values, TransactionControl.names(chosen)));
-                logged[0] = durable;
-                for (Backend b : chosen) {
-                    List<String> statements = p.statements().forBackend(b, statement, ddl);
-                    Callable<WriteOutcome> work = implicit
-                            ? () -> AutoCommitWrite.run(b, s.user(), statements, sent, position, durable, p.applied(),
-                                    p.scheduler().lockTimeoutMillis())
-                            : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
-                    futures.put(b, s.tails().enqueue(b, access, work));
-                }
-                if (a.ddl() != null) {
-                    schemaUndo.addAll(followSchema(chosen, a, t));
-                    keys.forget(a);
-                }
-                if (implicit) {
-                    p.cache().invalidate(Touch.ofWrite(a, r.params()));
-                }
-            });
+            }
             if (!implicit) {
                 noteWrites(t, a, r.params());
             }
             if (implicit) {
                 p.scheduler().releaseAll(txId); // queued everywhere: later conflicting writes queue behind it
             }
-            ReplicatedWrite<WriteOutcome> w = new ReplicatedWrite<>(futures, p.waitPolicy(),
-                    (b, e) -> Divergence.diverged(b, e, t, "a write"));
             WriteOutcome outcome;
             try {
-                outcome = w.await();
+                outcome = await(futures, mixed, agreement, count, disagreement);
             } catch (SQLException e) {
                 for (int i = schemaUndo.size() - 1; i >= 0; i--) {
                     schemaUndo.get(i).run(); // the DDL failed everywhere: the schema view goes back
@@ -149,6 +192,48 @@ public final class WriteStage {
                 p.scheduler().releaseAll(txId);
             }
         }
+    }
+
+    /**
+     * Waits for the write's result as the wait policy says. On a mixed-engine virtual database the
+     * backends' outcomes are compared first: an auto-commit write then waits (per policy) only for
+     * the commits of the backends that reached the agreed outcome; a write inside a transaction
+     * waits for every backend.
+     */
+    private WriteOutcome await(Map<Backend, CompletableFuture<WriteOutcome>> futures, boolean mixed,
+                               Agreement agreement, ToLongFunction<WriteOutcome> count,
+                               ReplicatedWrite.Disagreement disagreement) throws SQLException {
+        if (agreement == null) {
+            return new ReplicatedWrite<>(futures, mixed ? WaitPolicy.ALL : p.waitPolicy(), count, disagreement).await();
+        }
+        ReplicatedWrite.Verdict<WriteOutcome> agreed = agreement.await();
+        Map<Backend, CompletableFuture<WriteOutcome>> commits = new LinkedHashMap<>(futures);
+        commits.keySet().retainAll(agreed.agreeing());
+        return new ReplicatedWrite<>(commits, p.waitPolicy(), count, disagreement).await();
+    }
+
+    private void takeAgreementSlot() throws SQLException {
+        try {
+            agreementSlots.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting to write", SqlState.OPERATION_CANCELED.code(), e);
+        }
+    }
+
+    private void releaseWhenFinished(java.util.Collection<CompletableFuture<WriteOutcome>> running) {
+        CompletableFuture.allOf(running.toArray(new CompletableFuture[0])).handle((v, e) -> {
+            agreementSlots.release();
+            return null;
+        });
+    }
+
+    /**
+     * Whether a backend's rollback takes back what the statement did there: not for statements
+     * that run outside transactions, nor for DDL on MariaDB, which commits on its own.
+     */
+    private static boolean undoable(Backend b, String sql, boolean ddl) {
+        return !AppliedPositions.runsOutsideTransactions(sql) && !(ddl && b.dialect() == Engine.MARIADB);
     }
 
     /** Remembers what a transaction's write may change: the cache learns it when the transaction commits. */

@@ -22,6 +22,7 @@ class ReplicatedWriteTest {
     private final List<Backend> backends = new ArrayList<>();
     private final List<CompletableFuture<String>> futures = new ArrayList<>();
     private final Map<Backend, SQLException> diverged = new LinkedHashMap<>();
+    private final Map<Backend, SQLException> appliedAlone = new LinkedHashMap<>();
 
     private ReplicatedWrite<String> write(WaitPolicy policy, int n) {
         Map<Backend, CompletableFuture<String>> map = new LinkedHashMap<>();
@@ -32,7 +33,18 @@ class ReplicatedWriteTest {
             futures.add(f);
             map.put(b, f);
         }
-        return new ReplicatedWrite<>(map, policy, diverged::put);
+        // a success's "update count" is its length: "b0" and "b1" agree, "b22" counted other rows
+        return new ReplicatedWrite<>(map, policy, String::length, new ReplicatedWrite.Disagreement() {
+            @Override
+            public void failed(Backend backend, SQLException error) {
+                diverged.put(backend, error);
+            }
+
+            @Override
+            public void succeeded(Backend backend, SQLException agreedError) {
+                appliedAlone.put(backend, agreedError);
+            }
+        });
     }
 
     private static boolean answersWithin(ReplicatedWrite<String> w, long millis) {
@@ -77,6 +89,65 @@ class ReplicatedWriteTest {
         assertEquals("b0", w.await());
     }
 
+    private static SQLException unique() {
+        return new SQLException("UNIQUE constraint failed", "23505");
+    }
+
+    @Test
+    void aRefusalOfTheMajorityIsTheClientsErrorAndTheBackendThatAppliedItDisagrees() throws Exception {
+        ReplicatedWrite<String> w = write(WaitPolicy.ALL, 3);
+        futures.get(0).complete("b0");
+        futures.get(1).completeExceptionally(unique());
+        futures.get(2).completeExceptionally(new SQLException("Duplicate entry", "23000")); // same class
+        SQLException e = assertThrows(SQLException.class, w::await);
+        assertEquals("23505", e.getSQLState());
+        assertTrue(diverged.isEmpty());
+        assertEquals(java.util.Set.of(backends.get(0)), appliedAlone.keySet());
+        assertEquals(java.util.Set.of(backends.get(1), backends.get(2)), w.verdict().get().agreeing());
+    }
+
+    @Test
+    void aTieNotYetAnsweredGoesToTheRefusal() {
+        ReplicatedWrite<String> w = write(WaitPolicy.ALL, 2);
+        futures.get(0).complete("b0");
+        futures.get(1).completeExceptionally(unique());
+        assertThrows(SQLException.class, w::await);
+        assertEquals(java.util.Set.of(backends.get(0)), appliedAlone.keySet());
+        assertTrue(diverged.isEmpty());
+    }
+
+    @Test
+    void aTieAlreadyAnsweredKeepsTheAnswer() throws Exception {
+        ReplicatedWrite<String> w = write(WaitPolicy.FIRST, 2);
+        futures.get(0).complete("b0");
+        assertEquals("b0", w.await());
+        futures.get(1).completeExceptionally(unique());
+        assertEquals(java.util.Set.of(backends.get(1)), diverged.keySet());
+        assertTrue(appliedAlone.isEmpty());
+    }
+
+    @Test
+    void refusalsOfDifferentClassesChangedNothingAndDisableNobody() {
+        ReplicatedWrite<String> w = write(WaitPolicy.ALL, 3);
+        futures.get(0).completeExceptionally(new SQLException("division by zero", "22012"));
+        futures.get(1).completeExceptionally(new SQLException("syntax", "42601"));
+        futures.get(2).completeExceptionally(new SQLException("division by zero", "22012"));
+        SQLException e = assertThrows(SQLException.class, w::await);
+        assertEquals("22012", e.getSQLState(), "the most common refusal");
+        assertTrue(diverged.isEmpty());
+        assertTrue(appliedAlone.isEmpty());
+    }
+
+    @Test
+    void aSuccessThatCountedOtherRowsDisagrees() throws Exception {
+        ReplicatedWrite<String> w = write(WaitPolicy.ALL, 3);
+        futures.get(0).complete("b0");
+        futures.get(1).complete("b22");
+        futures.get(2).complete("b2");
+        assertEquals("b0", w.await());
+        assertEquals(java.util.Set.of(backends.get(1)), diverged.keySet());
+    }
+
     @Test
     void aFailureWhereOthersSucceededIsReportedAsDivergence() throws Exception {
         ReplicatedWrite<String> w = write(WaitPolicy.FIRST, 3);
@@ -92,9 +163,8 @@ class ReplicatedWriteTest {
     @Test
     void failingEverywhereIsTheClientsErrorAndNobodysDivergence() {
         ReplicatedWrite<String> w = write(WaitPolicy.FIRST, 2);
-        SQLException dup = new SQLException("UNIQUE constraint failed", "23505");
-        futures.get(0).completeExceptionally(dup);
-        futures.get(1).completeExceptionally(new SQLException("UNIQUE constraint failed", "23505"));
+        futures.get(0).completeExceptionally(unique());
+        futures.get(1).completeExceptionally(unique());
         SQLException e = assertThrows(SQLException.class, w::await);
         assertEquals("23505", e.getSQLState());
         assertTrue(diverged.isEmpty());
