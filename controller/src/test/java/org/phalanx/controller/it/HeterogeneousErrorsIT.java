@@ -49,6 +49,34 @@ class HeterogeneousErrorsIT {
         }
     }
 
+    /**
+     * Issue 15: the backends' agreed outcome is the client's. SQLite divides by zero to NULL while
+     * PostgreSQL and MariaDB raise 22012: under the 'first' policy the client still gets the
+     * majority's error, SQLite's update is rolled back, nothing is disabled.
+     */
+    @Test
+    void aWriteTheMajorityRefusesIsTheClientsErrorAndDisablesNothing() throws Exception {
+        try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_agree", "first")) {
+            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE acc (id INTEGER PRIMARY KEY, a INTEGER, b INTEGER,"
+                        + " v INTEGER CHECK (v >= 0))");
+                s.executeUpdate("INSERT INTO acc VALUES (1, 10, 0, 1)");
+                for (int i = 0; i < 3; i++) {
+                    SQLException division = assertThrows(SQLException.class,
+                            () -> s.executeUpdate("UPDATE acc SET a = a / b"));
+                    assertTrue(division.getSQLState().startsWith("22"), division.getSQLState());
+                    assertConstraint(s, "INSERT INTO acc VALUES (2, 0, 0, -1)");
+                }
+                try (ResultSet rs = s.executeQuery("SELECT a FROM acc WHERE id = 1")) {
+                    assertTrue(rs.next());
+                    assertEquals(10, rs.getInt(1));
+                }
+            }
+            assertEquals(ALL_ENABLED, cluster.vdb().backendStates());
+            assertEquals(1, cluster.assertIdentical("acc", "id"));
+        }
+    }
+
     @Test
     void constraintViolationsAreTheApplicationsErrorOnEveryEngine() throws Exception {
         try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_errors", "all")) {
