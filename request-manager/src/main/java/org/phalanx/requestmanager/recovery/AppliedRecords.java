@@ -2,15 +2,21 @@ package org.phalanx.requestmanager.recovery;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.SqlState;
+import org.phalanx.recoverylog.CloseableIterator;
+import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.engine.Engine;
 
 /**
@@ -42,6 +48,46 @@ public final class AppliedRecords {
     /** Whether a backend records the positions it applies: with a recovery log, unless it is another controller. */
     public boolean recordsApplied(Backend b) {
         return log != null && b.engine() != Engine.PHALANX;
+    }
+
+    /**
+     * Which log entries after {@code from} a backend still lacks, by its own record: the truth
+     * about what it applied, also after a crash or a failure in the middle of an earlier replay
+     * (so nothing is applied twice). A transaction's writes are judged by their COMMIT's position,
+     * found by reading the log ahead. Without a readable record, the record is set to
+     * {@code from} (its data is the log up to there) and every entry after it is lacking.
+     */
+    Predicate<LogEntry> lacking(Backend b, long from) throws SQLException {
+        AppliedPositions.Applied applied;
+        try (Connection c = b.connection(b.config().credentials())) {
+            applied = AppliedPositions.read(c);
+        } catch (SQLException e) {
+            if (BackendErrors.isConnectionFailure(e)) {
+                throw e;
+            }
+            LOG.warn("virtual database {}: backend {} has no readable record of what it applied ({}):"
+                    + " replaying everything after position {}", virtualDatabase, b.name(), e.getMessage(), from);
+            reset(b, from);
+            return e2 -> true;
+        }
+        log.setCheckpoint(checkpointName(b), applied.floor()); // a purge keeps what it lacks
+        Map<Long, Long> commitOf = new HashMap<>();
+        try (CloseableIterator<LogEntry> entries = log.read(from)) {
+            while (entries.hasNext()) {
+                LogEntry e = entries.next();
+                if (e.kind() == LogEntry.Kind.COMMIT) {
+                    commitOf.put(e.transactionId(), e.position());
+                }
+            }
+        } catch (Exception e) {
+            throw new SQLException("could not read the recovery log after position " + from + ": " + e.getMessage(),
+                    SqlState.IO_ERROR.code(), e);
+        }
+        return e -> switch (e.kind()) {
+            case STATEMENT -> !applied.has(e.position());
+            case WRITE -> !applied.has(commitOf.getOrDefault(e.transactionId(), Long.MAX_VALUE));
+            default -> true;
+        };
     }
 
     /** Sets a backend's record to "everything up to {@code position} applied, nothing after". */

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
@@ -173,11 +174,17 @@ public final class BackendAdministration {
                     + " restore a dump onto it first", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         b.recoveryState(BackendState.REPLAYING);
-        try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e), applied.recordsApplied(b))) {
-            if (applied.recordsApplied(b)) {
-                applied.reset(b, from); // its data is the log up to its checkpoint; replay records the rest
-            }
-            logWriter.awaitAppended();
+        boolean recorded = applied.recordsApplied(b);
+        logWriter.awaitAppended();
+        // its own record says what it applied after its checkpoint (an earlier replay cut short): not again
+        Predicate<LogEntry> lacking;
+        try {
+            lacking = recorded ? applied.lacking(b, from) : e -> true;
+        } catch (SQLException | RuntimeException e) {
+            b.recoveryState(BackendState.DISABLED);
+            throw e;
+        }
+        try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e) && lacking.test(e), recorded)) {
             replay.replayUntil(scheduler.lastPosition());
             try (Quiesce q = scheduler.quiesce()) {
                 logWriter.awaitAppended();
@@ -191,7 +198,11 @@ public final class BackendAdministration {
             states.enabled(b);
         } catch (SQLException | RuntimeException e) {
             b.recoveryState(BackendState.DISABLED);
-            states.failed(b); // partly replayed: its position is no longer the checkpoint
+            if (recorded) {
+                states.disabledAt(b, from); // partly replayed, and its record says how far: enable resumes
+            } else {
+                states.failed(b); // partly replayed: its position is no longer the checkpoint
+            }
             throw e;
         }
     }
@@ -321,6 +332,9 @@ public final class BackendAdministration {
             DumpInfo info = Backupers.verify(dumpFile, progress);
             try (Connection c = b.connection(b.config().credentials())) {
                 backuper(info.format()).restore(dumpFile, c, force, progress);
+            }
+            if (applied.recordsApplied(b)) {
+                applied.reset(b, info.checkpointPosition()); // its data is now the dump's: its old record is not
             }
             log.setCheckpoint("backend-" + backendName, info.checkpointPosition()); // purge must keep what it needs
             states.disabledAt(b, info.checkpointPosition());
