@@ -203,7 +203,8 @@ class DdlUtilsTrapsTest {
             Database db = platform.readModelFromDatabase(c, "b");
             String sql = platform.getCreateTablesSql(db, false, false);
             assertTrue(sql.contains("\"id\" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT"), sql);
-            assertTrue(sql.contains("\"id\" INTEGER NOT NULL,"), "a single integer key is the rowid: " + sql);
+            assertTrue(sql.contains("\"id\" INTEGER /* phalanx: BIGINT */ NOT NULL,"),
+                    "a single integer key is the rowid, with its real type noted: " + sql);
             assertTrue(sql.contains("FOREIGN KEY (\"p\") REFERENCES \"p\" (\"id\")"), sql);
             assertFalse(sql.contains("ALTER TABLE"), "SQLite cannot ADD CONSTRAINT: " + sql);
             assertTrue(sql.contains("DEFAULT 1") && sql.contains("DEFAULT CURRENT_TIMESTAMP") && sql.contains("DEFAULT 'x'"), sql);
