@@ -252,6 +252,31 @@ class PortableRestoreTest {
     }
 
     @Test
+    void aForcedRestoreOnMariaDbSwapsTheNewTablesIn() throws Exception {
+        try (TestTarget t = TestTarget.create(Engine.MARIADB, dir, "phalanx_dump_swap")) {
+            try (Connection c = t.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)");
+                s.execute("INSERT INTO item VALUES (1, 'old')");
+                s.execute("CREATE TABLE outside (id INTEGER PRIMARY KEY, item_id INTEGER,"
+                        + " CONSTRAINT outside_item FOREIGN KEY (item_id) REFERENCES item (id))");
+                s.execute("INSERT INTO outside VALUES (1, 1)");
+                s.execute("CREATE TABLE phalanx_restore_new_7 (x INTEGER)"); // left by a restore that was killed
+                new PortableBackuper().restore(dump, c, true, Progress.NONE);
+                assertEquals(2500L, Sqlite.single(c, "SELECT COUNT(*) FROM item"));
+                assertEquals(1L, Sqlite.single(c, "SELECT COUNT(*) FROM other"));
+                assertEquals(List.of(List.of("item"), List.of("other"), List.of("outside")), Sqlite.query(c,
+                        "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1"),
+                        "the replaced table and the staging tables are gone");
+                assertEquals(List.of(List.of(1L, 1L)), Sqlite.query(c, "SELECT id, item_id FROM outside"));
+                assertEquals(0L, ((Number) Sqlite.single(c, "SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS"
+                        + " WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = 'outside'")).longValue(),
+                        "a foreign key onto a replaced table goes with it, as with PostgreSQL's CASCADE");
+                s.execute("INSERT INTO outside VALUES (2, 99999)");
+            }
+        }
+    }
+
+    @Test
     void aFailedForcedRestoreOnSqliteLeavesTheTargetAsItWas() throws Exception {
         Path d = dir.resolve("orphans.zip");
         try (Connection c = Sqlite.create(dir.resolve("orphans.db"), // foreign keys are not enforced by default
