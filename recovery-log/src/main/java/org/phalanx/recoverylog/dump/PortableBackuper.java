@@ -1,38 +1,29 @@
 package org.phalanx.recoverylog.dump;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
-import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import org.apache.ddlutils.Platform;
 import org.apache.ddlutils.io.DatabaseIO;
 import org.apache.ddlutils.model.Column;
 import org.apache.ddlutils.model.Database;
 import org.apache.ddlutils.model.Table;
-import org.apache.ddlutils.platform.SqlBuilder;
 import org.phalanx.engine.Engine;
-import org.phalanx.recoverylog.dump.ddl.ForeignKeyRules;
 
 /**
  * Dumps a database as Apache DdlUtils XML — {@code schema.xml} (DdlUtils' database model) and
@@ -47,7 +38,8 @@ import org.phalanx.recoverylog.dump.ddl.ForeignKeyRules;
  * the source would have generated, set on the target after loading); unbounded text columns used
  * in keys measured so MariaDB can give them a bounded VARCHAR; loading in batches with
  * auto-commit off; foreign keys created after the data (PostgreSQL, MariaDB) or deferred
- * (SQLite), so table order and cycles do not matter.
+ * (SQLite), so table order and cycles do not matter; a failed restore leaving the target as it
+ * was ({@link PortableRestore}); declared types kept where SQLite's metadata loses them.
  */
 public final class PortableBackuper implements Backuper {
     public static final String FORMAT = "portable";
