@@ -217,6 +217,27 @@ class DdlUtilsTrapsTest {
     }
 
     @Test
+    void aBigintRowidKeyIsDeclaredIntegerButReadBackAsBigint() throws Exception {
+        Platform platform = Platforms.create(SqlitePlatform.NAME);
+        Database db;
+        try (Connection c = Sqlite.create(dir.resolve("k1.db"), "CREATE TABLE k (id BIGINT PRIMARY KEY, n INTEGER)",
+                "CREATE TABLE \"Odd name\" (\"Odd key\" SMALLINT PRIMARY KEY)")) {
+            db = platform.readModelFromDatabase(c, "k");
+        }
+        String sql = platform.getCreateTablesSql(db, false, false);
+        try (Connection c = Sqlite.create(dir.resolve("k2.db"), sql.split(";\\s*\\R"))) {
+            assertEquals(List.of(List.of("id", "INTEGER")), Sqlite.query(c, "SELECT name, type FROM pragma_table_info('k')"
+                    + " WHERE pk = 1"), "declared exactly INTEGER: " + sql);
+            c.createStatement().execute("INSERT INTO k (n) VALUES (1)");
+            assertEquals(1L, Sqlite.single(c, "SELECT id FROM k"), "the key is the rowid: SQLite numbers it");
+            Database back = platform.readModelFromDatabase(c, "k");
+            assertEquals(Types.BIGINT, back.findTable("k").findColumn("id").getTypeCode());
+            assertEquals(Types.INTEGER, back.findTable("k").findColumn("n").getTypeCode());
+            assertEquals(Types.SMALLINT, back.findTable("Odd name").findColumn("Odd key").getTypeCode());
+        }
+    }
+
+    @Test
     void ddlUtilsOwnDataPathStoresBlobsAsBytesAndDatesAsIsoText() throws Exception {
         Path file = dir.resolve("own.db");
         try (Connection c = Sqlite.create(file, "CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB, ts TIMESTAMP, d DATE)")) {
