@@ -123,4 +123,91 @@ class CrossEngineRestoreTest {
             assertEquals("joined", rs.getString(4), "live writes reach the new replica");
         }
     }
+
+    /**
+     * Issue 15's story: a mixed virtual database whose tables came from portable DDL (SQLite
+     * declares the BIGINT identity key INTEGER, its rowid) holds keys above 2^31; the other
+     * backend breaks and is rebuilt from a dump of the SQLite one with force, then rejoins.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void aSqliteBackendRebuildsTheOtherEngineWithBigKeys(String target) throws Exception {
+        engine = target;
+        String url = target.equals("postgresql") ? TestDatabases.createPostgres(DB) : TestDatabases.createMariaDb(DB);
+        Credentials login = new Credentials(target.equals("postgresql") ? "postgres" : "root", "");
+        String sqlite = "jdbc:sqlite:" + dir.resolve("lite.db");
+        List<BackendConfig> backends = List.of(
+                BackendConfig.builder("lite", sqlite).poolSize(5).build(),
+                BackendConfig.builder("other", url).credentials(login).poolSize(5).build());
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
+                .lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(100)
+                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
+        rm = new RequestManager("mixed", config, backends);
+        rm.start();
+        byte[] blob = new byte[200_000];
+        new java.util.Random(15).nextBytes(blob);
+        blob[0] = 0;
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE ledger (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, amount DECIMAL(12,2),"
+                    + " at TIMESTAMP, data BLOB, note TEXT)");
+            update(s, "INSERT INTO ledger (id, amount, at, data, note) VALUES (3000000000, ?, '2024-02-29 23:59:59.123',"
+                    + " ?, ?)", new BigDecimal("12345678.91"), blob, "é 漢字 'q'\nline");
+            update(s, "INSERT INTO ledger (amount, note) VALUES (?, NULL)", new BigDecimal("-0.01"));
+        }
+        rm.disableBackend("other"); // say its disk broke: it is rebuilt from the SQLite backend
+        Path dump = dir.resolve("lite.dump");
+        rm.backup("lite", dump, null, null);
+        try (Session s = rm.openSession("u")) {
+            update(s, "UPDATE ledger SET note = 'after the dump' WHERE id = 3000000001");
+        }
+        rm.restore("other", dump, true, null); // it still holds its old rows: force
+        rm.enableBackend("other");
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO ledger (amount) VALUES (1)");
+        }
+        rm.close();
+        rm = null;
+        List<String> lite;
+        try (Connection c = DriverManager.getConnection(sqlite)) {
+            lite = ledger(c);
+        }
+        try (Connection c = DriverManager.getConnection(url, login.user(), "")) {
+            assertEquals(lite, ledger(c), "the rebuilt backend holds what the SQLite one holds");
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT data_type FROM"
+                    + " information_schema.columns WHERE table_name = 'ledger' AND column_name = 'id'")) {
+                assertTrue(rs.next());
+                assertEquals("bigint", rs.getString(1).toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        assertEquals(3, lite.size(), lite.toString());
+        assertTrue(lite.get(0).startsWith("3000000000|12345678.91|2024-02-29T23:59:59.123|" + blob.length + "|"), lite.get(0));
+        assertTrue(lite.get(1).startsWith("3000000001|-0.01|null|null|after the dump"), lite.get(1));
+        assertTrue(lite.get(2).startsWith("3000000002|1.00|"), "a key above the restored ones: " + lite.get(2));
+    }
+
+    private static void update(Session s, String sql, Object... params) throws Exception {
+        try (Result r = s.execute(Request.of(sql, params))) {
+            assertTrue(r instanceof Result.UpdateCount, sql);
+        }
+    }
+
+    /** The rows, each value in a form that compares across engines. */
+    private static List<String> ledger(Connection c) throws Exception {
+        List<String> rows = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, amount, at, data, note FROM ledger ORDER BY id")) {
+            while (rs.next()) {
+                Object amount = rs.getObject(2);
+                Object at = rs.getObject(3);
+                byte[] data = rs.getBytes(4);
+                rows.add(rs.getLong(1) + "|" + (amount == null ? null
+                        : new BigDecimal(amount.toString()).setScale(2, java.math.RoundingMode.UNNECESSARY)) + "|"
+                        + (at == null ? null : org.phalanx.recoverylog.dump.ddl.SqliteValues.parseTimestamp(
+                                at instanceof Timestamp t ? t.toLocalDateTime().toString() : at.toString()))
+                        + "|" + (data == null ? null : data.length + "|" + java.util.Arrays.hashCode(data))
+                        + "|" + rs.getString(5));
+            }
+        }
+        return rows;
+    }
 }

@@ -36,9 +36,10 @@ public interface Backuper {
      * Restores a dump onto the database behind {@code target}. The whole dump is verified first:
      * a corrupt or truncated file is reported before anything is applied. A target whose tables
      * named in the dump already hold rows is refused unless {@code force}, in which case those
-     * tables are dropped and replaced. Where the engine can, the restore is one transaction; where
-     * it cannot (MariaDB DDL), a failure says what was left. The connection stays open, with its
-     * auto-commit mode as it was.
+     * tables are dropped and replaced. A failed restore leaves the target as it was wherever the
+     * backuper can make it so (the portable one always does: one transaction, or on MariaDB new
+     * tables swapped in only once complete); otherwise its failure says what was left. The
+     * connection stays open, with its auto-commit mode as it was.
      */
     void restore(Path dumpFile, Connection target, boolean force, Progress progress) throws DumpException;
 }

@@ -44,18 +44,19 @@ final class PortableModel {
         };
     }
 
+    /** A source schema: the model, and the ON DELETE/ON UPDATE actions of its foreign keys ({delete, update}). */
+    record Source(Database db, Map<ForeignKey, String[]> rules) {
+    }
+
     /**
      * Reads the base tables of the connection's database (PostgreSQL: its current schema),
      * then corrects what the engines' JDBC metadata and DdlUtils 1.0 get wrong: identity columns
      * from {@code IS_AUTOINCREMENT} (DdlUtils misses PostgreSQL identity columns), defaults in
      * portable form, BOOLEAN as BIT(1) (BOOLEAN is not in DdlUtils' DTD), national and zoned types
-     * as their plain forms, unsigned MariaDB integers widened, sizes that mean nothing cleared.
+     * as their plain forms, unsigned MariaDB integers widened, SQLite integers widened to the values
+     * they hold ({@link SqliteIntegerRanges}), sizes that mean nothing cleared.
      * Types with no portable form (arrays, structs) fail with one message naming them all.
      */
-    /** A source schema: the model, and the ON DELETE/ON UPDATE actions of its foreign keys ({delete, update}). */
-    record Source(Database db, Map<ForeignKey, String[]> rules) {
-    }
-
     static Source read(Connection c, Engine engine) throws SQLException, DumpException {
         Platform platform = platform(engine);
         Database db = platform.readModelFromDatabase(c, "dump", SqlIdentifiers.catalog(engine, c),
@@ -84,6 +85,9 @@ final class PortableModel {
         }
         if (!unsupported.isEmpty()) {
             throw new DumpException("the portable format cannot carry these columns: " + String.join(", ", unsupported));
+        }
+        if (engine == Engine.SQLITE) {
+            SqliteIntegerRanges.widen(c, db);
         }
         db.initialize();
         Map<ForeignKey, String[]> rules = new IdentityHashMap<>();
@@ -287,20 +291,55 @@ final class PortableModel {
      * Gives indexes and foreign keys names unique in the whole database and distinct from table
      * names: PostgreSQL keeps indexes in the tables' namespace, InnoDB constraint names are per
      * database, while the source may have reused a name on two tables.
+     *
+     * @param taken names (lower case) already used in the target that the new ones must avoid
      */
-    static void uniqueConstraintNames(Database db) {
-        Set<String> taken = new HashSet<>();
+    static void uniqueConstraintNames(Database db, Set<String> taken) {
+        Set<String> used = new HashSet<>(taken);
         for (Table t : db.getTables()) {
-            taken.add(t.getName().toLowerCase(Locale.ROOT));
+            used.add(t.getName().toLowerCase(Locale.ROOT));
         }
         for (Table t : db.getTables()) {
             for (Index index : t.getIndices()) {
-                index.setName(unique(index.getName() == null ? t.getName() + "_index" : index.getName(), taken));
+                index.setName(unique(index.getName() == null ? t.getName() + "_index" : index.getName(), used));
             }
             for (ForeignKey fk : t.getForeignKeys()) {
-                fk.setName(unique(fk.getName() == null || fk.getName().isEmpty() ? t.getName() + "_fk" : fk.getName(), taken));
+                fk.setName(unique(fk.getName() == null || fk.getName().isEmpty() ? t.getName() + "_fk" : fk.getName(), used));
             }
         }
+    }
+
+    /**
+     * Widens the narrower integer column of each foreign key to the other's type: MariaDB refuses
+     * a key between INTEGER and BIGINT, which PostgreSQL and SQLite accept (and which a SQLite
+     * column widened to the values it holds can produce).
+     */
+    static void sameIntegerTypeAcrossForeignKeys(Database db) {
+        for (boolean changed = true; changed; ) { // a widened key column may be referenced in turn
+            changed = false;
+            for (Table t : db.getTables()) {
+                for (ForeignKey fk : t.getForeignKeys()) {
+                    for (Reference r : fk.getReferences()) {
+                        changed |= widenToEach(r.getLocalColumn(), r.getForeignColumn());
+                    }
+                }
+            }
+        }
+    }
+
+    private static final List<Integer> INTEGERS = List.of(Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT);
+
+    private static boolean widenToEach(Column a, Column b) {
+        if (a == null || b == null) {
+            return false;
+        }
+        int ra = INTEGERS.indexOf(a.getTypeCode());
+        int rb = INTEGERS.indexOf(b.getTypeCode());
+        if (ra < 0 || rb < 0 || ra == rb) {
+            return false;
+        }
+        (ra < rb ? a : b).setTypeCode(INTEGERS.get(Math.max(ra, rb)));
+        return true;
     }
 
     private static String unique(String name, Set<String> taken) {

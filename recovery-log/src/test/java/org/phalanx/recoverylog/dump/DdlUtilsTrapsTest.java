@@ -203,7 +203,8 @@ class DdlUtilsTrapsTest {
             Database db = platform.readModelFromDatabase(c, "b");
             String sql = platform.getCreateTablesSql(db, false, false);
             assertTrue(sql.contains("\"id\" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT"), sql);
-            assertTrue(sql.contains("\"id\" INTEGER NOT NULL,"), "a single integer key is the rowid: " + sql);
+            assertTrue(sql.contains("\"id\" INTEGER /* phalanx: BIGINT */ NOT NULL,"),
+                    "a single integer key is the rowid, with its real type noted: " + sql);
             assertTrue(sql.contains("FOREIGN KEY (\"p\") REFERENCES \"p\" (\"id\")"), sql);
             assertFalse(sql.contains("ALTER TABLE"), "SQLite cannot ADD CONSTRAINT: " + sql);
             assertTrue(sql.contains("DEFAULT 1") && sql.contains("DEFAULT CURRENT_TIMESTAMP") && sql.contains("DEFAULT 'x'"), sql);
@@ -212,6 +213,27 @@ class DdlUtilsTrapsTest {
             platform.getSqlBuilder().dropTable(db.findTable("p"));
             assertTrue(drop.toString().startsWith("DROP TABLE IF EXISTS \"p\""), drop.toString());
             assertEquals("SELECT last_insert_rowid()", platform.getSqlBuilder().getSelectLastIdentityValues(db.findTable("p")));
+        }
+    }
+
+    @Test
+    void aBigintRowidKeyIsDeclaredIntegerButReadBackAsBigint() throws Exception {
+        Platform platform = Platforms.create(SqlitePlatform.NAME);
+        Database db;
+        try (Connection c = Sqlite.create(dir.resolve("k1.db"), "CREATE TABLE k (id BIGINT PRIMARY KEY, n INTEGER)",
+                "CREATE TABLE \"Odd name\" (\"Odd key\" SMALLINT PRIMARY KEY)")) {
+            db = platform.readModelFromDatabase(c, "k");
+        }
+        String sql = platform.getCreateTablesSql(db, false, false);
+        try (Connection c = Sqlite.create(dir.resolve("k2.db"), sql.split(";\\s*\\R"))) {
+            assertEquals(List.of(List.of("id", "INTEGER")), Sqlite.query(c, "SELECT name, type FROM pragma_table_info('k')"
+                    + " WHERE pk = 1"), "declared exactly INTEGER: " + sql);
+            c.createStatement().execute("INSERT INTO k (n) VALUES (1)");
+            assertEquals(1L, Sqlite.single(c, "SELECT id FROM k"), "the key is the rowid: SQLite numbers it");
+            Database back = platform.readModelFromDatabase(c, "k");
+            assertEquals(Types.BIGINT, back.findTable("k").findColumn("id").getTypeCode());
+            assertEquals(Types.INTEGER, back.findTable("k").findColumn("n").getTypeCode());
+            assertEquals(Types.SMALLINT, back.findTable("Odd name").findColumn("Odd key").getTypeCode());
         }
     }
 

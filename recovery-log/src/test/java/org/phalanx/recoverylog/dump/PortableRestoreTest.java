@@ -9,6 +9,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.ZipFile;
@@ -223,19 +224,75 @@ class PortableRestoreTest {
     }
 
     @Test
-    void aFailedRestoreOnMariaDbSaysWhatWasLeft() throws Exception {
+    void aFailedForcedRestoreOnMariaDbLeavesTheTargetAsItWas() throws Exception {
         Path d = dumpWithAValueTooLong();
         try (TestTarget t = TestTarget.create(Engine.MARIADB, dir, "phalanx_dump_fail")) {
-            try (Connection c = t.connect()) {
+            try (Connection c = t.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE a (id INTEGER PRIMARY KEY, keep TEXT)");
+                s.execute("INSERT INTO a VALUES (42, 'old')");
+                s.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, a_id INTEGER,"
+                        + " CONSTRAINT item_a FOREIGN KEY (a_id) REFERENCES a (id))");
+                s.execute("INSERT INTO item VALUES (7, 42)");
                 DumpException e = assertThrows(DumpException.class,
-                        () -> new PortableBackuper().restore(d, c, false, Progress.NONE));
-                assertTrue(e.getMessage().contains("MariaDB cannot roll back") && e.getMessage().contains("dropped again"),
+                        () -> new PortableBackuper().restore(d, c, true, Progress.NONE));
+                assertTrue(e.getMessage().contains("the target is as it was") && e.getMessage().contains("too long"),
                         e.getMessage());
-                assertEquals(0L, ((Number) Sqlite.single(c, "SELECT COUNT(*) FROM information_schema.TABLES"
-                        + " WHERE TABLE_SCHEMA = DATABASE()")).longValue(), "the created tables were removed");
+                assertTrue(c.getAutoCommit());
+                assertEquals(List.of(List.of(42L, "old")), Sqlite.query(c, "SELECT id, keep FROM a"),
+                        "the table the forced restore would have replaced is untouched");
+                assertEquals(List.of(List.of(7L, 42L)), Sqlite.query(c, "SELECT id, a_id FROM item"));
+                assertEquals(List.of(List.of("a"), List.of("item")), Sqlite.query(c, "SELECT TABLE_NAME FROM"
+                        + " information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1"), "nothing left behind");
                 assertEquals(1L, ((Number) Sqlite.single(c, "SELECT @@SESSION.foreign_key_checks")).longValue(),
                         "session settings are put back");
+                assertThrows(java.sql.SQLException.class, () -> s.execute("INSERT INTO item VALUES (8, 99)"),
+                        "the old tables keep their foreign key");
             }
+        }
+    }
+
+    @Test
+    void aForcedRestoreOnMariaDbSwapsTheNewTablesIn() throws Exception {
+        try (TestTarget t = TestTarget.create(Engine.MARIADB, dir, "phalanx_dump_swap")) {
+            try (Connection c = t.connect(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT)");
+                s.execute("INSERT INTO item VALUES (1, 'old')");
+                s.execute("CREATE TABLE outside (id INTEGER PRIMARY KEY, item_id INTEGER,"
+                        + " CONSTRAINT outside_item FOREIGN KEY (item_id) REFERENCES item (id))");
+                s.execute("INSERT INTO outside VALUES (1, 1)");
+                s.execute("CREATE TABLE phalanx_restore_new_7 (x INTEGER)"); // left by a restore that was killed
+                new PortableBackuper().restore(dump, c, true, Progress.NONE);
+                assertEquals(2500L, Sqlite.single(c, "SELECT COUNT(*) FROM item"));
+                assertEquals(1L, Sqlite.single(c, "SELECT COUNT(*) FROM other"));
+                assertEquals(List.of(List.of("item"), List.of("other"), List.of("outside")), Sqlite.query(c,
+                        "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1"),
+                        "the replaced table and the staging tables are gone");
+                assertEquals(List.of(List.of(1L, 1L)), Sqlite.query(c, "SELECT id, item_id FROM outside"));
+                assertEquals(0L, ((Number) Sqlite.single(c, "SELECT COUNT(*) FROM information_schema.REFERENTIAL_CONSTRAINTS"
+                        + " WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = 'outside'")).longValue(),
+                        "a foreign key onto a replaced table goes with it, as with PostgreSQL's CASCADE");
+                s.execute("INSERT INTO outside VALUES (2, 99999)");
+            }
+        }
+    }
+
+    @Test
+    void aFailedForcedRestoreOnSqliteLeavesTheTargetAsItWas() throws Exception {
+        Path d = dir.resolve("orphans.zip");
+        try (Connection c = Sqlite.create(dir.resolve("orphans.db"), // foreign keys are not enforced by default
+                "CREATE TABLE a (id INTEGER PRIMARY KEY)", "INSERT INTO a VALUES (1)",
+                "CREATE TABLE item (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a (id))",
+                "INSERT INTO item VALUES (1, 1), (2, 404)")) {
+            new PortableBackuper().backup(c, d, "c", 1, Progress.NONE);
+        }
+        try (Connection c = Sqlite.create(dir.resolve("keep.db"), "PRAGMA foreign_keys = ON",
+                "CREATE TABLE a (id INTEGER PRIMARY KEY, keep TEXT)", "INSERT INTO a VALUES (42, 'old')")) {
+            DumpException e = assertThrows(DumpException.class,
+                    () -> new PortableBackuper().restore(d, c, true, Progress.NONE));
+            assertTrue(e.getMessage().contains("rolled back, the target is as it was")
+                    && e.getMessage().contains("FOREIGN KEY"), e.getMessage());
+            assertEquals(List.of(List.of(42L, "old")), Sqlite.query(c, "SELECT id, keep FROM a"));
+            assertEquals(List.of(List.of("a")), Sqlite.query(c, "SELECT name FROM sqlite_schema WHERE type = 'table'"));
         }
     }
 }

@@ -10,7 +10,8 @@ import org.apache.ddlutils.platform.SqlBuilder;
 /**
  * SQL for SQLite: foreign keys inside CREATE TABLE (SQLite has no ALTER TABLE ADD CONSTRAINT),
  * an identity column as {@code INTEGER PRIMARY KEY AUTOINCREMENT}, a single-column integer
- * primary key declared {@code INTEGER} so it stays the rowid, {@code DROP TABLE IF EXISTS}, and
+ * primary key declared {@code INTEGER} so it stays the rowid (its real type in a
+ * {@link RowidTypeNote}), {@code DROP TABLE IF EXISTS}, and
  * {@code last_insert_rowid()}. DdlUtils' alter (rebuild through a copy) is not used by Phalanx:
  * it would lose foreign keys on SQLite.
  */
@@ -52,9 +53,9 @@ public class SqliteBuilder extends SqlBuilder implements ForeignKeyRules.Aware {
     @Override
     protected void writeColumn(Table table, Column column) throws IOException {
         if (isRowidKey(table, column)) {
-            // exactly "INTEGER" makes the key the rowid (BIGINT PRIMARY KEY would not be)
+            // exactly "INTEGER" makes the key the rowid (BIGINT PRIMARY KEY would not be); the note keeps its type
             printIdentifier(getColumnName(column));
-            print(" INTEGER NOT NULL");
+            print(" INTEGER" + RowidTypeNote.of(column.getTypeCode()) + " NOT NULL");
             if (column.isAutoIncrement()) {
                 print(" PRIMARY KEY AUTOINCREMENT");
             }

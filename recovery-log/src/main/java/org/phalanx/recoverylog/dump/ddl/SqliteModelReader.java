@@ -31,7 +31,8 @@ import org.apache.logging.log4j.Logger;
  * {@code table_info}, {@code foreign_key_list}, {@code index_list}/{@code index_info} pragmas)
  * instead of JDBC metadata, which loses what a portable dump needs:
  * <ul>
- * <li>types come from the declared type ({@link SqliteTypes}), with DECIMAL's real precision;</li>
+ * <li>types come from the declared type ({@link SqliteTypes}), with DECIMAL's real precision, and
+ *     for a rowid key from its {@link RowidTypeNote} when it has one;</li>
  * <li>AUTOINCREMENT is read from the table's SQL;</li>
  * <li>foreign keys are grouped by their id, so two unnamed keys of one table stay two keys;</li>
  * <li>{@code sqlite_*} tables are skipped; the {@code sqlite_autoindex_*} index of a UNIQUE
@@ -109,6 +110,12 @@ public class SqliteModelReader extends JdbcModelReader {
                 table.addColumn(column);
             }
             pk.addAll(byPkOrder.values());
+        }
+        if (pk.size() == 1 && pk.get(0).getTypeCode() == Types.INTEGER) {
+            Integer noted = RowidTypeNote.find(sql, pk.get(0).getName());
+            if (noted != null) {
+                pk.get(0).setTypeCode(noted); // a BIGINT key that had to be declared INTEGER to be the rowid
+            }
         }
         if (pk.size() == 1 && isInteger(pk.get(0).getTypeCode()) && sql != null && AUTOINCREMENT.matcher(sql).find()) {
             pk.get(0).setAutoIncrement(true);
