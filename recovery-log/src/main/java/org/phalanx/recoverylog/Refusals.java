@@ -49,6 +49,7 @@ final class Refusals {
             case COMMIT: {
                 RecoveryLogException why = doomed.remove(e.transactionId());
                 if (why != null) {
+                    rememberUnit(e.position()); // not committed: a FAILED entry about it records nothing
                     RecoveryLogException refusal = refusal(why, "transaction " + e.transactionId()
                             + " cannot commit (log position " + e.position() + "): " + why.getMessage());
                     return new Admission(LogEntry.rollback(e.position(), e.transactionId(), e.login(), e.backends()),
