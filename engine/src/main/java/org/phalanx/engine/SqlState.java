@@ -43,6 +43,8 @@ public enum SqlState {
     UNDEFINED_TABLE("42P01"),
     UNDEFINED_OBJECT("42704"),
     DUPLICATE_OBJECT("42710"),
+    // class 53: insufficient resources (the recovery log's disk is full)
+    DISK_FULL("53100"),
     // class 54, 55, 57, 58: limits, prerequisite state, operator intervention, system error
     PROGRAM_LIMIT_EXCEEDED("54000"),
     OBJECT_NOT_IN_PREREQUISITE_STATE("55000"),

@@ -25,6 +25,8 @@ class SqlStateTest {
         assertEquals("25P02", SqlState.IN_FAILED_SQL_TRANSACTION.code());
         assertEquals("0A000", SqlState.FEATURE_NOT_SUPPORTED.code());
         assertEquals("XX000", SqlState.INTERNAL_ERROR.code());
+        assertEquals("53100", SqlState.DISK_FULL.code());
+        assertEquals("58030", SqlState.IO_ERROR.code());
     }
 
     @Test

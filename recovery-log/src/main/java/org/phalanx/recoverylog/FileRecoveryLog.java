@@ -32,6 +32,12 @@ import org.apache.logging.log4j.Logger;
  * middle of a write) is cut away, logged as a warning and reported by {@link #tailRepair()}; any
  * other damaged record fails the open with a {@link LogCorruptedException} naming the file and
  * offset. A directory is used by one log at a time (a lock file enforces it).
+ *
+ * <p>A write that fails (a full disk, an I/O error, a failed fsync) is undone before anything
+ * else is written: the segment is cut back to its last durable record and segments the write
+ * created are deleted, so a refused entry is never in the log and no partial record stays in the
+ * middle of it. If the undo fails too (the disk is gone), it is retried before every later write,
+ * and nothing is written until it succeeds.
  */
 public final class FileRecoveryLog implements RecoveryLog {
     public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
@@ -57,8 +63,17 @@ public final class FileRecoveryLog implements RecoveryLog {
     private record SegmentView(Path path, long size, long lastPosition) {
     }
 
+    /** What a batch made durable in one segment, published once the whole batch is durable. */
+    private record Publication(Segment segment, long newSize, int from, int to, long first) {
+    }
+
+    /** What a failed write left to undo: the segment to cut back to its durable size, the segments it created. */
+    private record Undo(Segment segment, long size, List<Path> created) {
+    }
+
     private final Path dir;
     private final long segmentSize;
+    private final SegmentChannels channels;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final List<Segment> segments = new ArrayList<>();
@@ -68,6 +83,7 @@ public final class FileRecoveryLog implements RecoveryLog {
     private final SegmentFormat.RecordEncoder encoder = new SegmentFormat.RecordEncoder(); // writer thread only
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream(1 << 16); // writer thread only
     private FileChannel active; // writer thread only (and open/close)
+    private Undo undo; // writer thread only
     private boolean closed;
 
     /** Opens (or creates) the log in {@code dir} with 64 MiB segments. */
@@ -80,11 +96,20 @@ public final class FileRecoveryLog implements RecoveryLog {
      * {@code segmentSize} bytes (a single larger entry still fits in a segment of its own).
      */
     public FileRecoveryLog(Path dir, long segmentSize) {
+        this(dir, segmentSize, SegmentChannels.FILES);
+    }
+
+    /**
+     * As {@link #FileRecoveryLog(Path, long)}, writing segment files through {@code channels}
+     * (tests: a disk that fills up or fails).
+     */
+    public FileRecoveryLog(Path dir, long segmentSize, SegmentChannels channels) {
         if (segmentSize < 1024) {
             throw new IllegalArgumentException("segment size must be at least 1024 bytes, got " + segmentSize);
         }
         this.dir = Objects.requireNonNull(dir, "dir");
         this.segmentSize = segmentSize;
+        this.channels = Objects.requireNonNull(channels, "channels");
         FileChannel channel = null;
         try {
             Files.createDirectories(dir);
@@ -104,7 +129,7 @@ public final class FileRecoveryLog implements RecoveryLog {
             this.tailRepair = loadSegments();
             finishPurge();
             Segment last = segments.get(segments.size() - 1);
-            this.active = FileChannel.open(last.path, StandardOpenOption.WRITE);
+            this.active = channels.open(last.path, StandardOpenOption.WRITE);
             active.position(last.size);
         } catch (IOException e) {
             closeQuietly(channel);
@@ -117,7 +142,7 @@ public final class FileRecoveryLog implements RecoveryLog {
             LOG.warn("Recovery log {}: {}; only an unacknowledged write can have been lost", dir, tailRepair);
         }
         this.groupCommit = new GroupCommit("recovery-log-writer " + dir.getFileName(), this::writeDurably,
-                Math.max(lastSegmentPosition(), metadata.purgedThrough), MAX_GROUP, true);
+                Math.max(lastSegmentPosition(), metadata.purgedThrough), MAX_GROUP);
     }
 
     /** What opening had to repair, if anything. */
@@ -182,7 +207,7 @@ public final class FileRecoveryLog implements RecoveryLog {
         }
         if (repair != null) {
             Segment last = segments.get(segments.size() - 1);
-            try (FileChannel channel = FileChannel.open(last.path, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = channels.open(last.path, StandardOpenOption.WRITE)) {
                 channel.truncate(last.size);
                 if (last.size == 0) {
                     channel.write(ByteBuffer.wrap(SegmentFormat.MAGIC));
@@ -231,7 +256,7 @@ public final class FileRecoveryLog implements RecoveryLog {
 
     private Segment createSegment(long sequence) throws IOException {
         Path path = dir.resolve(SegmentFormat.fileName(sequence));
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = channels.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             channel.write(ByteBuffer.wrap(SegmentFormat.MAGIC));
             channel.force(true);
         }
@@ -252,34 +277,60 @@ public final class FileRecoveryLog implements RecoveryLog {
     // ---- appending (writer thread)
 
     private void writeDurably(List<LogEntry> batch) throws IOException {
-        Segment segment;
-        synchronized (this) {
-            segment = segments.get(segments.size() - 1);
+        repair(); // what a failed write left goes before anything else is written
+        if (batch.isEmpty()) {
+            return;
         }
-        long size = segment.size;
-        long entries = segment.entries;
-        long first = segment.firstPosition;
-        pending.reset();
-        int from = 0;
-        for (int i = 0; i < batch.size(); i++) {
-            int before = pending.size();
-            int recordSize = encoder.encode(batch.get(i), pending);
-            if (size + before + recordSize > segmentSize && entries + (i - from) > 0) {
-                // the record does not fit: seal this segment with what came before it
-                flush(pending.toByteArray(), 0, before);
-                publish(segment, size + before, batch, from, i, first);
-                segment = roll(segment);
-                size = segment.size;
-                entries = 0;
-                first = 0;
-                byte[] rest = pending.toByteArray();
-                pending.reset();
-                pending.write(rest, before, recordSize);
-                from = i;
+        Segment start;
+        synchronized (this) {
+            start = segments.get(segments.size() - 1);
+        }
+        List<Segment> created = new ArrayList<>();
+        List<Path> createdPaths = new ArrayList<>();
+        List<Publication> publications = new ArrayList<>();
+        try {
+            Segment segment = start;
+            long size = segment.size;
+            long entries = segment.entries;
+            long first = segment.firstPosition;
+            pending.reset();
+            int from = 0;
+            for (int i = 0; i < batch.size(); i++) {
+                int before = pending.size();
+                int recordSize = encoder.encode(batch.get(i), pending);
+                if (size + before + recordSize > segmentSize && entries + (i - from) > 0) {
+                    // the record does not fit: seal this segment with what came before it
+                    flush(pending.toByteArray(), 0, before);
+                    publications.add(new Publication(segment, size + before, from, i, first));
+                    segment = roll(segment, createdPaths);
+                    created.add(segment);
+                    size = segment.size;
+                    entries = 0;
+                    first = 0;
+                    byte[] rest = pending.toByteArray();
+                    pending.reset();
+                    pending.write(rest, before, recordSize);
+                    from = i;
+                }
+            }
+            flush(pending.toByteArray(), 0, pending.size());
+            publications.add(new Publication(segment, size + pending.size(), from, batch.size(), first));
+        } catch (IOException | RuntimeException e) {
+            undo = new Undo(start, start.size, createdPaths);
+            try {
+                repair();
+            } catch (IOException again) {
+                e.addSuppressed(again); // retried before the next write
+            }
+            throw e;
+        }
+        // readers and purges see the batch only once all of it is durable
+        synchronized (this) {
+            segments.addAll(created);
+            for (Publication p : publications) {
+                publish(p, batch);
             }
         }
-        flush(pending.toByteArray(), 0, pending.size());
-        publish(segment, size + pending.size(), batch, from, batch.size(), first);
     }
 
     private void flush(byte[] bytes, int offset, int length) throws IOException {
@@ -290,25 +341,54 @@ public final class FileRecoveryLog implements RecoveryLog {
         active.force(false); // the one fsync of the group
     }
 
-    private synchronized void publish(Segment segment, long newSize, List<LogEntry> batch, int from, int to,
-                                      long first) {
-        if (to > from) {
-            segment.firstPosition = first == 0 ? batch.get(from).position() : first;
-            segment.lastPosition = batch.get(to - 1).position();
-            segment.entries += to - from;
+    private void publish(Publication p, List<LogEntry> batch) {
+        Segment segment = p.segment();
+        if (p.to() > p.from()) {
+            segment.firstPosition = p.first() == 0 ? batch.get(p.from()).position() : p.first();
+            segment.lastPosition = batch.get(p.to() - 1).position();
+            segment.entries += p.to() - p.from();
         }
-        segment.size = newSize;
+        segment.size = p.newSize();
     }
 
-    private Segment roll(Segment sealed) throws IOException {
+    private Segment roll(Segment sealed, List<Path> createdPaths) throws IOException {
         active.close();
+        createdPaths.add(dir.resolve(SegmentFormat.fileName(sealed.sequence + 1))); // undone if the write fails
         Segment next = createSegment(sealed.sequence + 1);
-        active = FileChannel.open(next.path, StandardOpenOption.WRITE);
+        active = channels.open(next.path, StandardOpenOption.WRITE);
         active.position(next.size);
-        synchronized (this) {
-            segments.add(next);
-        }
         return next;
+    }
+
+    /**
+     * Undoes what a failed write left: deletes the segments it created and cuts the segment it
+     * started in back to its durable size (a partial record, or whole records whose fsync failed:
+     * after a failed fsync the kernel may have dropped them, so they are not trusted either).
+     */
+    private void repair() throws IOException {
+        if (undo == null) {
+            return;
+        }
+        closeQuietly(active); // it may be a segment being deleted
+        for (Path p : undo.created()) {
+            Files.deleteIfExists(p);
+        }
+        if (!undo.created().isEmpty()) {
+            MetadataFile.syncDirectory(dir);
+        }
+        FileChannel channel = channels.open(undo.segment().path, StandardOpenOption.WRITE);
+        try {
+            channel.truncate(undo.size());
+            channel.force(true);
+            channel.position(undo.size());
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+        active = channel;
+        LOG.info("Recovery log {}: a failed write was undone ({} cut back to {} bytes)", dir,
+                undo.segment().path.getFileName(), undo.size());
+        undo = null;
     }
 
     // ---- RecoveryLog
@@ -490,6 +570,11 @@ public final class FileRecoveryLog implements RecoveryLog {
     @Override
     public synchronized Map<String, String> states() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(metadata.states));
+    }
+
+    @Override
+    public boolean settle() {
+        return groupCommit.settle();
     }
 
     @Override

@@ -33,7 +33,9 @@ import org.phalanx.engine.Engine;
  * {@code kind} is S/W/C/R/F as in the file log, {@code params} the parameter list in
  * {@link ValueEncoding}, {@code backends} the URL-encoded names joined by commas ({@link EntryRow}). Group commit
  * is one batch insert and one commit per group, on a connection of its own; reads stream on
- * another connection with a fetch size.
+ * another connection with a fetch size. A group whose transaction fails is refused; the next one
+ * opens a fresh connection and, in its own transaction, first deletes whatever of the refused
+ * groups may have been committed after all.
  */
 public final class JdbcRecoveryLog implements RecoveryLog {
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,40}|");
@@ -57,6 +59,13 @@ public final class JdbcRecoveryLog implements RecoveryLog {
     private final GroupCommit groupCommit;
     private final Object metadataLock = new Object();
     private Connection writer; // writer thread only
+    /**
+     * The positions of refused batches (lowest, highest; 0 when none), writer thread only. A
+     * commit reported as failed may still have happened (the connection broke after it), so rows
+     * there are deleted in the transaction of the next batch: a refused entry never stays.
+     */
+    private long refusedFrom;
+    private long refusedTo;
     private volatile long purgedThrough;
     private volatile boolean closed;
 
@@ -100,7 +109,7 @@ public final class JdbcRecoveryLog implements RecoveryLog {
             throw new RecoveryLogException("cannot open JDBC recovery log at " + description + ": " + e.getMessage(), e);
         }
         this.groupCommit = new GroupCommit("recovery-log-writer " + tablePrefix + entries, this::writeDurably, last,
-                MAX_GROUP, false);
+                MAX_GROUP);
     }
 
     // SQLite: the writer, metadata changes and streaming readers use separate connections to one file.
@@ -168,16 +177,33 @@ public final class JdbcRecoveryLog implements RecoveryLog {
                 writer = open();
                 writer.setAutoCommit(false);
             }
-            try (PreparedStatement insert = writer.prepareStatement("INSERT INTO " + entries
-                    + " (" + EntryRow.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-                for (LogEntry e : batch) {
-                    EntryRow.bind(insert, e);
-                    insert.addBatch();
+            if (refusedTo > 0) {
+                try (PreparedStatement delete = writer.prepareStatement("DELETE FROM " + entries
+                        + " WHERE log_position >= ? AND log_position <= ?")) {
+                    delete.setLong(1, refusedFrom);
+                    delete.setLong(2, refusedTo);
+                    delete.executeUpdate();
                 }
-                insert.executeBatch();
+            }
+            if (!batch.isEmpty()) {
+                try (PreparedStatement insert = writer.prepareStatement("INSERT INTO " + entries
+                        + " (" + EntryRow.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                    for (LogEntry e : batch) {
+                        EntryRow.bind(insert, e);
+                        insert.addBatch();
+                    }
+                    insert.executeBatch();
+                }
             }
             writer.commit(); // the one commit of the group
+            refusedFrom = 0;
+            refusedTo = 0;
         } catch (SQLException | RuntimeException e) {
+            if (!batch.isEmpty()) {
+                long first = batch.get(0).position();
+                refusedFrom = refusedTo == 0 ? first : Math.min(refusedFrom, first);
+                refusedTo = Math.max(refusedTo, batch.get(batch.size() - 1).position());
+            }
             // a broken or half-done connection is not reused; the next group opens a fresh one
             Connection broken = writer;
             writer = null;
@@ -397,6 +423,11 @@ public final class JdbcRecoveryLog implements RecoveryLog {
         query("SELECT state_key, state_value FROM " + statesTable + " ORDER BY state_key",
                 rs -> result.put(rs.getString(1), rs.getString(2)));
         return Collections.unmodifiableMap(result);
+    }
+
+    @Override
+    public boolean settle() {
+        return groupCommit.settle();
     }
 
     @Override

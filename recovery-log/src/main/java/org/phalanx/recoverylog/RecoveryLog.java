@@ -17,6 +17,16 @@ import java.util.concurrent.ExecutionException;
  * the entry over under that same lock with {@link #appendAsync} and wait for durability outside
  * it, so the hand-over order is the position order without serialising the waits.
  *
+ * <p>An entry the store cannot make durable (a full disk, a lost log database) is <em>refused</em>:
+ * its future fails, with a {@link LogFullException} when the storage had no room, and the entry
+ * is not in the log, ever (a store removes what a failed write left). The caller must then undo
+ * what the entry stood for: roll back a refused STATEMENT or COMMIT, and the transaction of a
+ * refused WRITE (whose COMMIT the log refuses in turn, recording a ROLLBACK). The log records a
+ * ROLLBACK at the position of a refused COMMIT or ROLLBACK, and a refused FAILED entry, once its
+ * storage takes writes again, ahead of every later entry (see {@code Refusals}). Appends after a
+ * refusal are tried against the storage again: the log recovers when its disk does, without being
+ * reopened. A caller hands a transaction's COMMIT over only after its WRITE entries are durable.
+ *
  * <p>Checkpoints are named positions: "everything up to and including this position is
  * reflected". {@link #read(long)} from a checkpoint gives what must be replayed. They are meant
  * to be taken at points where no transaction is open (the request manager quiesces first): a
@@ -30,8 +40,9 @@ public interface RecoveryLog extends AutoCloseable {
      * Appends an entry and returns once it is durable.
      *
      * @throws IllegalArgumentException if its position is not above the last accepted one
-     * @throws RecoveryLogException     if it could not be made durable (it may or may not be in
-     *                                  the log; the caller must treat the write as failed)
+     * @throws RecoveryLogException     if it was refused (it is not in the log; the caller must
+     *                                  treat the write as failed); a {@link LogFullException}
+     *                                  when the storage had no room
      */
     default void append(LogEntry entry) {
         CompletableFuture<Void> done = appendAsync(entry);
@@ -60,13 +71,21 @@ public interface RecoveryLog extends AutoCloseable {
 
     /**
      * Hands an entry to the writer and returns at once; the future completes when the entry is
-     * durable (or fails with a {@link RecoveryLogException}). The position check happens here,
-     * synchronously.
+     * durable (or fails with a {@link RecoveryLogException} when it was refused). The position
+     * check happens here, synchronously.
      *
      * @throws IllegalArgumentException if its position is not above the last accepted one
-     * @throws IllegalStateException    if the log is closed or has failed
+     * @throws IllegalStateException    if the log is closed
      */
     CompletableFuture<Void> appendAsync(LogEntry entry);
+
+    /**
+     * Waits until every entry handed over so far is durable or refused; if refusals left the log
+     * owing entries (or a failed write to clean up), tries to write them once more. Returns
+     * whether the log owes nothing: it then holds exactly the entries that were not refused, and
+     * what the refusals require (see the class comment).
+     */
+    boolean settle();
 
     /** The highest durable position (0 for a log that never held an entry). Never goes back, also after a purge. */
     long lastPosition();

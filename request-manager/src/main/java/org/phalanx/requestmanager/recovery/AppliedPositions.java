@@ -147,8 +147,7 @@ public final class AppliedPositions {
         try {
             logged.join();
         } catch (CompletionException | java.util.concurrent.CancellationException e) {
-            throw new SQLException("the recovery log could not record position " + position + ": "
-                    + (e.getCause() == null ? e : e.getCause()).getMessage(), SqlState.IO_ERROR.code(), e);
+            throw LogRefusal.of(e); // the caller rolls the unit back: it is not in the log
         }
     }
 

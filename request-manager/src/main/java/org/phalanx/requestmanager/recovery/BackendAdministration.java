@@ -115,8 +115,7 @@ public final class BackendAdministration {
     public long checkpoint(String checkpointName) throws SQLException {
         requireLog("take a checkpoint");
         try (Quiesce q = scheduler.quiesce()) {
-            logWriter.awaitAppended();
-            long position = scheduler.lastPosition();
+            long position = durableEnd();
             log.setCheckpoint(checkpointName, position);
             applied.raiseFloors(backends.enabled(), position, schedule::run);
             return position;
@@ -136,8 +135,7 @@ public final class BackendAdministration {
     /** Raises the floors with writes paused for an instant, as a checkpoint does but recording nothing in the log. */
     private void raiseFloorsNow() {
         try (Quiesce q = scheduler.quiesce()) {
-            logWriter.awaitAppended();
-            applied.raiseFloors(backends.enabled(), scheduler.lastPosition(), schedule::run);
+            applied.raiseFloors(backends.enabled(), durableEnd(), schedule::run);
         } catch (SQLException | RuntimeException e) {
             LOG.warn("virtual database {}: applied positions were not trimmed: {}", name, e.getMessage());
         }
@@ -260,8 +258,18 @@ public final class BackendAdministration {
                 throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
             }
         }
+        return durableEnd();
+    }
+
+    /**
+     * With writes quiesced: the log's last durable position once everything handed to it is
+     * durable or refused. Positions the log refused are above it and nowhere (their units were
+     * rolled back everywhere), and they are handed out again after a restart: no checkpoint or
+     * state may name one, or a replay from there would skip the entries written in their place.
+     */
+    private long durableEnd() {
         logWriter.awaitAppended();
-        return scheduler.lastPosition();
+        return log.lastPosition();
     }
 
     /**
@@ -372,18 +380,32 @@ public final class BackendAdministration {
 
     /**
      * At shutdown, with the backends closed: those in service with nothing pending are in sync
-     * with the log's end (they may be enabled at the next start); then the log closes.
+     * with the log's durable end (they may be enabled at the next start); then the log closes. If
+     * the log could not write everything it owes (its disk is still full), the backends stay
+     * "enabled" in it, so the next start checks each against the log by its own record, as after
+     * a crash.
      */
     public void closeLog() {
         if (log == null) {
             return;
         }
-        long last = scheduler.lastPosition();
-        for (Backend b : backends.all()) {
-            if (b.isEnabled() && b.pending() == 0) {
-                states.synced(b, last);
+        try {
+            if (log.settle()) {
+                long last = log.lastPosition(); // never a position the log refused
+                for (Backend b : backends.all()) {
+                    if (b.isEnabled() && b.pending() == 0) {
+                        states.synced(b, last);
+                    }
+                }
+            } else {
+                LOG.warn("virtual database {}: the recovery log still refuses writes at shutdown; the backends will"
+                        + " be checked against it at the next start", name);
             }
+        } catch (RuntimeException e) {
+            LOG.warn("virtual database {}: backend states not saved at shutdown ({}); the backends will be checked"
+                    + " against the recovery log at the next start", name, e.getMessage());
+        } finally {
+            log.close();
         }
-        log.close();
     }
 }

@@ -68,7 +68,7 @@ public final class CrashRecovery {
         void failed(long position);
 
         /** A transaction the crash left open is over: rolled back. */
-        void rolledBack(long transactionId, String login, Set<String> backends);
+        void rolledBack(long transactionId, String login, Set<String> backends) throws SQLException;
     }
 
     /**

@@ -2,6 +2,8 @@ package org.phalanx.requestmanager.recovery;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,12 +23,16 @@ import org.phalanx.requestmanager.scheduler.Scheduler;
 
 /**
  * Brings a virtual database's backends into service at start, from the states the recovery log
- * kept: a new virtual database enables them all; a backend that stopped in sync is enabled (or
- * replayed if behind); one the controller left enabled when it crashed is checked against the log
- * ({@link CrashRecovery}); the others stay disabled with the reason logged.
+ * kept: a new virtual database enables them all; a backend that stopped in sync at the log's end
+ * is enabled; one the controller left enabled when it crashed, or whose saved position is not the
+ * log's end, is checked against the log by the positions it has itself applied
+ * ({@link CrashRecovery}: its {@code phalanx_applied} record is the truth, the saved state only a
+ * hint); the others stay disabled with the reason logged.
  */
 final class Startup {
     private static final Logger LOG = LogManager.getLogger(Startup.class);
+    private static final String UNCLEAN_STOP = "the controller did not stop cleanly (a crash, or a recovery log"
+            + " still refusing writes at the stop)";
 
     private final String name;
     private final Backends backends;
@@ -66,26 +72,45 @@ final class Startup {
         Map<String, String> stored = states.stored();
         long last = log == null ? 0 : log.lastPosition();
         List<Backend> behind = new ArrayList<>();
-        List<Backend> crashed = new ArrayList<>();
+        Map<Backend, String> toCheck = new LinkedHashMap<>(); // to why its saved state is not enough
+        Set<Backend> checkedStayDisabled = new HashSet<>();
         for (Backend b : backends.all()) {
             String state = stored.get(BackendStates.key(b));
             Long synced = state != null && state.startsWith(BackendStates.SYNCED_AT)
                     ? Long.parseLong(state.substring(BackendStates.SYNCED_AT.length())) : null;
             boolean enableNow;
+            String reason = state;
             if (log == null || (state == null && last == 0)) {
                 enableNow = true; // no log, or a new virtual database
             } else if (state == null) {
                 // added to a virtual database with history: its data must come from a dump first
                 enableNow = false;
+                reason = "new backend: restore a dump onto it";
             } else if (state.equals(BackendStates.ENABLED)) {
-                crashed.add(b); // the controller did not stop cleanly: checked against the log below
+                toCheck.put(b, UNCLEAN_STOP); // checked against the log below
                 continue;
-            } else if (synced != null) {
+            } else if (synced != null && synced == last) {
                 states.checkpointAt(b, synced);
-                enableNow = config.enableSyncedOnStart() && synced == last;
-                if (config.enableSyncedOnStart() && synced < last) {
-                    behind.add(b); // stopped behind the log: replayed below
+                enableNow = config.enableSyncedOnStart();
+            } else if (synced != null && applied.recordsApplied(b)
+                    && (config.enableSyncedOnStart() || synced > last)) {
+                // its saved position is not the log's end (one beyond it would skip what is written
+                // there next): what it has applied decides
+                toCheck.put(b, "it stopped in sync at log position " + synced + ", but the log ends at " + last);
+                if (!config.enableSyncedOnStart()) {
+                    checkedStayDisabled.add(b);
                 }
+                continue;
+            } else if (synced != null && synced < last) {
+                states.checkpointAt(b, synced);
+                enableNow = false;
+                if (config.enableSyncedOnStart()) {
+                    behind.add(b); // stopped behind the log, keeping no record: replayed from there below
+                }
+            } else if (synced != null) {
+                enableNow = false;
+                reason = state + ", beyond the log's end (" + last + "), and it keeps no record of the positions it"
+                        + " applied: restore a dump onto it";
             } else {
                 if (state.startsWith(BackendStates.DISABLED_AT)) {
                     states.checkpointAt(b, Long.parseLong(state.substring(BackendStates.DISABLED_AT.length())));
@@ -94,8 +119,7 @@ final class Startup {
             }
             if (!enableNow) {
                 schema.learn(b, SchemaLearner.declaredTables(b));
-                LOG.warn("virtual database {}: backend {} stays disabled ({})", name, b.name(),
-                        state == null ? "new backend: restore a dump onto it" : state);
+                LOG.warn("virtual database {}: backend {} stays disabled ({})", name, b.name(), reason);
                 continue;
             }
             try {
@@ -116,8 +140,8 @@ final class Startup {
                 }
             }
         }
-        if (!crashed.isEmpty()) {
-            recoverAfterCrash(crashed, last, contradictions);
+        if (!toCheck.isEmpty()) {
+            checkAgainstLog(toCheck, checkedStayDisabled, last, contradictions);
         }
         if (!contradictions.isEmpty()) {
             throw new SQLException(String.join("\n", contradictions), SqlState.INTERNAL_ERROR.code());
@@ -138,17 +162,21 @@ final class Startup {
     }
 
     /**
-     * After a crash, the backends that were enabled get by replay exactly the logged units they
-     * lack (see {@link CrashRecovery}) and are enabled; one that cannot be proven to hold the
-     * logged state stays disabled as failed.
+     * The backends whose saved state does not say what they hold (the controller crashed, or the
+     * saved position is not the log's end) get by replay exactly the logged units they lack, as
+     * their own records of applied positions show (see {@link CrashRecovery}), and are enabled
+     * (or left disabled at the log's end, when {@code stayDisabled}); one that cannot be proven to
+     * hold the logged state stays disabled as failed.
      */
-    private void recoverAfterCrash(List<Backend> crashed, long last, List<String> contradictions) throws SQLException {
-        LOG.warn("virtual database {}: the controller did not stop cleanly; checking backends {} against the"
-                + " recovery log (last position {})", name, crashed, last);
-        for (Backend b : crashed) {
+    private void checkAgainstLog(Map<Backend, String> toCheck, Set<Backend> stayDisabled, long last,
+                                 List<String> contradictions) throws SQLException {
+        toCheck.forEach((b, why) -> LOG.warn("virtual database {}: {}; checking backend {} against the recovery log"
+                + " (last position {}) by the positions it has applied", name, why, b.name(), last));
+        List<Backend> checked = new ArrayList<>(toCheck.keySet());
+        for (Backend b : checked) {
             b.recoveryState(BackendState.REPLAYING);
         }
-        Map<Backend, CrashRecovery.Outcome> outcomes = CrashRecovery.recover(crashed, log, last,
+        Map<Backend, CrashRecovery.Outcome> outcomes = CrashRecovery.recover(checked, log, last,
                 new CrashRecovery.LogAppender() {
                     @Override
                     public void failed(long position) {
@@ -156,23 +184,32 @@ final class Startup {
                     }
 
                     @Override
-                    public void rolledBack(long transactionId, String login, Set<String> backendNames) {
+                    public void rolledBack(long transactionId, String login, Set<String> backendNames)
+                            throws SQLException {
                         CompletableFuture<?>[] f = new CompletableFuture<?>[1];
                         scheduler.order(position -> f[0] = logWriter.append(LogEntry.rollback(position, transactionId,
                                 login, backendNames)));
                         LogWriter.awaitDurable(f[0]);
                     }
                 });
-        for (Backend b : crashed) {
+        for (Backend b : checked) {
             b.recoveryState(BackendState.DISABLED);
+            String at = UNCLEAN_STOP.equals(toCheck.get(b)) ? "after the crash" : "at start";
             CrashRecovery.Outcome outcome = outcomes.get(b);
             if (outcome instanceof CrashRecovery.Outcome.Recovered r) {
                 try {
+                    if (stayDisabled.contains(b)) {
+                        schema.learn(b, SchemaLearner.declaredTables(b));
+                        states.disabledAt(b, log.lastPosition()); // it now holds exactly the log: replayable from its end
+                        LOG.info("virtual database {}: backend {} holds the logged state ({} missing units replayed);"
+                                + " it stays disabled (enableSyncedOnStart=\"false\")", name, b.name(), r.replayed());
+                        continue;
+                    }
                     b.enable();
                     SchemaLearner.learn(b, schema, contradictions);
                     states.enabled(b);
-                    LOG.info("virtual database {}: backend {} recovered after the crash ({} missing units replayed)",
-                            name, b.name(), r.replayed());
+                    LOG.info("virtual database {}: backend {} recovered {} ({} missing units replayed)",
+                            name, b.name(), at, r.replayed());
                     continue;
                 } catch (SQLException e) {
                     outcome = new CrashRecovery.Outcome.Failed("it could not be enabled: " + e.getMessage());
@@ -181,9 +218,9 @@ final class Startup {
             String reason = ((CrashRecovery.Outcome.Failed) outcome).reason();
             schema.learn(b, SchemaLearner.declaredTables(b));
             states.failed(b);
-            LOG.error("virtual database {}: backend {} stays disabled (failed) after the crash: {}. Restore a dump of"
+            LOG.error("virtual database {}: backend {} stays disabled (failed) {}: {}. Restore a dump of"
                     + " an up-to-date backend onto it, then enable it (docs/operations.md, 'Replacing a failed backend')",
-                    name, b.name(), reason);
+                    name, b.name(), at, reason);
         }
     }
 }
