@@ -214,11 +214,6 @@ public final class ReplicatedWrite<T> {
         return verdict;
     }
 
-    /** Completes when every backend has finished, whatever the outcome. */
-    public CompletableFuture<Void> allFinished() {
-        return CompletableFuture.allOf(futures.values().toArray(new CompletableFuture[0])).handle((v, e) -> null);
-    }
-
     private static <V> V get(CompletableFuture<V> f) throws SQLException {
         try {
             return f.get();
