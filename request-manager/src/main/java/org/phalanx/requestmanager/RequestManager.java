@@ -21,6 +21,7 @@ import org.phalanx.requestmanager.api.DatabaseProduct;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.Backends;
+import org.phalanx.requestmanager.backend.HangDetector;
 import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
@@ -62,6 +63,7 @@ public final class RequestManager implements AutoCloseable {
     private final Pipeline pipeline;
     private final BackendAdministration admin;
     private final Sessions sessions;
+    private final HangDetector hangDetector;
     private volatile boolean closed;
 
     public RequestManager(String virtualDatabaseName, RequestManagerConfig config, List<BackendConfig> backendConfigs) {
@@ -79,6 +81,7 @@ public final class RequestManager implements AutoCloseable {
             list.add(new Backend(bc, connectionTimeout, this::backendFailed, admission::ended));
         }
         this.backends = new Backends(name, list);
+        this.hangDetector = new HangDetector(list);
         BackendStatements statements = new BackendStatements(backends.all());
         for (Backend b : backends.all()) {
             b.useStatements(statements::forBackend); // replay, crash recovery included, translates too
@@ -281,6 +284,7 @@ public final class RequestManager implements AutoCloseable {
             return;
         }
         closed = true;
+        hangDetector.close();
         admin.stopSchedule();
         sessions.closeAll();
         for (Backend b : backends.all()) {

@@ -6,6 +6,7 @@ import org.phalanx.requestmanager.config.CacheConfig;
 import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.DeclaredTable;
 import org.phalanx.requestmanager.config.DriverJar;
+import org.phalanx.requestmanager.config.HangLimits;
 import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.config.ReplicationLevel;
@@ -220,6 +221,7 @@ public final class VirtualDatabaseConfigReader {
                     .tables(tables(e, name, replication, partitioned))
                     .driverJar(driverJar)
                     .maxPending(intAttribute(e, "maxPending", 0))
+                    .limits(hangLimits(e))
                     .build());
         }
         return backends;
@@ -534,6 +536,25 @@ public final class VirtualDatabaseConfigReader {
             rules.add(new CacheConfig.Rule(pattern, action, staleness, e.location().toString()));
         }
         return List.copyOf(rules);
+    }
+
+    private HangLimits hangLimits(XmlElement e) {
+        HangLimits d = HangLimits.DEFAULTS;
+        Duration limit = d.statementTimeLimit();
+        long bytes = d.maxQueuedBytes();
+        try {
+            String text = e.attribute("statementTimeLimit", null);
+            limit = text == null ? limit : Durations.parse(text);
+        } catch (IllegalArgumentException ex) {
+            problems.add(e.location("statementTimeLimit"), "statementTimeLimit: " + ex.getMessage());
+        }
+        try {
+            String text = e.attribute("maxQueuedBytes", null);
+            bytes = text == null ? bytes : Sizes.parse(text);
+        } catch (IllegalArgumentException ex) {
+            problems.add(e.location("maxQueuedBytes"), "maxQueuedBytes: " + ex.getMessage());
+        }
+        return new HangLimits(limit, intAttribute(e, "maxQueuedWrites", d.maxQueuedWrites()), bytes);
     }
 
     private Duration staleness(XmlElement e) {

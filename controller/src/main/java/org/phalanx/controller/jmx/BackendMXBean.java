@@ -25,6 +25,12 @@ public interface BackendMXBean {
     /** Requests in progress here (queued writes included). */
     int getPendingRequests();
 
+    /** Writes, commits and rollbacks queued or running here; past maxQueuedWrites the backend is disabled. */
+    int getQueuedWrites();
+
+    /** How long a statement may run here before the backend must prove it is alive (0: never checked). */
+    long getStatementTimeLimitMillis();
+
     long getReads();
 
     /** Writes, commits and rollbacks applied here. */

@@ -55,6 +55,16 @@ final class BackendManagement implements BackendMXBean {
         return backend.pending();
     }
 
+    @Override
+    public int getQueuedWrites() {
+        return backend.queuedWrites();
+    }
+
+    @Override
+    public long getStatementTimeLimitMillis() {
+        return backend.config().limits().statementTimeLimit().toMillis();
+    }
+
     private BackendStatistics.Snapshot statistics() {
         return backend.statistics().snapshot();
     }

@@ -30,4 +30,7 @@ public interface BackendView {
 
     /** Requests in progress on this backend (queued writes included). */
     int pending();
+
+    /** Writes, commits and rollbacks queued or running on this backend. */
+    int queuedWrites();
 }

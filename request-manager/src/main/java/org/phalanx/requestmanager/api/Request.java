@@ -25,4 +25,13 @@ public record Request(String sql, List<Object> params, Expect expect, List<Strin
     public boolean wantsKeys() {
         return keyColumns != null;
     }
+
+    /** About how much memory the statement and its values hold (what a queued write costs). */
+    public long approximateBytes() {
+        long bytes = 2L * sql.length();
+        for (Object p : params) {
+            bytes += p instanceof byte[] b ? b.length : p instanceof String s ? 2L * s.length() : 16;
+        }
+        return bytes;
+    }
 }

@@ -24,12 +24,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.config.Credentials;
+import org.phalanx.requestmanager.config.HangLimits;
 import org.phalanx.requestmanager.config.RewriteRule;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
@@ -56,6 +58,10 @@ public final class Backend implements BackendView {
     private final Map<Credentials, HikariDataSource> pools = new ConcurrentHashMap<>();
     private final ExecutorService executor;
     private final AtomicInteger pending = new AtomicInteger();
+    /** Queued or running writes, commits and rollbacks, and their size: bounded by the backend's {@link HangLimits}. */
+    private final Set<BackendTask<?>> unfinished = ConcurrentHashMap.newKeySet();
+    private final AtomicLong unfinishedBytes = new AtomicLong();
+    private final RunningStatements running = new RunningStatements();
     private final ReadStatements readStatements = new ReadStatements();
     /** What a new task waits for: the last writer and later readers per resource. */
     private final QueueTails tails = new QueueTails();
@@ -70,6 +76,7 @@ public final class Backend implements BackendView {
     private final Map<String, Set<CompletableFuture<?>>> acknowledgedNotRun = new ConcurrentHashMap<>();
     private volatile BackendState state = BackendState.DISABLED;
     private volatile String disabledReason = "not started";
+    private volatile boolean leftToCatchUp;
     private final Consumer<Backend> onDisable;
     private final List<BackendListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final BackendStatistics statistics = new BackendStatistics();
@@ -209,6 +216,7 @@ public final class Backend implements BackendView {
 
     /** Checks the backend answers with its default login, then puts it in service. */
     public void enable() throws SQLException {
+        checkNothingRunning();
         try (Connection c = connection(config.credentials())) {
             if (!c.isValid(5)) {
                 throw new SQLException("backend " + name() + " did not answer a validity check",
@@ -225,15 +233,102 @@ public final class Backend implements BackendView {
     }
 
     /**
-     * Takes the backend out of service at once. Idempotent; the first reason is kept. Queued
-     * work that has not started is skipped.
+     * Refuses while work sent before the backend left service still runs there (a hung server
+     * holds it until it resumes): it could still commit, behind the back of a replay that starts now.
+     */
+    public void checkNothingRunning() throws SQLException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // work ending right now is not refused
+        while (running.count() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        int n = running.count();
+        if (n > 0) {
+            throw new SQLException("backend " + name() + " still runs " + n + " statement(s) sent before it left service"
+                    + " (is its server hung?): enable it once they have ended", SqlState.OBJECT_IN_USE.code());
+        }
+    }
+
+    /**
+     * Takes the backend out of service at once, its data in doubt (only a restored dump brings it
+     * back). Idempotent; the first reason is kept. Queued work that has not started is skipped,
+     * and whoever waits for work queued or running here is answered at once
+     * ({@link BackendDisabledException}) rather than when the server answers.
      */
     public void disable(String reason) {
-        BackendState from = leaveService(reason);
+        leave(reason, false);
+    }
+
+    /**
+     * Takes the backend out of service at once because it hung or fell too far behind, not because
+     * its data is in doubt: the usual replay catches it up (its record of applied positions says
+     * from where). Otherwise as {@link #disable}.
+     */
+    public void disableToCatchUp(String reason) {
+        leave(reason, true);
+    }
+
+    /** Whether it last left service to be caught up by replay (see {@link #disableToCatchUp}). */
+    public boolean leftToCatchUp() {
+        return leftToCatchUp;
+    }
+
+    private void leave(String reason, boolean toCatchUp) {
+        BackendState from;
+        synchronized (this) {
+            from = leaveService(reason);
+            if (from != null) {
+                leftToCatchUp = toCatchUp;
+            }
+        }
         if (from != null) {
             LOG.error("backend {} disabled: {}", name(), reason);
+            releaseWaiters();
             onDisable.accept(this);
             changed(from, BackendState.DISABLED, reason, true);
+        }
+    }
+
+    /** Fails every unfinished task and frees threads blocked on a read (on a thread of its own: waiters may react at length). */
+    private void releaseWaiters() {
+        List<BackendTask<?>> tasks = List.copyOf(unfinished);
+        running.unstickAll();
+        if (!tasks.isEmpty()) {
+            Thread t = new Thread(() -> tasks.forEach(task -> task.completeExceptionally(new BackendDisabledException(name()))),
+                    "phalanx-release-" + name());
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** What runs on this backend now (the hang detector's view). */
+    public RunningStatements running() {
+        return running;
+    }
+
+    /**
+     * Whether the backend answers a validity check on a new connection (not a pooled one: a hung
+     * server holds those) within the timeout.
+     */
+    public boolean answers(Duration timeout) {
+        CompletableFuture<Boolean> answered = CompletableFuture.supplyAsync(() -> {
+            try (Connection c = newConnection(config.credentials())) {
+                return c.isValid((int) Math.max(1, timeout.toSeconds()));
+            } catch (SQLException | RuntimeException e) {
+                return false;
+            }
+        }, executor);
+        try {
+            return answered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -339,6 +434,22 @@ public final class Backend implements BackendView {
         return config.credentialsFor(virtualUser);
     }
 
+    /** A connection of its own, outside the pools. */
+    private Connection newConnection(Credentials credentials) throws SQLException {
+        if (config.driverJar() != null) {
+            return new DriverDataSource(DriverJars.load(config.driverJar(), config.driverClass(), config.url()),
+                    config.url(), new Properties()).getConnection(credentials.user(), credentials.password());
+        }
+        Properties p = new Properties();
+        if (credentials.user() != null) {
+            p.setProperty("user", credentials.user());
+        }
+        if (credentials.password() != null) {
+            p.setProperty("password", credentials.password());
+        }
+        return java.sql.DriverManager.getConnection(config.url(), p);
+    }
+
     private HikariDataSource newPool(Credentials credentials) throws SQLException {
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("phalanx-" + name() + "-" + credentials.user());
@@ -384,22 +495,32 @@ public final class Backend implements BackendView {
     /**
      * Queues work behind the earlier tasks it conflicts with (given what it reads and writes) and
      * behind {@code after} (the session's previous task here). Must be called from within the
-     * write ordering's delivery, which serialises calls and fixes the order.
+     * write ordering's delivery, which serialises calls and fixes the order. {@code bytes} is the
+     * size of what the work sends (statement and parameters), counted against the queue's bound:
+     * a backend past its {@link HangLimits} is disabled.
      */
-    public <T> CompletableFuture<T> enqueue(Access access, CompletableFuture<?> after, Callable<T> work) {
+    public <T> BackendTask<T> enqueue(Access access, CompletableFuture<?> after, long bytes, Callable<T> work) {
         List<CompletableFuture<?>> deps = tails.predecessors(access);
         if (after != null && !after.isDone()) {
             deps.add(after);
         }
-        CompletableFuture<T> result = new CompletableFuture<>();
+        BackendTask<T> result = new BackendTask<>();
         pending.incrementAndGet();
+        unfinished.add(result);
+        long size = bytes + TASK_OVERHEAD_BYTES;
+        unfinishedBytes.addAndGet(size);
+        result.whenComplete((v, e) -> {
+            unfinished.remove(result);
+            unfinishedBytes.addAndGet(-size);
+        });
         Runnable run = () -> {
-            try {
+            T value = null;
+            Throwable failure = null;
+            try (RunningStatements.Running r = running.start("a write", null)) {
                 if (!isEnabled()) {
                     throw new BackendDisabledException(name());
                 }
                 long start = System.nanoTime();
-                T value;
                 try {
                     value = work.call();
                 } catch (Throwable t) {
@@ -407,12 +528,18 @@ public final class Backend implements BackendView {
                     throw t;
                 }
                 statistics.write(System.nanoTime() - start, false);
-                result.complete(value);
             } catch (Throwable t) {
-                result.completeExceptionally(t);
+                failure = t;
             } finally {
                 requestEnded();
             }
+            // answered once no longer running: whoever is told may disable and enable it at once
+            if (failure == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(failure);
+            }
+            result.ran();
         };
         if (deps.isEmpty()) {
             submit(run, result);
@@ -420,15 +547,38 @@ public final class Backend implements BackendView {
             CompletableFuture.allOf(deps.toArray(new CompletableFuture[0])).whenComplete((v, e) -> submit(run, result));
         }
         tails.add(access, result);
+        checkQueueBound();
         return result;
     }
 
-    private void submit(Runnable run, CompletableFuture<?> result) {
+    /** What a queued task holds besides its statement: futures, the closure, its place in the queue. */
+    private static final long TASK_OVERHEAD_BYTES = 512;
+
+    private void checkQueueBound() {
+        HangLimits limits = config.limits();
+        int queued = unfinished.size();
+        long bytes = unfinishedBytes.get();
+        if (limits.maxQueuedWrites() > 0 && queued > limits.maxQueuedWrites()) {
+            disableToCatchUp(queued + " writes queued, more than its limit of " + limits.maxQueuedWrites()
+                    + " (maxQueuedWrites): too slow or hung");
+        } else if (limits.maxQueuedBytes() > 0 && bytes > limits.maxQueuedBytes()) {
+            disableToCatchUp("its queued writes hold " + bytes + " bytes, more than its limit of " + limits.maxQueuedBytes()
+                    + " (maxQueuedBytes): too slow or hung");
+        }
+    }
+
+    @Override
+    public int queuedWrites() {
+        return unfinished.size();
+    }
+
+    private void submit(Runnable run, BackendTask<?> result) {
         try {
             executor.execute(run);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             requestEnded();
             result.completeExceptionally(new BackendDisabledException(name()));
+            result.ran();
         }
     }
 
@@ -508,22 +658,36 @@ public final class Backend implements BackendView {
         return CompletableFuture.allOf(pendingTails.toArray(new CompletableFuture[0])).handle((v, e) -> null);
     }
 
-    /** Lets queued work drain (up to the timeout), then stops the queue and closes the pools. */
+    /**
+     * Lets queued work drain (up to the timeout), then stops the queue and closes the pools. A
+     * disabled backend's queue is drained once its tasks are released: threads still blocked on a
+     * hung server are not waited for, nor are its pools (a driver may block closing them).
+     */
     public void close(Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         try {
-            while (pending.get() > 0 && System.nanoTime() < deadline) {
+            while ((isEnabled() ? pending.get() > 0 : !unfinished.isEmpty()) && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }
             executor.shutdown();
-            executor.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (isEnabled()) {
+                executor.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         executor.shutdownNow();
         readStatements.clear();
-        pools.values().forEach(HikariDataSource::close);
+        List<HikariDataSource> open = List.copyOf(pools.values());
         pools.clear();
+        Thread closing = new Thread(() -> open.forEach(HikariDataSource::close), "phalanx-close-" + name());
+        closing.setDaemon(true);
+        closing.start();
+        try {
+            closing.join(Math.max(1000, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

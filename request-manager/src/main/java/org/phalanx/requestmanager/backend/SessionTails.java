@@ -14,11 +14,16 @@ import org.phalanx.requestmanager.scheduler.Access;
  * (read-your-writes under the 'first' wait policy). Used by one thread at a time.
  */
 public final class SessionTails {
-    private final Map<Backend, CompletableFuture<?>> tails = new HashMap<>();
+    private final Map<Backend, BackendTask<?>> tails = new HashMap<>();
 
-    /** Queues work on a backend behind this session's earlier work there (see {@link Backend#enqueue}). */
-    public <T> CompletableFuture<T> enqueue(Backend b, Access access, Callable<T> work) {
-        CompletableFuture<T> f = b.enqueue(access, tails.get(b), work);
+    /** Queues work that sends little on a backend behind this session's earlier work there. */
+    public <T> BackendTask<T> enqueue(Backend b, Access access, Callable<T> work) {
+        return enqueue(b, access, 0, work);
+    }
+
+    /** Queues work sending about {@code bytes} on a backend behind this session's earlier work there (see {@link Backend#enqueue}). */
+    public <T> BackendTask<T> enqueue(Backend b, Access access, long bytes, Callable<T> work) {
+        BackendTask<T> f = b.enqueue(access, tails.get(b), bytes, work);
         tails.put(b, f);
         return f;
     }
@@ -29,11 +34,11 @@ public final class SessionTails {
      * what the cleanup closes.
      */
     public void afterLast(Backend b, Runnable cleanup) {
-        CompletableFuture<?> tail = tails.get(b);
-        if (tail == null || tail.isDone()) {
+        BackendTask<?> tail = tails.get(b);
+        if (tail == null) {
             cleanup.run();
         } else {
-            tail.whenComplete((v, e) -> cleanup.run());
+            tail.whenRan((v, e) -> cleanup.run());
         }
     }
 

@@ -23,10 +23,11 @@ import java.util.Objects;
  * @param rewrites     statement rewriting rules that apply to this backend, in order
  * @param maxPending   requests in progress beyond which auto-commit reads wait at the controller for
  *                     a backend with room (0: no limit); writes and reads in transactions always go
+ * @param limits       when a hung or far too slow backend is taken out of service
  */
 public record BackendConfig(String name, String url, String driverClass, Credentials credentials,
                             Map<String, Credentials> logins, int poolSize, int weight, List<DeclaredTable> tables,
-                            Path driverJar, List<RewriteRule> rewrites, int maxPending) {
+                            Path driverJar, List<RewriteRule> rewrites, int maxPending, HangLimits limits) {
 
     public static final int DEFAULT_POOL_SIZE = 10;
     public static final int DEFAULT_WEIGHT = 1;
@@ -37,6 +38,7 @@ public record BackendConfig(String name, String url, String driverClass, Credent
         }
         Objects.requireNonNull(url, "url of backend " + name);
         Objects.requireNonNull(credentials, "credentials of backend " + name);
+        Objects.requireNonNull(limits, "limits of backend " + name);
         if (poolSize < 1) {
             throw new IllegalArgumentException("poolSize of backend " + name + " must be at least 1, not " + poolSize);
         }
@@ -58,7 +60,7 @@ public record BackendConfig(String name, String url, String driverClass, Credent
     public Builder toBuilder() {
         return new Builder(name, url).driverClass(driverClass).credentials(credentials).logins(logins)
                 .poolSize(poolSize).weight(weight).tables(tables).driverJar(driverJar).rewrites(rewrites)
-                .maxPending(maxPending);
+                .maxPending(maxPending).limits(limits);
     }
 
     public Credentials credentialsFor(String virtualUser) {
@@ -78,6 +80,7 @@ public record BackendConfig(String name, String url, String driverClass, Credent
         private Path driverJar;
         private List<RewriteRule> rewrites = List.of();
         private int maxPending;
+        private HangLimits limits = HangLimits.DEFAULTS;
 
         private Builder(String name, String url) {
             this.name = name;
@@ -134,10 +137,15 @@ public record BackendConfig(String name, String url, String driverClass, Credent
             return this;
         }
 
+        public Builder limits(HangLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
         /** @throws IllegalArgumentException or NullPointerException naming the first value that cannot work */
         public BackendConfig build() {
             return new BackendConfig(name, url, driverClass, credentials, logins, poolSize, weight, tables, driverJar,
-                    rewrites, maxPending);
+                    rewrites, maxPending, limits);
         }
     }
 }

@@ -10,6 +10,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.ReadStatements;
+import org.phalanx.requestmanager.backend.RunningStatements;
 import org.phalanx.requestmanager.hetero.BackendStatements;
 
 /** Executes a read on one backend: the execute stage of the read path. */
@@ -41,7 +42,10 @@ public final class BackendReads {
             c = branch != null ? branch : b.connectionFor(user);
             s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
             PreparedStatement ps = s.prepared();
-            boolean rows = ps.execute();
+            boolean rows;
+            try (RunningStatements.Running running = b.running().startOn(c, r.sql())) {
+                rows = ps.execute();
+            }
             b.statistics().read(System.nanoTime() - start, false); // until the first rows are ready
             timed = true;
             if (rows) {

@@ -23,7 +23,7 @@ import org.phalanx.requestmanager.routing.ReadRoute;
  * on a backend of another engine, since in a mixed virtual database one engine may run what
  * another refuses, and reaches the client only once every engine serving the read refused it;
  * any other error is tried on every other backend. Only a failed connection takes a backend out of
- * service (and the read goes on elsewhere, unseen by the client).
+ * service, to be caught up by replay (and the read goes on elsewhere, unseen by the client).
  */
 final class AutoCommitRead {
     private final Pipeline p;
@@ -56,7 +56,7 @@ final class AutoCommitRead {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 p.statistics().readRetry();
                 if (BackendErrors.isConnectionFailure(e)) {
-                    b.disable("connection failed during a read: " + e.getMessage());
+                    b.disableToCatchUp("connection failed during a read: " + e.getMessage());
                     continue;
                 }
                 firstError = firstError == null ? e : firstError;

@@ -47,7 +47,7 @@ final class TransactionRead {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 if (BackendErrors.isConnectionFailure(e)) {
                     p.statistics().readRetry();
-                    b.disable("connection failed during a read: " + e.getMessage());
+                    b.disableToCatchUp("connection failed during a read: " + e.getMessage());
                     Closeables.closeQuietly(t.branches().remove(b));
                     continue;
                 }

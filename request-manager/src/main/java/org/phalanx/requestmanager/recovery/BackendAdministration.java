@@ -102,10 +102,19 @@ public final class BackendAdministration {
         return states.checkpointOf(backendName);
     }
 
-    /** A backend failed (it was disabled by the request path): its position is unknown, only a restored dump brings it back. */
+    /**
+     * A backend failed (it was disabled by the request path). One that only hung or fell behind is
+     * replayable from its record's floor; otherwise its position is unknown and only a restored dump brings it back.
+     */
     public void backendFailed(Backend b) {
+        Long floor = b.leftToCatchUp() && applied.recordsApplied(b)
+                ? log.checkpoint(AppliedRecords.checkpointName(b)).orElse(null) : null;
         applied.forget(b);
-        states.failed(b);
+        if (floor != null) {
+            states.disabledAt(b, floor); // its own record tells enable what it lacks from there
+        } else {
+            states.failed(b);
+        }
         if (backends.enabled().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend left", name);
         }
@@ -166,6 +175,7 @@ public final class BackendAdministration {
             b.enable(); // nothing to catch up from: the operator vouches for it
             return;
         }
+        b.checkNothingRunning(); // what a hung server still runs could commit behind the replay's back
         Long from = states.checkpointOf(backendName).orElse(null);
         if (from == null) {
             throw new SQLException("backend " + backendName + " has no checkpoint to replay from (it failed):"

@@ -70,9 +70,18 @@ final class Divergence {
         };
     }
 
+    /**
+     * A lost connection leaves the backend's data as its record of applied positions says: replay
+     * catches it up. Any other failure means its data differs: only a restored dump brings it back.
+     */
     private static void disableFailed(Backend b, SQLException e, String what) {
-        b.disable("failed " + what + " that the other backends completed: " + e.getMessage()
-                + " [SQLState " + e.getSQLState() + "]");
+        String reason = "failed " + what + " that the other backends completed: " + e.getMessage()
+                + " [SQLState " + e.getSQLState() + "]";
+        if (BackendErrors.isConnectionFailure(e)) {
+            b.disableToCatchUp(reason);
+        } else {
+            b.disable(reason);
+        }
     }
 
     private static void disableSucceeded(Backend b, SQLException agreed, String what) {

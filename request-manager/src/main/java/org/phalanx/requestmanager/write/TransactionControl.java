@@ -11,6 +11,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendTask;
 import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.pipeline.Pipeline;
@@ -115,7 +116,7 @@ public final class TransactionControl {
                         }
                         continue;
                     }
-                    CompletableFuture<Void> ended = s.tails().enqueue(b, t.access(), () -> {
+                    BackendTask<Void> ended = s.tails().enqueue(b, t.access(), () -> {
                         if (commit) {
                             commitBranch(b, c, position, durable);
                         } else {
@@ -124,9 +125,9 @@ public final class TransactionControl {
                         }
                         return null;
                     });
-                    // back to the pool; a branch whose end failed or never ran (its backend left
-                    // service meanwhile) is rolled back first, so it holds no locks there
-                    ended.whenComplete((v, e) -> {
+                    // back to the pool once nothing uses it; a branch whose end failed or never ran
+                    // (its backend left service meanwhile) is rolled back first, so it holds no locks there
+                    ended.whenRan((v, e) -> {
                         if (e == null) {
                             Closeables.closeQuietly(c);
                         } else {

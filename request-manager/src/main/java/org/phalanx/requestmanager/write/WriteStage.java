@@ -123,7 +123,7 @@ public final class WriteStage {
                                 ? () -> AutoCommitWrite.run(b, s.user(), statements, sent, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed)
                                 : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
-                        CompletableFuture<WriteOutcome> f = s.tails().enqueue(b, access, work);
+                        CompletableFuture<WriteOutcome> f = s.tails().enqueue(b, access, sent.approximateBytes(), work);
                         if (agreed != null) {
                             f.whenComplete((v, e) -> {
                                 if (e != null) {

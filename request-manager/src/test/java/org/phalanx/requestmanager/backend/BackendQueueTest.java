@@ -49,7 +49,7 @@ class BackendQueueTest {
     }
 
     private CompletableFuture<Void> task(String name, Access access, CountDownLatch hold) {
-        return backend.enqueue(access, null, () -> {
+        return backend.enqueue(access, null, 0, () -> {
             events.add("start " + name);
             if (hold != null) {
                 assertTrue(hold.await(LONG, TimeUnit.SECONDS));

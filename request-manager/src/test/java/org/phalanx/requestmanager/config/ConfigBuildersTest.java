@@ -53,7 +53,7 @@ class ConfigBuildersTest {
     void aBackendBuilderStartsFromTheDefaults() {
         BackendConfig b = BackendConfig.builder("a", "jdbc:sqlite:a.db").build();
         assertEquals(new BackendConfig("a", "jdbc:sqlite:a.db", null, new Credentials(null, null), Map.of(), 10, 1,
-                List.of(), null, List.of(), 0), b);
+                List.of(), null, List.of(), 0, HangLimits.DEFAULTS), b);
         assertEquals(b, b.toBuilder().build());
         BackendConfig pg = b.toBuilder().login("postgres", "").poolSize(3).weight(2).maxPending(7).build();
         assertEquals(new Credentials("postgres", ""), pg.credentialsFor("anyone"));
@@ -69,6 +69,8 @@ class ConfigBuildersTest {
         assertThrows(NullPointerException.class, () -> BackendConfig.builder("a", null).build());
         assertThrows(IllegalArgumentException.class,
                 () -> BackendConfig.builder("a", "jdbc:sqlite:a.db").maxPending(-1).build());
+        assertThrows(IllegalArgumentException.class, () -> new HangLimits(java.time.Duration.ofSeconds(-1), 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new HangLimits(java.time.Duration.ZERO, -1, 0));
     }
 
     @Test

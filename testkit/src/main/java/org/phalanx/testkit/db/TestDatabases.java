@@ -71,6 +71,11 @@ public final class TestDatabases {
         }
     }
 
+    /** Fails or skips the test for want of a database server (or its programs): never returns normally. */
+    public static void unavailableServer(String reason) {
+        unavailable(reason);
+    }
+
     /** Fails or skips the test: never returns. */
     private static <T> T unavailable(String reason) {
         if (DatabaseServer.required()) {

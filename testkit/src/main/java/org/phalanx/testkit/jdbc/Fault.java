@@ -13,6 +13,9 @@ public final class Fault {
     public volatile long delayMillis;
     /** Every call on the backend's connections and statements fails like a dead connection (08006). */
     public volatile boolean broken;
+    /** Every new connection and statement execution waits while set, as on a stopped server (SIGSTOP). */
+    private volatile boolean hung;
+    private final Object resumed = new Object();
     /** Statement executions that reached the real driver. */
     public final AtomicLong executions = new AtomicLong();
     /** {@code ResultSet.next()} calls on this backend's results: shows how far a result was read. */
@@ -24,10 +27,24 @@ public final class Fault {
         this.name = name;
     }
 
-    /** No delay, not broken, counters at zero: a backend as a fresh test wants it. */
+    /** From now on, new connections and statement executions wait, as on a stopped server, until {@link #resume}. */
+    public void hang() {
+        hung = true;
+    }
+
+    /** Lets whatever waits on a hung backend go on. */
+    public void resume() {
+        synchronized (resumed) {
+            hung = false;
+            resumed.notifyAll();
+        }
+    }
+
+    /** No delay, not broken, not hung, counters at zero: a backend as a fresh test wants it. */
     public void reset() {
         delayMillis = 0;
         broken = false;
+        resume();
         executions.set(0);
         rowsRead.set(0);
     }
@@ -38,8 +55,18 @@ public final class Fault {
         }
     }
 
-    /** Counts an execution and waits the injected delay, before the statement reaches its backend. */
+    /** Waits while the backend is hung. */
+    void awaitResumed() throws InterruptedException {
+        synchronized (resumed) {
+            while (hung) {
+                resumed.wait();
+            }
+        }
+    }
+
+    /** Counts an execution and waits while hung and the injected delay, before the statement reaches its backend. */
     void beforeExecution() throws InterruptedException {
+        awaitResumed();
         executions.incrementAndGet();
         long delay = delayMillis;
         if (delay > 0) {

@@ -81,6 +81,12 @@ public final class FaultyDriver implements java.sql.Driver {
         FaultyUrl u = FaultyUrl.parse(url);
         Fault fault = fault(u.name());
         fault.check();
+        try {
+            fault.awaitResumed();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted connecting to a hung backend", "08001", e);
+        }
         Capacity capacity = Capacity.UNLIMITED;
         if (u.emulatesCapacity()) {
             CostModel costs;

@@ -60,6 +60,9 @@ final class WrappedConnection implements InvocationHandler {
             }
         }
         fault.check();
+        if (m.equals("commit") || m.equals("rollback") || m.equals("isValid")) {
+            fault.awaitResumed(); // a stopped server answers none of these
+        }
         switch (m) {
             case "createStatement" -> {
                 return statement(Statement.class, (Statement) Reflection.invoke(method, real, args), null);

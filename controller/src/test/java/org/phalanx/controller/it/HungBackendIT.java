@@ -1,0 +1,359 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.MemoryUsage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.controller.ControllerMain;
+import org.phalanx.testkit.db.PrivateMariaDb;
+import org.phalanx.testkit.db.TestDatabases;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Ports;
+
+/**
+ * Done-when 2 of issue 15: a backend's MariaDB server stopped with SIGSTOP under a bank workload.
+ * The controller runs in a process of its own with a 256 MB heap; two backends are databases of the
+ * shared MariaDB server, the third is the only database of a private server (never stop the shared
+ * one). The stopped backend is disabled within its limit, the workload goes on, the controller's
+ * heap stays bounded and SIGTERM stops it; after SIGCONT, enable brings it back identical.
+ */
+class HungBackendIT {
+    private static final List<String> BACKENDS = List.of("m1", "m2", "m3");
+    private static final int ACCOUNTS = 50;
+    private static final long INITIAL = 1_000;
+    private static final int CLIENTS = 6;
+    /** Heap in use after a full collection, which the controller stays under while the server is stopped. */
+    private static final long HEAP_BOUND = 96L << 20;
+
+    @TempDir
+    Path dir;
+    private PrivateMariaDb stopped;
+    private final Map<String, String> urls = new TreeMap<>();
+    private int port;
+    private int jmxPort;
+    private ControllerProcess controller;
+
+    private void setUp(String limits) throws Exception {
+        stopped = PrivateMariaDb.start(dir.resolve("private-mariadb"));
+        urls.put("m1", TestDatabases.createMariaDb("hung_m1"));
+        urls.put("m2", TestDatabases.createMariaDb("hung_m2"));
+        urls.put("m3", stopped.create("bank"));
+        port = Ports.free();
+        jmxPort = Ports.free();
+        StringBuilder backends = new StringBuilder();
+        for (String b : BACKENDS) {
+            backends.append("    <backend name=\"%s\" url=\"%s\" user=\"root\" password=\"\" poolSize=\"20\" %s/>\n"
+                    .formatted(b, urls.get(b), limits));
+        }
+        Files.writeString(dir.resolve("vdb.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb">
+                  <users><user name="app" password="secret"/></users>
+                  <backends>
+                %s  </backends>
+                  <requestManager replication="RAIDb-1" waitPolicy="majority" lockTimeout="20s"/>
+                  <recoveryLog dir="log"/>
+                </virtualDatabase>
+                """.formatted(backends));
+        Files.writeString(dir.resolve("controller.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen address="127.0.0.1" port="%d"/>
+                  <jmx address="127.0.0.1" port="%d">
+                    <admin user="admin" password="admin"/>
+                  </jmx>
+                  <virtualDatabase file="vdb.xml"/>
+                </controller>
+                """.formatted(port, jmxPort));
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (controller != null) {
+            controller.process().destroyForcibly();
+        }
+        if (stopped != null) {
+            stopped.close();
+        }
+        TestDatabases.dropMariaDb("hung_m1");
+        TestDatabases.dropMariaDb("hung_m2");
+    }
+
+    private ControllerProcess launch(String output) throws Exception {
+        String logConfig = ControllerMain.class.getResource("/log4j2.xml").toString();
+        return ControllerProcess.java(ControllerMain.class.getName(), dir.resolve("controller.xml"))
+                .jvmOptions("-Xmx256m", "-XX:+ExitOnOutOfMemoryError")
+                .systemProperty("log4j2.configurationFile", logConfig)
+                .directory(dir).output(dir.resolve(output)).awaitPorts(port, jmxPort)
+                .startTimeout(Duration.ofSeconds(90)).start();
+    }
+
+    private Connection connect() throws SQLException {
+        return DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + port + "/vdb?user=app&password=secret");
+    }
+
+    /** The controller's JMX, as an operator's console reaches it. */
+    private final class Jmx implements AutoCloseable {
+        final JMXConnector connector;
+        final MBeanServerConnection server;
+
+        Jmx() throws Exception {
+            connector = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort
+                    + "/jmxrmi"), Map.of(JMXConnector.CREDENTIALS, new String[] {"admin", "admin"}));
+            server = connector.getMBeanServerConnection();
+        }
+
+        Object backend(String name, String attribute) throws Exception {
+            return server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=vdb,name=" + name), attribute);
+        }
+
+        void enable(String name) throws Exception {
+            server.invoke(new ObjectName("org.phalanx:type=VirtualDatabase,name=vdb"), "enableBackend",
+                    new Object[] {name}, new String[] {String.class.getName()});
+        }
+
+        /** Heap in use right after a full collection. */
+        long heapAfterGc() throws Exception {
+            ObjectName memory = new ObjectName("java.lang:type=Memory");
+            server.invoke(memory, "gc", null, null);
+            return MemoryUsage.from((CompositeData) server.getAttribute(memory, "HeapMemoryUsage")).getUsed();
+        }
+
+        @Override
+        public void close() throws Exception {
+            connector.close();
+        }
+    }
+
+    /** Transfers between accounts in transactions, with balance reads, counting what was acknowledged. */
+    private final class Bank {
+        final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        final AtomicLong done = new AtomicLong();
+        final AtomicLong errors = new AtomicLong();
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        private final List<Future<?>> clients = new ArrayList<>();
+
+        Bank() {
+            for (int n = 0; n < CLIENTS; n++) {
+                int client = n;
+                clients.add(pool.submit(() -> run(client)));
+            }
+        }
+
+        private Void run(int client) throws SQLException {
+            Random random = new Random(client);
+            try (Connection c = connect();
+                 PreparedStatement read = c.prepareStatement("SELECT balance FROM accounts WHERE id = ?");
+                 PreparedStatement move = c.prepareStatement("UPDATE accounts SET balance = balance + ? WHERE id = ?");
+                 PreparedStatement note = c.prepareStatement("INSERT INTO transfers VALUES (?, ?, ?, ?)")) {
+                for (int i = 0; !stop.get(); i++) {
+                    String id = client + "-" + i;
+                    int src = random.nextInt(ACCOUNTS);
+                    int dst = (src + 1 + random.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+                    int amount = 1 + random.nextInt(20);
+                    try {
+                        read.setInt(1, src);
+                        try (ResultSet rs = read.executeQuery()) {
+                            rs.next();
+                        }
+                        c.setAutoCommit(false);
+                        move.setInt(1, -amount);
+                        move.setInt(2, src);
+                        move.executeUpdate();
+                        move.setInt(1, amount);
+                        move.setInt(2, dst);
+                        move.executeUpdate();
+                        note.setString(1, id);
+                        note.setInt(2, src);
+                        note.setInt(3, dst);
+                        note.setInt(4, amount);
+                        note.executeUpdate();
+                        c.commit();
+                        acknowledged.add(id);
+                        done.incrementAndGet();
+                    } catch (SQLException e) {
+                        errors.incrementAndGet(); // a transaction caught by the backend's removal: the client sees it
+                        try {
+                            c.rollback();
+                        } catch (SQLException ignored) {
+                            // gone with the connection
+                        }
+                    } finally {
+                        c.setAutoCommit(true);
+                    }
+                }
+            }
+            return null;
+        }
+
+        void stop() throws Exception {
+            stop.set(true);
+            for (Future<?> f : clients) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+            pool.shutdown();
+        }
+    }
+
+    private void createAccounts() throws SQLException {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
+            s.executeUpdate("CREATE TABLE transfers (id VARCHAR(40) PRIMARY KEY, src INTEGER, dst INTEGER, amount BIGINT)");
+            for (int i = 0; i < ACCOUNTS; i++) {
+                s.executeUpdate("INSERT INTO accounts VALUES (" + i + ", " + INITIAL + ")");
+            }
+        }
+    }
+
+    /** Waits for a condition, failing with the message's state once the deadline passes. */
+    private static void await(String what, long seconds, java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!condition.call()) {
+            assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
+            Thread.sleep(50);
+        }
+    }
+
+    /** Progress of the workload over a few seconds: it goes on. */
+    private static void assertGoesOn(Bank bank) throws InterruptedException {
+        long before = bank.done.get();
+        Thread.sleep(3000);
+        assertTrue(bank.done.get() - before >= 10, "transfers went on: " + (bank.done.get() - before) + " in 3 s");
+    }
+
+    /** Rows of a table on one backend, straight from its server, in key order. */
+    private List<String> rows(String backend, String table) throws SQLException {
+        String url = urls.get(backend);
+        try (Connection c = backend.equals("m3") ? stopped.connect("bank") : TestDatabases.connect(url);
+             Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + table + " ORDER BY id")) {
+            List<String> rows = new ArrayList<>();
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= columns; i++) {
+                    row.append(rs.getString(i)).append('|');
+                }
+                rows.add(row.toString());
+            }
+            return rows;
+        }
+    }
+
+    /** Every replica holds the same rows, the total is intact, every acknowledged transfer is there. */
+    private void assertIdenticalAndComplete(Bank bank) throws SQLException {
+        List<String> accounts = rows("m1", "accounts");
+        List<String> transfers = rows("m1", "transfers");
+        for (String b : BACKENDS) {
+            assertEquals(accounts, rows(b, "accounts"), "accounts on " + b);
+            assertEquals(transfers, rows(b, "transfers"), "transfers on " + b);
+        }
+        long total = accounts.stream().mapToLong(r -> Long.parseLong(r.split("\\|")[1])).sum();
+        assertEquals(ACCOUNTS * INITIAL, total, "money neither created nor lost");
+        Set<String> present = ConcurrentHashMap.newKeySet();
+        transfers.forEach(r -> present.add(r.split("\\|")[0]));
+        assertTrue(present.containsAll(bank.acknowledged), "every acknowledged transfer is on every replica");
+    }
+
+    @Test
+    void aStoppedServerIsDisabledWithinItsLimitAndComesBackIdentical() throws Exception {
+        setUp("statementTimeLimit=\"2s\"");
+        controller = launch("controller.out");
+        createAccounts();
+        Bank bank = new Bank();
+        try (Jmx jmx = new Jmx()) {
+            await("the workload got going", 60, () -> bank.done.get() >= 100);
+            stopped.pause();
+            long stoppedAt = System.nanoTime();
+            await("m3 disabled", 60, () -> "DISABLED".equals(jmx.backend("m3", "State")));
+            long disabledAfterMillis = (System.nanoTime() - stoppedAt) / 1_000_000;
+            String reason = (String) jmx.backend("m3", "DisabledReason");
+            assertTrue(reason.contains("hung"), reason);
+            // the limit plus one tick of the detector and the time it takes to see the state here
+            assertTrue(disabledAfterMillis < 2000 + 2000, "disabled " + disabledAfterMillis + " ms after the stop");
+            assertGoesOn(bank);
+            assertEquals(0, jmx.backend("m3", "QueuedWrites"), "nothing kept queued for the stopped server");
+            long heap = jmx.heapAfterGc();
+            assertTrue(heap < HEAP_BOUND, "heap in use after GC with the server stopped: " + (heap >> 20) + " MB");
+
+            stopped.resume();
+            await("m3 enabled", 60, () -> {
+                try {
+                    jmx.enable("m3");
+                    return true;
+                } catch (javax.management.MBeanException e) {
+                    return false; // still running what it had before the stop: retried
+                }
+            });
+            assertGoesOn(bank);
+            bank.stop();
+        }
+        controller.process().destroy(); // SIGTERM: a clean stop drains every queue
+        assertTrue(controller.process().waitFor(2, TimeUnit.MINUTES), "the controller stopped on SIGTERM");
+        assertIdenticalAndComplete(bank);
+    }
+
+    @Test
+    void aServerStoppedPastItsQueueBoundIsDisabledAndSigtermStillStopsTheController() throws Exception {
+        setUp("statementTimeLimit=\"0s\" maxQueuedWrites=\"200\"");
+        controller = launch("controller.out");
+        createAccounts();
+        Bank bank = new Bank();
+        try (Jmx jmx = new Jmx()) {
+            await("the workload got going", 60, () -> bank.done.get() >= 100);
+            stopped.pause();
+            await("m3 disabled", 120, () -> "DISABLED".equals(jmx.backend("m3", "State")));
+            String reason = (String) jmx.backend("m3", "DisabledReason");
+            assertTrue(reason.contains("maxQueuedWrites"), reason);
+            assertGoesOn(bank);
+            await("m3's queue freed", 30, () -> (Integer) jmx.backend("m3", "QueuedWrites") == 0);
+            bank.stop();
+        }
+        // with its server still stopped, threads of the controller still wait on it: SIGTERM must not
+        controller.process().destroy();
+        assertTrue(controller.process().waitFor(2, TimeUnit.MINUTES), "the controller stopped on SIGTERM: "
+                + controller.outputTail(20));
+
+        stopped.resume();
+        controller = launch("restarted.out");
+        try (Jmx jmx = new Jmx()) {
+            assertEquals("DISABLED", jmx.backend("m3", "State"), "m3 stays out until an operator enables it");
+            jmx.enable("m3");
+            assertEquals("ENABLED", jmx.backend("m3", "State"));
+        }
+        controller.process().destroy();
+        assertTrue(controller.process().waitFor(2, TimeUnit.MINUTES));
+        assertIdenticalAndComplete(bank);
+    }
+}
