@@ -1,5 +1,6 @@
 package org.phalanx.controller.jmx;
 
+import java.lang.management.ManagementFactory;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
@@ -20,6 +21,15 @@ public final class ManagementRegistry {
     private static final Logger LOG = LogManager.getLogger(ManagementRegistry.class);
 
     private final MBeanServer server = MBeanServerFactory.newMBeanServer(ObjectNames.DOMAIN);
+
+    /** The JVM's own figures an operator reads beside the controller's: heap, threads, uptime, CPU. */
+    public ManagementRegistry() {
+        for (java.lang.management.PlatformManagedObject jvm : java.util.List.of(ManagementFactory.getMemoryMXBean(),
+                ManagementFactory.getThreadMXBean(), ManagementFactory.getRuntimeMXBean(),
+                ManagementFactory.getOperatingSystemMXBean())) {
+            register(jvm, jvm.getObjectName());
+        }
+    }
 
     public MBeanServer server() {
         return server;

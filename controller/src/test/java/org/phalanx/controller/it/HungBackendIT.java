@@ -129,8 +129,20 @@ class HungBackendIT {
         final MBeanServerConnection server;
 
         Jmx() throws Exception {
-            connector = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort
-                    + "/jmxrmi"), Map.of(JMXConnector.CREDENTIALS, new String[] {"admin", "admin"}));
+            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            JMXConnector connected = null;
+            while (connected == null) {
+                try {
+                    connected = JMXConnectorFactory.connect(url, Map.of(JMXConnector.CREDENTIALS, new String[] {"admin", "admin"}));
+                } catch (java.io.IOException notYetBound) { // the registry's port opens before the connector is in it
+                    if (System.nanoTime() > deadline) {
+                        throw notYetBound;
+                    }
+                    Thread.sleep(100);
+                }
+            }
+            connector = connected;
             server = connector.getMBeanServerConnection();
         }
 
@@ -305,6 +317,9 @@ class HungBackendIT {
             assertGoesOn(bank);
             assertEquals(0, jmx.backend("m3", "QueuedWrites"), "nothing kept queued for the stopped server");
             long heap = jmx.heapAfterGc();
+            System.out.printf("HungBackendIT: m3 disabled %d ms after SIGSTOP (%s); heap after GC %d MB;"
+                    + " %d transfers acknowledged, %d refused so far%n", disabledAfterMillis, reason, heap >> 20,
+                    bank.done.get(), bank.errors.get());
             assertTrue(heap < HEAP_BOUND, "heap in use after GC with the server stopped: " + (heap >> 20) + " MB");
 
             stopped.resume();
