@@ -50,6 +50,32 @@ class HeterogeneousErrorsIT {
     }
 
     /**
+     * Issue 15: a value larger than MariaDB's max_allowed_packet (16 MB here) is refused up front,
+     * as MariaDB alone would refuse it (sent, the server would close the connection and the replica
+     * could never be caught up): SQLState 54000, stored nowhere, nothing disabled.
+     */
+    @Test
+    void aValueTooLargeForOneReplicaIsRefusedUpFrontAndDisablesNothing() throws Exception {
+        try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_blob", "first")) {
+            try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE files (id INTEGER PRIMARY KEY, body BLOB)");
+                try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO files VALUES (?, ?)")) {
+                    ps.setInt(1, 1);
+                    ps.setBytes(2, new byte[20 << 20]);
+                    SQLException tooLarge = assertThrows(SQLException.class, ps::executeUpdate);
+                    assertEquals("54000", tooLarge.getSQLState(), tooLarge.getMessage());
+                    assertTrue(tooLarge.getMessage().contains("maria"), tooLarge.getMessage());
+                    ps.setInt(1, 2);
+                    ps.setBytes(2, new byte[1 << 20]);
+                    assertEquals(1, ps.executeUpdate());
+                }
+            }
+            assertEquals(ALL_ENABLED, cluster.vdb().backendStates());
+            assertEquals(1, cluster.assertIdentical("files", "id"));
+        }
+    }
+
+    /**
      * Issue 15: the backends' agreed outcome is the client's. SQLite divides by zero to NULL while
      * PostgreSQL and MariaDB raise 22012: under the 'first' policy the client still gets the
      * majority's error, SQLite's update is rolled back, nothing is disabled.

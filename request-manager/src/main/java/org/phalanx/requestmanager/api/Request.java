@@ -26,11 +26,11 @@ public record Request(String sql, List<Object> params, Expect expect, List<Strin
         return keyColumns != null;
     }
 
-    /** About how much memory the statement and its values hold (what a queued write costs). */
+    /** About how many bytes the statement and its values take on the wire (text counted one byte a character). */
     public long approximateBytes() {
-        long bytes = 2L * sql.length();
+        long bytes = sql.length();
         for (Object p : params) {
-            bytes += p instanceof byte[] b ? b.length : p instanceof String s ? 2L * s.length() : 16;
+            bytes += p instanceof byte[] b ? b.length : p instanceof String s ? s.length() : 16;
         }
         return bytes;
     }

@@ -77,6 +77,7 @@ public final class Backend implements BackendView {
     private volatile BackendState state = BackendState.DISABLED;
     private volatile String disabledReason = "not started";
     private volatile boolean leftToCatchUp;
+    private volatile long maxStatementBytes = Long.MAX_VALUE;
     private final Consumer<Backend> onDisable;
     private final List<BackendListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final BackendStatistics statistics = new BackendStatistics();
@@ -224,12 +225,25 @@ public final class Backend implements BackendView {
             }
             java.sql.DatabaseMetaData md = c.getMetaData();
             product = new DatabaseProduct(md.getDatabaseProductName(), md.getDatabaseProductVersion());
+            maxStatementBytes = engine == Engine.MARIADB ? maxAllowedPacket(c) : Long.MAX_VALUE;
         }
         BackendState from = state;
         state = BackendState.ENABLED;
         disabledReason = null;
         LOG.info("backend {} enabled ({} {})", name(), product.name(), product.version());
         changed(from, BackendState.ENABLED, null, false);
+    }
+
+    private static long maxAllowedPacket(Connection c) throws SQLException {
+        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT @@max_allowed_packet")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** The largest statement (with its values) the backend accepts, as it said when last enabled; MAX_VALUE when it has no such limit. */
+    public long maxStatementBytes() {
+        return maxStatementBytes;
     }
 
     /**

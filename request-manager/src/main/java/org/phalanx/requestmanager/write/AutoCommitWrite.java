@@ -11,11 +11,13 @@ import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.requestmanager.recovery.AppliedRecords;
+import org.phalanx.requestmanager.recovery.LogWriter;
 
 /**
  * An auto-commit write on one backend; lock contention there is waited out, since others may
  * have applied it. With a recovery log it runs as a short transaction that also records its
- * position on the backend and commits once its log entry is durable; with an {@link Agreement}
+ * position on the backend and commits once its log entry is durable (on another controller, which
+ * keeps no record, it still waits for the entry); with an {@link Agreement}
  * it runs as a short transaction that commits only once the backends agree on its outcome.
  */
 final class AutoCommitWrite {
@@ -40,7 +42,15 @@ final class AutoCommitWrite {
                 if (applied.recordsApplied(b)) {
                     return AppliedPositions.runUnit(c, b.engine(), statements.get(0), position, durable, work);
                 }
-                return agreement == null ? work.run() : inTransaction(c, work);
+                if (agreement == null && (logged(durable) || AppliedPositions.runsOutsideTransactions(statements.get(0)))) {
+                    return work.run();
+                }
+                // another controller keeps no record, but must not commit what the log may still refuse
+                return inTransaction(c, () -> {
+                    WriteOutcome outcome = work.run();
+                    LogWriter.awaitDurable(durable);
+                    return outcome;
+                });
             } catch (SQLException e) {
                 if (e instanceof Agreement.Undone || !BackendErrors.isContention(e, b.dialect())
                         || System.currentTimeMillis() + pause > deadline) {
@@ -51,6 +61,11 @@ final class AutoCommitWrite {
                 pause = Math.min(pause * 2, 200);
             }
         }
+    }
+
+    /** Whether the entry is already durable (always, without a recovery log). */
+    private static boolean logged(CompletableFuture<?> durable) {
+        return durable == null || durable.isDone() && !durable.isCompletedExceptionally();
     }
 
     private static WriteOutcome inTransaction(Connection c, AppliedPositions.Work<WriteOutcome> work) throws Exception {

@@ -61,6 +61,7 @@ public final class WriteStage {
     }
 
     public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
+        refuseIfTooLarge(r, p.backends().enabled());
         Access access = p.scheduler().lockResources(a);
         boolean implicit = s.autoCommit();
         Transaction t = implicit ? null : s.currentTransaction(p.scheduler());
@@ -123,7 +124,8 @@ public final class WriteStage {
                                 ? () -> AutoCommitWrite.run(b, s.user(), statements, sent, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed)
                                 : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
-                        CompletableFuture<WriteOutcome> f = s.tails().enqueue(b, access, sent.approximateBytes(), work);
+                        // held in memory while queued: Java text takes two bytes a character
+                        CompletableFuture<WriteOutcome> f = s.tails().enqueue(b, access, 2 * sent.approximateBytes(), work);
                         if (agreed != null) {
                             f.whenComplete((v, e) -> {
                                 if (e != null) {
@@ -226,6 +228,27 @@ public final class WriteStage {
             agreementSlots.release();
             return null;
         });
+    }
+
+    /**
+     * A statement larger than some backend accepts is refused up front, as that backend alone
+     * would refuse it: the virtual database stores only what every replica can (sent anyway,
+     * MariaDB would close the connection, and its replica could never be caught up).
+     */
+    private static void refuseIfTooLarge(Request r, List<Backend> backends) throws SQLException {
+        long size = -1;
+        for (Backend b : backends) {
+            long max = b.maxStatementBytes();
+            if (max == Long.MAX_VALUE) {
+                continue;
+            }
+            size = size < 0 ? r.approximateBytes() : size;
+            if (size > max) {
+                throw new SQLException("the statement and its values take about " + size + " bytes, more than backend "
+                        + b.name() + " accepts (" + max + " bytes, its max_allowed_packet)",
+                        SqlState.PROGRAM_LIMIT_EXCEEDED.code());
+            }
+        }
     }
 
     /**
