@@ -56,7 +56,7 @@ class HeterogeneousErrorsIT {
      */
     @Test
     void aValueTooLargeForOneReplicaIsRefusedUpFrontAndDisablesNothing() throws Exception {
-        try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_blob", "first")) {
+        try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_blob", "all")) {
             try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
                 s.executeUpdate("CREATE TABLE files (id INTEGER PRIMARY KEY, body BLOB)");
                 try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO files VALUES (?, ?)")) {

@@ -325,24 +325,30 @@ public final class Backend implements BackendView {
     }
 
     /**
-     * Whether the backend answers a validity check on a new connection (not a pooled one: a hung
-     * server holds those) within the timeout.
+     * Whether the backend answers within the timeout, on a new connection (not a pooled one: a hung
+     * server holds those): a validity check passed, or a refusal to connect (too many connections,
+     * a wrong password), which is an answer too. Only silence means hung.
      */
     public boolean answers(Duration timeout) {
-        CompletableFuture<Boolean> answered = CompletableFuture.supplyAsync(() -> {
-            try (Connection c = newConnection(config.credentials())) {
-                return c.isValid((int) Math.max(1, timeout.toSeconds()));
-            } catch (SQLException | RuntimeException e) {
-                return false;
-            }
-        }, executor);
+        CompletableFuture<Boolean> answered;
+        try {
+            answered = CompletableFuture.supplyAsync(() -> {
+                try (Connection c = newConnection(config.credentials())) {
+                    return c.isValid((int) Math.max(1, timeout.toSeconds()));
+                } catch (SQLException | RuntimeException refused) {
+                    return true;
+                }
+            }, executor);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            return true; // the controller is stopping: nothing to decide
+        }
         try {
             return answered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return true;
         }
     }
 
