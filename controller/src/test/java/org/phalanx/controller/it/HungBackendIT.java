@@ -298,14 +298,20 @@ class HungBackendIT {
         assertTrue(present.containsAll(bank.acknowledged), "every acknowledged transfer is on every replica");
     }
 
-    @Test
-    void aStoppedServerIsDisabledWithinItsLimitAndComesBackIdentical() throws Exception {
-        setUp("statementTimeLimit=\"2s\"");
+    /** The cluster with these limits on every backend, under the bank workload once it got going. */
+    private Bank startUnderLoad(String limits) throws Exception {
+        setUp(limits);
         controller = launch("controller.out");
         createAccounts();
         Bank bank = new Bank();
+        await("the workload got going", 60, () -> bank.done.get() >= 100);
+        return bank;
+    }
+
+    @Test
+    void aStoppedServerIsDisabledWithinItsLimitAndComesBackIdentical() throws Exception {
+        Bank bank = startUnderLoad("statementTimeLimit=\"2s\"");
         try (Jmx jmx = new Jmx()) {
-            await("the workload got going", 60, () -> bank.done.get() >= 100);
             stopped.pause();
             long stoppedAt = System.nanoTime();
             await("m3 disabled", 60, () -> "DISABLED".equals(jmx.backend("m3", "State")));
@@ -341,12 +347,8 @@ class HungBackendIT {
 
     @Test
     void aServerStoppedPastItsQueueBoundIsDisabledAndSigtermStillStopsTheController() throws Exception {
-        setUp("statementTimeLimit=\"0s\" maxQueuedWrites=\"200\"");
-        controller = launch("controller.out");
-        createAccounts();
-        Bank bank = new Bank();
+        Bank bank = startUnderLoad("statementTimeLimit=\"0s\" maxQueuedWrites=\"200\"");
         try (Jmx jmx = new Jmx()) {
-            await("the workload got going", 60, () -> bank.done.get() >= 100);
             stopped.pause();
             await("m3 disabled", 120, () -> "DISABLED".equals(jmx.backend("m3", "State")));
             String reason = (String) jmx.backend("m3", "DisabledReason");
