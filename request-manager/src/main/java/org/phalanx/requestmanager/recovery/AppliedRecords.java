@@ -98,6 +98,18 @@ public final class AppliedRecords {
         log.setCheckpoint(checkpointName(b), position);
     }
 
+    /**
+     * A replay brought a backend up to {@code position} (writes quiesced): its floor is raised
+     * there, so its record holds no position of a unit it was not sent live. Throws if it cannot
+     * be (the enable fails and can be resumed).
+     */
+    void raiseFloorAfterReplay(Backend b, long position) throws SQLException {
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.raiseFloor(c, position);
+        }
+        log.setCheckpoint(checkpointName(b), position);
+    }
+
     /** The checkpoint at a backend's record floor: a purge keeps what its crash recovery would read. */
     static String checkpointName(Backend b) {
         return "applied-" + b.name();

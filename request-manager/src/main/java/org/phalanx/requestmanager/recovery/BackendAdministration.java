@@ -188,6 +188,11 @@ public final class BackendAdministration {
                 logWriter.awaitAppended();
                 replay.replayUntil(scheduler.lastPosition());
                 replay.finish();
+                if (recorded) {
+                    // it holds everything up to here: its record drops the units it got by replay, which
+                    // were not sent to it and which crash recovery would take for a contradiction
+                    applied.raiseFloorAfterReplay(b, durableEnd());
+                }
                 b.enable();
                 SchemaLearner.learn(b, schema, new ArrayList<>());
             }
