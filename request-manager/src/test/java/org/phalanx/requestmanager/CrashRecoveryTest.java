@@ -12,6 +12,7 @@ import org.phalanx.requestmanager.config.WaitPolicy;
 import static org.phalanx.testing.Sessions.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /**
  * Recovery after an unclean stop, over real SQLite files and a real file log. The states a crash
@@ -244,6 +246,92 @@ class CrashRecoveryTest {
         assertIdentical("c");
         assertIdentical("items");
         assertEquals(List.of(4L, 4L, 2L, 10L), counters("b3"), "every increment exactly once");
+    }
+
+    /**
+     * An enable the controller's crash cut short ("replaying@N" saved, part of the backlog applied
+     * with its record) is completed at the next start from the backend's record, with no operator:
+     * nothing applied twice.
+     */
+    @Test
+    void anEnableTheCrashCutShortIsCompletedAtTheNextStart() throws Exception {
+        start();
+        createTables();
+        long from;
+        try (Session s = rm.openSession("u")) {
+            increments(s, 3, 1);
+            rm.disableBackend("b3");
+            from = rm.checkpointOf("b3").orElseThrow();
+            increments(s, 30, 100);
+        }
+        java.util.concurrent.atomic.AtomicInteger replayed = new java.util.concurrent.atomic.AtomicInteger();
+        FaultyDriver.fault("b3").breakBefore = sql -> sql.startsWith("UPDATE") && replayed.incrementAndGet() == 25;
+        assertThrows(SQLException.class, () -> rm.enableBackend("b3"));
+        FaultyDriver.fault("b3").reset();
+        List<Long> partly = counters("b3");
+        assertTrue(partly.get(3) > 3 && partly.get(3) < 33, "cut part-way: " + partly);
+        stopCleanly();
+        asIfTheControllerHadDied();
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            log.putState("backend.b3", "replaying@" + from); // what a crash during the replay leaves
+        }
+
+        start();
+        assertEquals(Map.of("b1", BackendState.ENABLED, "b2", BackendState.ENABLED, "b3", BackendState.ENABLED),
+                rm.backendStates());
+        stopCleanly();
+        assertIdentical("c");
+        assertIdentical("items");
+        assertEquals(List.of(11L, 11L, 11L, 33L), counters("b3"), "every increment exactly once");
+    }
+
+    /**
+     * A restore the crash cut off ("restoring@N" saved): the backend's record decides at the next
+     * start. If it shows the restore complete (only the dump's checkpoint), the backend waits at
+     * that checkpoint for enableBackend; otherwise its data is unknown and it is failed until the
+     * dump is restored again.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "restore complete: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void aRestoreTheCrashCutOffIsJudgedByTheBackendsRecord(boolean complete) throws Exception {
+        start();
+        createTables();
+        Path dump = dir.resolve("b1.dump");
+        long at;
+        try (Session s = rm.openSession("u")) {
+            increments(s, 3, 1);
+            rm.disableBackend("b3");
+            increments(s, 4, 100);
+            at = rm.backup("b1", dump, "portable", null).checkpointPosition();
+            increments(s, 5, 200);
+            if (complete) {
+                rm.restore("b3", dump, true, null); // the crash came after its record was reset
+            } else {
+                try (Connection c = cluster.direct("b3"); Statement st = c.createStatement()) {
+                    st.executeUpdate("DELETE FROM " + ControllerTables.APPLIED); // the first step of a restore
+                }
+            }
+        }
+        stopCleanly();
+        asIfTheControllerHadDied();
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            log.putState("backend.b3", "restoring@" + at);
+        }
+
+        start();
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
+        if (complete) {
+            assertEquals(at, rm.checkpointOf("b3").orElseThrow());
+        } else {
+            assertTrue(rm.checkpointOf("b3").isEmpty(), "failed: restore again");
+            assertThrows(SQLException.class, () -> rm.enableBackend("b3"));
+            rm.restore("b3", dump, true, null);
+        }
+        rm.enableBackend("b3");
+        stopCleanly();
+        assertIdentical("c");
+        assertIdentical("items");
+        assertEquals(List.of(5L, 4L, 3L, 12L), counters("b3"), "every increment exactly once");
     }
 
     /** A clean stop needs no recovery: the record restarts at the log's end on every backend. */

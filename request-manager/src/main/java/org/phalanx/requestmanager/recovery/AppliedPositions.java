@@ -75,6 +75,14 @@ public final class AppliedPositions {
         });
     }
 
+    /** Creates the table if missing and empties it: nothing is known about what the backend holds. */
+    public static void clear(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE IF NOT EXISTS " + TABLE + " (position BIGINT NOT NULL PRIMARY KEY)");
+            s.executeUpdate("DELETE FROM " + TABLE);
+        }
+    }
+
     /**
      * Raises the floor to {@code floor}, which must be a position every unit up to which is applied
      * here, and deletes the rows below it.

@@ -3,6 +3,7 @@ package org.phalanx.testkit.jdbc;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * The fault knobs and counters of one named backend of {@link FaultyDriver}, shared by all its
@@ -13,6 +14,12 @@ public final class Fault {
     public volatile long delayMillis;
     /** Every call on the backend's connections and statements fails like a dead connection (08006). */
     public volatile boolean broken;
+    /**
+     * When a statement's SQL matches, the backend breaks just before it would run (it fails, and so
+     * does every later call, as {@link #broken}): where a crash of the controller would cut the work
+     * off. Null: never.
+     */
+    public volatile Predicate<String> breakBefore;
     /** Statement executions that reached the real driver. */
     public final AtomicLong executions = new AtomicLong();
     /** {@code ResultSet.next()} calls on this backend's results: shows how far a result was read. */
@@ -28,6 +35,7 @@ public final class Fault {
     public void reset() {
         delayMillis = 0;
         broken = false;
+        breakBefore = null;
         executions.set(0);
         rowsRead.set(0);
     }
@@ -38,8 +46,16 @@ public final class Fault {
         }
     }
 
-    /** Counts an execution and waits the injected delay, before the statement reaches its backend. */
-    void beforeExecution() throws InterruptedException {
+    /**
+     * Breaks the backend if {@link #breakBefore} matches the statement; else counts an execution and
+     * waits the injected delay, before the statement reaches its backend.
+     */
+    void beforeExecution(String sql) throws InterruptedException, SQLException {
+        Predicate<String> breaking = breakBefore;
+        if (breaking != null && sql != null && breaking.test(sql)) {
+            broken = true;
+            check();
+        }
         executions.incrementAndGet();
         long delay = delayMillis;
         if (delay > 0) {
