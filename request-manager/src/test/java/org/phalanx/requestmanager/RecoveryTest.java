@@ -299,6 +299,27 @@ class RecoveryTest {
         assertIdentical("acc", NAMES);
     }
 
+    /** A dump that fails leaves no checkpoint holding the log back (there is no dump to restore from it). */
+    @Test
+    void aFailedDumpLeavesNoCheckpoint() throws Exception {
+        start(WaitPolicy.ALL);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+        }
+        FaultyDriver.fault("b1").breakBefore = sql -> sql.startsWith("SELECT") && sql.contains(" FROM ") && !sql.contains("sqlite_master");
+        Path dump = dir.resolve("never.dump");
+        assertThrows(SQLException.class, () -> rm.backup("b1", dump, "portable", null));
+        FaultyDriver.fault("b1").reset();
+        assertTrue(Files.notExists(dump));
+        rm.close();
+        rm = null;
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            assertTrue(log.checkpoints().keySet().stream().noneMatch(n -> n.startsWith("dump-")),
+                    log.checkpoints().toString());
+        }
+    }
+
     @Test
     void backendsStatesAndCheckpointsSurviveARestart() throws Exception {
         start(WaitPolicy.FIRST);

@@ -307,8 +307,20 @@ public final class BackendAdministration {
                 c.setAutoCommit(false);
             }
             String checkpointName = "dump-" + dumpFile.getFileName();
+            if (java.nio.file.Files.exists(dumpFile)) { // its checkpoint is that dump's: never move it
+                throw new SQLException("dump " + dumpFile + " already exists", SqlState.DUPLICATE_OBJECT.code());
+            }
             log.setCheckpoint(checkpointName, position);
-            return backuper.backup(c, dumpFile, checkpointName, position, progress);
+            boolean written = false;
+            try {
+                DumpInfo info = backuper.backup(c, dumpFile, checkpointName, position, progress);
+                written = true;
+                return info;
+            } finally {
+                if (!written) {
+                    log.removeCheckpoint(checkpointName); // no dump: nothing to keep the log for
+                }
+            }
         } catch (DumpException e) {
             throw new SQLException("dump of backend " + backendName + " failed: " + e.getMessage(),
                     SqlState.IO_ERROR.code(), e);
