@@ -85,10 +85,18 @@ public final class AppliedPositions {
 
     /**
      * Raises the floor to {@code floor}, which must be a position every unit up to which is applied
-     * here, and deletes the rows below it.
+     * here, and deletes the rows below it. Never lowers it: a raise computed earlier that arrives
+     * late (after an enable by replay raised it further) changes nothing, where inserting it would
+     * turn the higher floor into a row above it, a unit the log may not show as sent here.
      */
     public static void raiseFloor(Connection c, long floor) throws SQLException {
         inTransaction(c, () -> {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT MIN(position) FROM " + TABLE)) {
+                if (rs.next() && rs.getObject(1) != null && rs.getLong(1) >= floor) {
+                    return;
+                }
+            }
             try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + TABLE + " WHERE position < ?")) {
                 delete.setLong(1, floor);
                 delete.executeUpdate();
