@@ -262,8 +262,20 @@ final class Startup {
                     outcome = new CrashRecovery.Outcome.Failed("it could not be enabled: " + e.getMessage());
                 }
             }
-            String reason = ((CrashRecovery.Outcome.Failed) outcome).reason();
             schema.learn(b, SchemaLearner.declaredTables(b));
+            Long floor = log.checkpoints().get(AppliedRecords.checkpointName(b));
+            if (outcome instanceof CrashRecovery.Outcome.Unreachable u && floor != null) {
+                // what it holds is what its record says, once it answers: replayable from its floor (an enable
+                // reads the record and replays only what it lacks), as a backend disabled there would be
+                log.setCheckpoint("backend-" + b.name(), floor);
+                states.disabledAt(b, floor);
+                LOG.error("virtual database {}: backend {} did not answer at start {} ({}); it stays disabled. Once it"
+                        + " answers, enableBackend replays what its record of applied positions says it lacks (from"
+                        + " log position {})", name, b.name(), at, u.reason(), floor);
+                continue;
+            }
+            String reason = outcome instanceof CrashRecovery.Outcome.Unreachable u ? u.reason()
+                    : ((CrashRecovery.Outcome.Failed) outcome).reason();
             states.failed(b);
             LOG.error("virtual database {}: backend {} stays disabled (failed) {}: {}. Restore a dump of"
                     + " an up-to-date backend onto it, then enable it (docs/operations.md, 'Replacing a failed backend')",
