@@ -12,6 +12,7 @@ import org.phalanx.requestmanager.config.WaitPolicy;
 import static org.phalanx.testing.Sessions.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 
 /**
  * Recovery after an unclean stop, over real SQLite files and a real file log. The states a crash
@@ -49,12 +51,16 @@ class CrashRecoveryTest {
     private RequestManager rm;
     private SqliteCluster cluster;
 
-    private void start() throws SQLException {
+    private void start(String... unreachable) throws SQLException {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
         RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.ALL)
                 .lockTimeout(Duration.ofSeconds(3)).analysisCacheSize(1000)
                 .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
-        rm = new RequestManager("crashing", config, cluster.backendConfigs());
+        List<BackendConfig> backends = cluster.backendConfigs();
+        for (String b : unreachable) {
+            FaultyDriver.fault(b).broken = true;
+        }
+        rm = new RequestManager("crashing", config, backends);
         rm.start();
     }
 
@@ -193,6 +199,45 @@ class CrashRecoveryTest {
     }
 
     /**
+     * A backend that does not answer at the start after a crash keeps its place in the log (its
+     * record's floor) rather than counting as failed: once it answers, enableBackend replays exactly
+     * what its record says it lacks, those it missed before the crash and those written since. It
+     * used to need a dump restored (KillDuringRecoveryIT: a SQLite backend that took longer than the
+     * pool's connection timeout to open at a start under load).
+     */
+    @Test
+    void aBackendUnreachableAtTheStartAfterACrashIsEnabledOnceItAnswers() throws Exception {
+        start();
+        createTables();
+        try (Session s = rm.openSession("u")) {
+            increments(s, 10, 1);
+            try (Connection b3 = cluster.direct("b3"); Statement st = b3.createStatement()) {
+                st.executeUpdate("backup to \"" + dir.resolve("b3-earlier.db") + "\"");
+            }
+            increments(s, 15, 100);
+        }
+        stopCleanly();
+        Files.copy(dir.resolve("b3-earlier.db"), cluster.file("b3"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.deleteIfExists(Path.of(cluster.file("b3") + "-wal"));
+        Files.deleteIfExists(Path.of(cluster.file("b3") + "-shm"));
+        asIfTheControllerHadDied();
+
+        start("b3");
+        assertEquals(Map.of("b1", BackendState.ENABLED, "b2", BackendState.ENABLED, "b3", BackendState.DISABLED),
+                rm.backendStates());
+        assertTrue(rm.checkpointOf("b3").isPresent(), "it keeps its place in the log");
+        try (Session s = rm.openSession("u")) {
+            increments(s, 2, 1000); // not sent to b3
+        }
+        FaultyDriver.fault("b3").broken = false;
+        rm.enableBackend("b3");
+        stopCleanly();
+        assertIdentical("c");
+        assertIdentical("items");
+        assertEquals(List.of(10L, 9L, 8L, 27L), counters("b3"), "every increment exactly once, none rolled back");
+    }
+
+    /**
      * A backend holding a position the log does not have (it committed work whose log entry was
      * lost) cannot be repaired by replay: it stays disabled as failed; the others recover.
      */
@@ -216,6 +261,120 @@ class CrashRecoveryTest {
         assertEquals("failed", states.get("backend.b2"));
         assertEquals("failed", states.get("backend.b3"), "no record of what it applied: not provable either");
         assertTrue(states.get("backend.b1").startsWith("synced@"), states.toString());
+    }
+
+    /**
+     * A backend enabled by replay holds, in its record, the units it was not sent while it was
+     * disabled (it got them by replay). A crash before the next checkpoint trims them must not
+     * take that for a contradiction: it was found failed after the crash (KillDuringRecoveryIT).
+     */
+    @Test
+    void aCrashSoonAfterAnEnableByReplayRecoversTheReplayedBackend() throws Exception {
+        start();
+        createTables();
+        try (Session s = rm.openSession("u")) {
+            increments(s, 3, 1);
+            rm.disableBackend("b3");
+            increments(s, 5, 100); // b3 is not sent these: it gets them by replay
+            rm.enableBackend("b3");
+            increments(s, 2, 200);
+        }
+        stopCleanly();
+        asIfTheControllerHadDied();
+
+        start();
+        assertEquals(Map.of("b1", BackendState.ENABLED, "b2", BackendState.ENABLED, "b3", BackendState.ENABLED),
+                rm.backendStates());
+        stopCleanly();
+        assertIdentical("c");
+        assertIdentical("items");
+        assertEquals(List.of(4L, 4L, 2L, 10L), counters("b3"), "every increment exactly once");
+    }
+
+    /**
+     * An enable the controller's crash cut short ("replaying@N" saved, part of the backlog applied
+     * with its record) is completed at the next start from the backend's record, with no operator:
+     * nothing applied twice.
+     */
+    @Test
+    void anEnableTheCrashCutShortIsCompletedAtTheNextStart() throws Exception {
+        start();
+        createTables();
+        long from;
+        try (Session s = rm.openSession("u")) {
+            increments(s, 3, 1);
+            rm.disableBackend("b3");
+            from = rm.checkpointOf("b3").orElseThrow();
+            increments(s, 30, 100);
+        }
+        java.util.concurrent.atomic.AtomicInteger replayed = new java.util.concurrent.atomic.AtomicInteger();
+        FaultyDriver.fault("b3").breakBefore = sql -> sql.startsWith("UPDATE") && replayed.incrementAndGet() == 25;
+        assertThrows(SQLException.class, () -> rm.enableBackend("b3"));
+        FaultyDriver.fault("b3").reset();
+        List<Long> partly = counters("b3");
+        assertTrue(partly.get(3) > 3 && partly.get(3) < 33, "cut part-way: " + partly);
+        stopCleanly();
+        asIfTheControllerHadDied();
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            log.putState("backend.b3", "replaying@" + from); // what a crash during the replay leaves
+        }
+
+        start();
+        assertEquals(Map.of("b1", BackendState.ENABLED, "b2", BackendState.ENABLED, "b3", BackendState.ENABLED),
+                rm.backendStates());
+        stopCleanly();
+        assertIdentical("c");
+        assertIdentical("items");
+        assertEquals(List.of(11L, 11L, 11L, 33L), counters("b3"), "every increment exactly once");
+    }
+
+    /**
+     * A restore the crash cut off ("restoring@N" saved): the backend's record decides at the next
+     * start. If it shows the restore complete (only the dump's checkpoint), the backend waits at
+     * that checkpoint for enableBackend; otherwise its data is unknown and it is failed until the
+     * dump is restored again.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "restore complete: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void aRestoreTheCrashCutOffIsJudgedByTheBackendsRecord(boolean complete) throws Exception {
+        start();
+        createTables();
+        Path dump = dir.resolve("b1.dump");
+        long at;
+        try (Session s = rm.openSession("u")) {
+            increments(s, 3, 1);
+            rm.disableBackend("b3");
+            increments(s, 4, 100);
+            at = rm.backup("b1", dump, "portable", null).checkpointPosition();
+            increments(s, 5, 200);
+            if (complete) {
+                rm.restore("b3", dump, true, null); // the crash came after its record was reset
+            } else {
+                try (Connection c = cluster.direct("b3"); Statement st = c.createStatement()) {
+                    st.executeUpdate("DELETE FROM " + ControllerTables.APPLIED); // the first step of a restore
+                }
+            }
+        }
+        stopCleanly();
+        asIfTheControllerHadDied();
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            log.putState("backend.b3", "restoring@" + at);
+        }
+
+        start();
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
+        if (complete) {
+            assertEquals(at, rm.checkpointOf("b3").orElseThrow());
+        } else {
+            assertTrue(rm.checkpointOf("b3").isEmpty(), "failed: restore again");
+            assertThrows(SQLException.class, () -> rm.enableBackend("b3"));
+            rm.restore("b3", dump, true, null);
+        }
+        rm.enableBackend("b3");
+        stopCleanly();
+        assertIdentical("c");
+        assertIdentical("items");
+        assertEquals(List.of(5L, 4L, 3L, 12L), counters("b3"), "every increment exactly once");
     }
 
     /** A clean stop needs no recovery: the record restarts at the log's end on every backend. */

@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
@@ -252,6 +254,70 @@ class RecoveryTest {
         rm.close();
         rm = null;
         assertIdentical("acc", NAMES);
+    }
+
+    /**
+     * A restore cut off after the dump's data is in but before the backend's record says so, where
+     * a crash of the controller can cut it (here the backend breaks at its first statement on the
+     * record): the backend's data is the dump's, its saved checkpoint and record are from before.
+     * It used to stay replayable from that old checkpoint, and enabling it replayed again what the
+     * dump already held (non-idempotent updates applied twice). Now it is failed until a restore
+     * completes, as operations.md says.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"portable", "sqlite-native"})
+    void aRestoreCutOffBeforeItsRecordIsResetIsNeverReplayedFromTheOldCheckpoint(String format) throws Exception {
+        start(WaitPolicy.FIRST);
+        Path dump = dir.resolve("live.dump");
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE acc (id INTEGER PRIMARY KEY, bal INTEGER NOT NULL)");
+            for (int i = 0; i < 5; i++) {
+                update(s, "INSERT INTO acc VALUES (?, 1000)", i);
+            }
+            rm.disableBackend("b3");
+            for (int i = 0; i < 40; i++) {
+                update(s, "UPDATE acc SET bal = bal - 1 WHERE id = ?", i % 5);
+            }
+            rm.backup("b1", dump, format, null); // its checkpoint is after b3's
+            for (int i = 0; i < 40; i++) {
+                update(s, "UPDATE acc SET bal = bal + 2 WHERE id = ?", i % 5);
+            }
+        }
+        org.phalanx.testkit.jdbc.Fault b3 = FaultyDriver.fault("b3");
+        b3.breakBefore = sql -> sql.contains(org.phalanx.recoverylog.ControllerTables.APPLIED);
+        assertThrows(SQLException.class, () -> rm.restore("b3", dump, true, null));
+        b3.reset();
+
+        restart();
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
+        if (rm.checkpointOf("b3").isEmpty()) {
+            rm.restore("b3", dump, true, null); // failed: the restore again, as for any failed backend
+        }
+        rm.enableBackend("b3");
+        rm.close();
+        rm = null;
+        assertIdentical("acc", NAMES);
+    }
+
+    /** A dump that fails leaves no checkpoint holding the log back (there is no dump to restore from it). */
+    @Test
+    void aFailedDumpLeavesNoCheckpoint() throws Exception {
+        start(WaitPolicy.ALL);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+        }
+        FaultyDriver.fault("b1").breakBefore = sql -> sql.startsWith("SELECT") && sql.contains(" FROM ") && !sql.contains("sqlite_master");
+        Path dump = dir.resolve("never.dump");
+        assertThrows(SQLException.class, () -> rm.backup("b1", dump, "portable", null));
+        FaultyDriver.fault("b1").reset();
+        assertTrue(Files.notExists(dump));
+        rm.close();
+        rm = null;
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            assertTrue(log.checkpoints().keySet().stream().noneMatch(n -> n.startsWith("dump-")),
+                    log.checkpoints().toString());
+        }
     }
 
     @Test

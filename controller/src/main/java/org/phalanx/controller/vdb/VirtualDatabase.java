@@ -113,6 +113,7 @@ public final class VirtualDatabase {
         RecoveryLog log = null;
         if (logConfig != null) {
             log = openLog(config.name(), logConfig);
+            InterruptedDumps.clear(config.name(), log, logConfig.dumpDir());
             requestManagerConfig = requestManagerConfig.toBuilder().recovery(new RecoveryConfig(log,
                     logConfig.enableSyncedOnStart(), logConfig.checkpointEvery(), logConfig.checkpointEveryWrites()))
                     .build();
@@ -458,8 +459,7 @@ public final class VirtualDatabase {
     }
 
     /**
-     * Deletes a dump file. Its checkpoint ({@code dump-<name>}) stays in the log for now, so a
-     * purge still keeps the entries after it.
+     * Deletes a dump file and releases its checkpoint ({@code dump-<name>}): a purge may pass it.
      */
     public void deleteDump(String dumpName) throws SQLException {
         RequestManager rm = requestManager("delete a dump");

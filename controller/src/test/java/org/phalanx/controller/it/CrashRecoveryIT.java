@@ -87,105 +87,6 @@ class CrashRecoveryIT {
         return DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + port + "/vdb?user=app&password=secret");
     }
 
-    /**
-     * Clients each counting in their own row of {@code counters} and, in transactions, in a
-     * shared row 0 plus an item; a quarter of the transactions roll back (+1000 and a negative
-     * item, never to be seen). What was acknowledged is counted; the one request of each client
-     * that the kill interrupts is "in doubt": it may or may not have happened, but at most once.
-     */
-    private final class Workload {
-        final long[] acknowledged = new long[CLIENTS + 1];
-        final long[] inDoubt = new long[CLIENTS + 1];
-        final Set<Integer> items = ConcurrentHashMap.newKeySet();
-        final Set<Integer> itemsInDoubt = ConcurrentHashMap.newKeySet();
-        final AtomicLong done = new AtomicLong();
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-        private final List<Future<?>> clients = new ArrayList<>();
-
-        Workload() {
-            for (int n = 1; n <= CLIENTS; n++) {
-                int client = n;
-                clients.add(pool.submit(() -> run(client)));
-            }
-        }
-
-        private Void run(int client) throws SQLException {
-            Random random = new Random(client);
-            try (Connection c = connect();
-                 PreparedStatement add = c.prepareStatement("UPDATE counters SET n = n + ? WHERE id = ?");
-                 PreparedStatement item = c.prepareStatement("INSERT INTO items VALUES (?, ?)")) {
-                for (int i = 0; !stop.get(); i++) {
-                    int id = client * 1_000_000 + i;
-                    int kind = random.nextInt(4);
-                    // what this request adds if it happens: own counter, shared counter, item
-                    long own = kind == 3 ? 0 : 1;
-                    long shared = kind == 2 ? 1 : 0;
-                    synchronized (this) {
-                        inDoubt[client] += own;
-                        inDoubt[0] += shared;
-                    }
-                    if (kind == 2) {
-                        itemsInDoubt.add(id);
-                    }
-                    if (kind < 2) {
-                        add.setInt(1, 1);
-                        add.setInt(2, client);
-                        add.executeUpdate();
-                    } else {
-                        c.setAutoCommit(false);
-                        item.setInt(1, kind == 2 ? id : -id);
-                        item.setInt(2, client);
-                        item.executeUpdate();
-                        add.setInt(1, kind == 2 ? 1 : 1000);
-                        add.setInt(2, client);
-                        add.executeUpdate();
-                        if (kind == 2) {
-                            add.setInt(1, 1);
-                            add.setInt(2, 0);
-                            add.executeUpdate();
-                            c.commit();
-                        } else {
-                            c.rollback();
-                        }
-                        c.setAutoCommit(true);
-                    }
-                    synchronized (this) {
-                        inDoubt[client] -= own;
-                        inDoubt[0] -= shared;
-                        acknowledged[client] += own;
-                        acknowledged[0] += shared;
-                    }
-                    if (kind == 2) {
-                        itemsInDoubt.remove(id);
-                        items.add(id);
-                    }
-                    done.incrementAndGet();
-                    Thread.sleep(2);
-                }
-            } catch (SQLException killed) {
-                if (!stop.get()) {
-                    throw killed;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return null;
-        }
-
-        /** The controller is about to die: the requests in progress are in doubt from now on. */
-        void killing() {
-            stop.set(true);
-        }
-
-        void awaitClients() throws Exception {
-            for (Future<?> f : clients) {
-                f.get(2, TimeUnit.MINUTES);
-            }
-            pool.shutdown();
-        }
-    }
-
     private long highestApplied(SqliteFiles files, String backend) {
         try (Connection c = files.direct(backend); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT MAX(position) FROM " + ControllerTables.APPLIED)) {
@@ -202,27 +103,23 @@ class CrashRecoveryIT {
         writeConfig(recoveryLog);
         SqliteFiles files = new SqliteFiles(dir, BACKENDS.toArray(new String[0]));
         ControllerProcess controller = launch("before-kill.out", 15);
-        Workload workload;
+        CounterWorkload workload = new CounterWorkload(CLIENTS);
         try {
-            try (Connection c = connect(); Statement s = c.createStatement()) {
-                s.executeUpdate("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
-                s.executeUpdate("CREATE TABLE items (id INTEGER PRIMARY KEY, client INTEGER NOT NULL)");
-                for (int id = 0; id <= CLIENTS; id++) {
-                    s.executeUpdate("INSERT INTO counters VALUES (" + id + ", 0)");
-                }
+            try (Connection c = connect()) {
+                workload.createTables(c);
             }
-            workload = new Workload();
+            CounterWorkload.Run clients = workload.start(this::connect);
             // under way, with the slow backend well behind the others
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (!(workload.done.get() >= 200 && highestApplied(files, "b1") - highestApplied(files, "b3") >= 40)) {
-                assertTrue(System.nanoTime() < deadline, "the workload did not get going: " + workload.done.get()
+            while (!(clients.done.get() >= 200 && highestApplied(files, "b1") - highestApplied(files, "b3") >= 40)) {
+                assertTrue(System.nanoTime() < deadline, "the workload did not get going: " + clients.done.get()
                         + " requests, " + Files.readString(dir.resolve("before-kill.out")));
                 Thread.sleep(20);
             }
-            workload.killing();
+            clients.killing();
             controller.process().destroyForcibly(); // SIGKILL: no shutdown hook, nothing flushed
             assertTrue(controller.process().waitFor(1, TimeUnit.MINUTES));
-            workload.awaitClients();
+            clients.awaitClients();
         } finally {
             controller.process().destroyForcibly();
         }
@@ -231,6 +128,7 @@ class CrashRecoveryIT {
         try {
             try (Connection c = connect(); Statement s = c.createStatement()) {
                 s.executeUpdate("UPDATE counters SET n = n + 1 WHERE id = 0"); // serving, on every backend
+                workload.acknowledge(0, 1);
             }
             restarted.process().destroy(); // SIGTERM: a clean stop
             assertTrue(restarted.process().waitFor(1, TimeUnit.MINUTES));
@@ -259,33 +157,8 @@ class CrashRecoveryIT {
 
         PhalanxClusterChecks.identical(dir, BACKENDS, "counters", "id");
         PhalanxClusterChecks.identical(dir, BACKENDS, "items", "id");
-        long[] counters = new long[CLIENTS + 1];
-        try (Connection c = files.direct("b3"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id, n FROM counters")) {
-            while (rs.next()) {
-                counters[rs.getInt(1)] = rs.getLong(2);
-            }
-        }
-        counters[0] -= 1; // the increment after the restart
-        for (int id = 0; id <= CLIENTS; id++) {
-            long low = workload.acknowledged[id];
-            long high = low + workload.inDoubt[id];
-            assertTrue(counters[id] >= low && counters[id] <= high, "counter " + id + " is " + counters[id]
-                    + ": acknowledged increments " + low + ", in doubt at the kill " + workload.inDoubt[id]);
-        }
-        assertTrue(workload.acknowledged[0] > 20, "transactions committed: " + workload.acknowledged[0]);
-        Set<Integer> present = new HashSet<>();
-        try (Connection c = files.direct("b3"); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM items")) {
-            while (rs.next()) {
-                present.add(rs.getInt(1));
-            }
-        }
-        assertTrue(present.containsAll(workload.items), "every acknowledged item is there");
-        Set<Integer> unexpected = new HashSet<>(present);
-        unexpected.removeAll(workload.items);
-        unexpected.removeAll(workload.itemsInDoubt);
-        assertEquals(Set.of(), unexpected, "items of rolled-back transactions, or never sent");
+        workload.checkAndSettle(files, "b3", "after the kill");
+        assertTrue(workload.committedTransactions() > 20, "transactions committed: " + workload.committedTransactions());
     }
 
     /** The record of applied positions is the controller's: clients do not see it in the metadata. */

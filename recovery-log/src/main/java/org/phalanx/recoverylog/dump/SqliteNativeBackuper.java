@@ -80,7 +80,7 @@ public final class SqliteNativeBackuper implements Backuper {
         } catch (Exception e) {
             throw new DumpException("SQLite backup to " + dumpFile + " failed (nothing was written): " + e.getMessage(), e);
         } finally {
-            deleteQuietly(copy);
+            deleteDatabaseQuietly(copy);
         }
     }
 
@@ -139,7 +139,7 @@ public final class SqliteNativeBackuper implements Backuper {
             throw new DumpException("SQLite restore of " + dumpFile + " failed: " + e.getMessage()
                     + " (SQLite's backup API replaces the database in one step: it is as it was)", e);
         } finally {
-            deleteQuietly(copy);
+            deleteDatabaseQuietly(copy);
         }
     }
 
@@ -158,6 +158,20 @@ public final class SqliteNativeBackuper implements Backuper {
         if (holding.length() > 0) {
             throw new DumpException("refusing to restore: the target already holds data in " + holding
                     + "; restore with force to replace the whole database. Nothing was changed.");
+        }
+    }
+
+    /**
+     * A temporary SQLite database and what SQLite keeps beside it: a copy of a database in WAL mode
+     * is in WAL mode too, and opening it (as a restore's source, read only) leaves "-wal" and
+     * "-shm" files that its last connection does not remove.
+     */
+    private static void deleteDatabaseQuietly(Path p) {
+        if (p != null) {
+            for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+                deleteQuietly(p.resolveSibling(p.getFileName() + suffix));
+            }
+            deleteQuietly(p);
         }
     }
 

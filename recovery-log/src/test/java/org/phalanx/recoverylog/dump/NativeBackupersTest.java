@@ -49,6 +49,32 @@ class NativeBackupersTest {
         }
     }
 
+    /**
+     * The copy a restore reads is a SQLite database of its own; from a backend in WAL mode SQLite
+     * gives it "-wal" and "-shm" files too. They went with it, not left in the dump folder for
+     * ever (KillDuringRecoveryIT found them).
+     */
+    @Test
+    void aRestoreFromAWalDatabaseLeavesNothingInTheDumpFolder() throws Exception {
+        Path dumps = java.nio.file.Files.createDirectories(dir.resolve("dumps"));
+        Path dump = dumps.resolve("wal.zip");
+        try (Connection c = Sqlite.open(dir.resolve("wal-src.db"))) {
+            Sqlite.query(c, "PRAGMA journal_mode=WAL");
+            Fixture.create(c, Engine.SQLITE);
+            c.setAutoCommit(false);
+            Sqlite.query(c, "SELECT COUNT(*) FROM kinds");
+            new SqliteNativeBackuper().backup(c, dump, "cp", 5, Progress.NONE);
+            c.rollback();
+        }
+        try (Connection c = Sqlite.open(dir.resolve("wal-dst.db"))) {
+            Sqlite.query(c, "PRAGMA journal_mode=WAL");
+            new SqliteNativeBackuper().restore(dump, c, true, Progress.NONE);
+            try (var listing = java.nio.file.Files.list(dumps)) {
+                assertEquals(List.of(dump), listing.toList());
+            }
+        }
+    }
+
     @Test
     void pgDumpSharesTheSnapshotOfTheCallersTransaction() throws Exception {
         if (!PgDumpBackuper.isInstalled()) {

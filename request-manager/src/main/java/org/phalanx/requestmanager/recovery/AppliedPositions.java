@@ -75,12 +75,28 @@ public final class AppliedPositions {
         });
     }
 
+    /** Creates the table if missing and empties it: nothing is known about what the backend holds. */
+    public static void clear(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE IF NOT EXISTS " + TABLE + " (position BIGINT NOT NULL PRIMARY KEY)");
+            s.executeUpdate("DELETE FROM " + TABLE);
+        }
+    }
+
     /**
      * Raises the floor to {@code floor}, which must be a position every unit up to which is applied
-     * here, and deletes the rows below it.
+     * here, and deletes the rows below it. Never lowers it: a raise computed earlier that arrives
+     * late (after an enable by replay raised it further) changes nothing, where inserting it would
+     * turn the higher floor into a row above it, a unit the log may not show as sent here.
      */
     public static void raiseFloor(Connection c, long floor) throws SQLException {
         inTransaction(c, () -> {
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT MIN(position) FROM " + TABLE)) {
+                if (rs.next() && rs.getObject(1) != null && rs.getLong(1) >= floor) {
+                    return;
+                }
+            }
             try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + TABLE + " WHERE position < ?")) {
                 delete.setLong(1, floor);
                 delete.executeUpdate();

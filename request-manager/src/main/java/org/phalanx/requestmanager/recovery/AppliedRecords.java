@@ -90,10 +90,46 @@ public final class AppliedRecords {
         };
     }
 
+    /**
+     * Empties a backend's record (creating the table if missing): "nothing is known about what it
+     * holds", until {@link #reset}. An empty record cannot be read ({@link AppliedPositions#read}).
+     */
+    void clear(Backend b) throws SQLException {
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.clear(c);
+        }
+    }
+
+    /**
+     * Whether a backend's record says exactly "everything up to {@code position} applied, nothing
+     * after": what a restore of a dump taken there leaves once complete. False when the record
+     * says anything else or cannot be read.
+     */
+    boolean restoredTo(Backend b, long position) {
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.Applied a = AppliedPositions.read(c);
+            return a.floor() == position && a.above().isEmpty();
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Sets a backend's record to "everything up to {@code position} applied, nothing after". */
     void reset(Backend b, long position) throws SQLException {
         try (Connection c = b.connection(b.config().credentials())) {
             AppliedPositions.reset(c, position);
+        }
+        log.setCheckpoint(checkpointName(b), position);
+    }
+
+    /**
+     * A replay brought a backend up to {@code position} (writes quiesced): its floor is raised
+     * there, so its record holds no position of a unit it was not sent live. Throws if it cannot
+     * be (the enable fails and can be resumed).
+     */
+    void raiseFloorAfterReplay(Backend b, long position) throws SQLException {
+        try (Connection c = b.connection(b.config().credentials())) {
+            AppliedPositions.raiseFloor(c, position);
         }
         log.setCheckpoint(checkpointName(b), position);
     }

@@ -182,24 +182,26 @@ public final class BackendAdministration {
                     + " restore a dump onto it first", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         b.recoveryState(BackendState.REPLAYING);
+        states.replaying(b, from); // what a crash from here on leaves: the next start resumes it, or fails it
         boolean recorded = applied.recordsApplied(b);
-        logWriter.awaitAppended();
-        // its own record says what it applied after its checkpoint (an earlier replay cut short): not again
-        Predicate<LogEntry> lacking;
         try {
-            lacking = recorded ? applied.lacking(b, from) : e -> true;
-        } catch (SQLException | RuntimeException e) {
-            b.recoveryState(BackendState.DISABLED);
-            throw e;
-        }
-        try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e) && lacking.test(e), recorded)) {
-            replay.replayUntil(scheduler.lastPosition());
-            try (Quiesce q = scheduler.quiesce()) {
-                logWriter.awaitAppended();
+            logWriter.awaitAppended();
+            // its own record says what it applied after its checkpoint (an earlier replay cut short): not again
+            Predicate<LogEntry> lacking = recorded ? applied.lacking(b, from) : e -> true;
+            try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e) && lacking.test(e), recorded)) {
                 replay.replayUntil(scheduler.lastPosition());
-                replay.finish();
-                b.enable();
-                SchemaLearner.learn(b, schema, new ArrayList<>());
+                try (Quiesce q = scheduler.quiesce()) {
+                    logWriter.awaitAppended();
+                    replay.replayUntil(scheduler.lastPosition());
+                    replay.finish();
+                    if (recorded) {
+                        // it holds everything up to here: its record drops the units it got by replay, which
+                        // were not sent to it and which crash recovery would take for a contradiction
+                        applied.raiseFloorAfterReplay(b, durableEnd());
+                    }
+                    b.enable();
+                    SchemaLearner.learn(b, schema, new ArrayList<>());
+                }
             }
             states.noCheckpoint(b);
             log.removeCheckpoint("backend-" + backendName); // no longer needed: purge may pass it
@@ -315,8 +317,20 @@ public final class BackendAdministration {
                 c.setAutoCommit(false);
             }
             String checkpointName = "dump-" + dumpFile.getFileName();
+            if (java.nio.file.Files.exists(dumpFile)) { // its checkpoint is that dump's: never move it
+                throw new SQLException("dump " + dumpFile + " already exists", SqlState.DUPLICATE_OBJECT.code());
+            }
             log.setCheckpoint(checkpointName, position);
-            return backuper.backup(c, dumpFile, checkpointName, position, progress);
+            boolean written = false;
+            try {
+                DumpInfo info = backuper.backup(c, dumpFile, checkpointName, position, progress);
+                written = true;
+                return info;
+            } finally {
+                if (!written) {
+                    log.removeCheckpoint(checkpointName); // no dump: nothing to keep the log for
+                }
+            }
         } catch (DumpException e) {
             throw new SQLException("dump of backend " + backendName + " failed: " + e.getMessage(),
                     SqlState.IO_ERROR.code(), e);
@@ -347,20 +361,40 @@ public final class BackendAdministration {
         }
         b.recoveryState(BackendState.RESTORING);
         try {
-            DumpInfo info = Backupers.verify(dumpFile, progress);
-            try (Connection c = b.connection(b.config().credentials())) {
-                backuper(info.format()).restore(dumpFile, c, force, progress);
+            DumpInfo info;
+            try {
+                info = Backupers.verify(dumpFile, progress); // a damaged dump changes nothing
+            } catch (DumpException e) {
+                throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(),
+                        SqlState.IO_ERROR.code(), e);
             }
-            if (applied.recordsApplied(b)) {
-                applied.reset(b, info.checkpointPosition()); // its data is now the dump's: its old record is not
+            Backuper backuper = backuper(info.format());
+            long checkpoint = info.checkpointPosition();
+            // from here its data is the dump's only once its record says so (a crash leaves this state, and
+            // the next start reads its record); until then it has no checkpoint to replay from
+            states.restoring(b, checkpoint);
+            boolean recorded = applied.recordsApplied(b);
+            try {
+                if (recorded) {
+                    applied.clear(b); // its old record no longer describes its data
+                }
+                try (Connection c = b.connection(b.config().credentials())) {
+                    backuper.restore(dumpFile, c, force, progress);
+                }
+                if (recorded) {
+                    applied.reset(b, checkpoint); // its data is now the dump's
+                }
+                log.setCheckpoint("backend-" + backendName, checkpoint); // purge must keep what it needs
+                states.disabledAt(b, checkpoint);
+                return info;
+            } catch (DumpException e) {
+                states.failed(b); // its data may be neither what it was nor the dump: restore again
+                throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(),
+                        SqlState.IO_ERROR.code(), e);
+            } catch (SQLException | RuntimeException e) {
+                states.failed(b);
+                throw e;
             }
-            log.setCheckpoint("backend-" + backendName, info.checkpointPosition()); // purge must keep what it needs
-            states.disabledAt(b, info.checkpointPosition());
-            return info;
-        } catch (DumpException e) {
-            states.failed(b);
-            throw new SQLException("restore onto backend " + backendName + " failed: " + e.getMessage(),
-                    SqlState.IO_ERROR.code(), e);
         } finally {
             b.recoveryState(BackendState.DISABLED);
         }

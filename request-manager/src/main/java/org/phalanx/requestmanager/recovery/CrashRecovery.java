@@ -18,6 +18,7 @@ import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.engine.Engine;
 
 /**
@@ -60,6 +61,10 @@ public final class CrashRecovery {
         /** It cannot be brought to the logged state by replay. */
         record Failed(String reason) implements Outcome {
         }
+
+        /** It did not answer: what it holds is unknown until it does (its record then decides). */
+        record Unreachable(String reason) implements Outcome {
+        }
     }
 
     /** What the request manager appends to the log for the recovery (through its write ordering). */
@@ -89,7 +94,9 @@ public final class CrashRecovery {
             try (Connection c = b.connection(b.config().credentials())) {
                 applied.put(b, AppliedPositions.read(c));
             } catch (SQLException e) {
-                outcomes.put(b, new Outcome.Failed("its record of applied log positions cannot be read: " + e.getMessage()));
+                String reason = "its record of applied log positions cannot be read: " + e.getMessage();
+                outcomes.put(b, BackendErrors.isConnectionFailure(e) ? new Outcome.Unreachable(reason)
+                        : new Outcome.Failed(reason));
             }
         }
         long from = scanStart(applied.values(), log, last);

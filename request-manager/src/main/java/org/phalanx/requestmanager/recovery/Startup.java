@@ -27,7 +27,9 @@ import org.phalanx.requestmanager.scheduler.Scheduler;
  * is enabled; one the controller left enabled when it crashed, or whose saved position is not the
  * log's end, is checked against the log by the positions it has itself applied
  * ({@link CrashRecovery}: its {@code phalanx_applied} record is the truth, the saved state only a
- * hint); the others stay disabled with the reason logged.
+ * hint). An operation the stop cut short is judged by the backend's record too: an enable is
+ * resumed where the record says it got to; a restore counts only if the record shows it complete
+ * (else the backend is failed: restore again). The others stay disabled with the reason logged.
  */
 final class Startup {
     private static final Logger LOG = LogManager.getLogger(Startup.class);
@@ -72,6 +74,7 @@ final class Startup {
         Map<String, String> stored = states.stored();
         long last = log == null ? 0 : log.lastPosition();
         List<Backend> behind = new ArrayList<>();
+        List<Backend> resume = new ArrayList<>(); // an enable was under way when the controller stopped
         Map<Backend, String> toCheck = new LinkedHashMap<>(); // to why its saved state is not enough
         Set<Backend> checkedStayDisabled = new HashSet<>();
         for (Backend b : backends.all()) {
@@ -88,6 +91,39 @@ final class Startup {
                 reason = "new backend: restore a dump onto it";
             } else if (state.equals(BackendStates.ENABLED)) {
                 toCheck.put(b, UNCLEAN_STOP); // checked against the log below
+                continue;
+            } else if (state.startsWith(BackendStates.REPLAYING_AT)) {
+                long from = Long.parseLong(state.substring(BackendStates.REPLAYING_AT.length()));
+                schema.learn(b, SchemaLearner.declaredTables(b));
+                if (applied.recordsApplied(b)) {
+                    // its record says how far the replay got: the enable is resumed from there below
+                    states.checkpointAt(b, from);
+                    resume.add(b);
+                    LOG.warn("virtual database {}: backend {} was being enabled (replayed from log position {}) when"
+                            + " the controller stopped; the enable is resumed where its record of applied positions"
+                            + " says it got to", name, b.name(), from);
+                } else {
+                    states.failed(b);
+                    LOG.error("virtual database {}: backend {} stays disabled (failed): it was being enabled (replayed"
+                            + " from log position {}) when the controller stopped, and it keeps no record of what it"
+                            + " applied. Restore a dump onto it, then enable it", name, b.name(), from);
+                }
+                continue;
+            } else if (state.startsWith(BackendStates.RESTORING_AT)) {
+                long checkpoint = Long.parseLong(state.substring(BackendStates.RESTORING_AT.length()));
+                schema.learn(b, SchemaLearner.declaredTables(b));
+                if (applied.recordsApplied(b) && applied.restoredTo(b, checkpoint)) {
+                    log.setCheckpoint("backend-" + b.name(), checkpoint);
+                    states.disabledAt(b, checkpoint);
+                    LOG.warn("virtual database {}: backend {} stays disabled: a dump (checkpoint at log position {})"
+                            + " was being restored onto it when the controller stopped, and its record shows the restore"
+                            + " complete; enableBackend replays from there", name, b.name(), checkpoint);
+                } else {
+                    states.failed(b);
+                    LOG.error("virtual database {}: backend {} stays disabled (failed): a dump was being restored onto"
+                            + " it when the controller stopped, and its record does not show the restore complete, so"
+                            + " its data is unknown. Restore the dump again, then enable it", name, b.name());
+                }
                 continue;
             } else if (synced != null && synced == last) {
                 states.checkpointAt(b, synced);
@@ -156,6 +192,16 @@ final class Startup {
                 LOG.error("virtual database {}: backend {} could not catch up: {}", name, b.name(), e.getMessage());
             }
         }
+        for (Backend b : resume) {
+            try {
+                admin.enableBackend(b.name());
+                LOG.info("virtual database {}: backend {} enabled: the enable the stop cut short is complete", name,
+                        b.name());
+            } catch (SQLException e) {
+                LOG.error("virtual database {}: backend {} stays disabled: the enable the stop cut short could not be"
+                        + " completed ({}); enableBackend resumes it", name, b.name(), e.getMessage());
+            }
+        }
         if (backends.enabled().isEmpty()) {
             LOG.error("virtual database {} has no enabled backend: every request will fail", name);
         }
@@ -208,6 +254,7 @@ final class Startup {
                     b.enable();
                     SchemaLearner.learn(b, schema, contradictions);
                     states.enabled(b);
+                    log.removeCheckpoint("backend-" + b.name()); // of a disable the crash cut short, if any
                     LOG.info("virtual database {}: backend {} recovered {} ({} missing units replayed)",
                             name, b.name(), at, r.replayed());
                     continue;
@@ -215,8 +262,20 @@ final class Startup {
                     outcome = new CrashRecovery.Outcome.Failed("it could not be enabled: " + e.getMessage());
                 }
             }
-            String reason = ((CrashRecovery.Outcome.Failed) outcome).reason();
             schema.learn(b, SchemaLearner.declaredTables(b));
+            Long floor = log.checkpoints().get(AppliedRecords.checkpointName(b));
+            if (outcome instanceof CrashRecovery.Outcome.Unreachable u && floor != null) {
+                // what it holds is what its record says, once it answers: replayable from its floor (an enable
+                // reads the record and replays only what it lacks), as a backend disabled there would be
+                log.setCheckpoint("backend-" + b.name(), floor);
+                states.disabledAt(b, floor);
+                LOG.error("virtual database {}: backend {} did not answer at start {} ({}); it stays disabled. Once it"
+                        + " answers, enableBackend replays what its record of applied positions says it lacks (from"
+                        + " log position {})", name, b.name(), at, u.reason(), floor);
+                continue;
+            }
+            String reason = outcome instanceof CrashRecovery.Outcome.Unreachable u ? u.reason()
+                    : ((CrashRecovery.Outcome.Failed) outcome).reason();
             states.failed(b);
             LOG.error("virtual database {}: backend {} stays disabled (failed) {}: {}. Restore a dump of"
                     + " an up-to-date backend onto it, then enable it (docs/operations.md, 'Replacing a failed backend')",

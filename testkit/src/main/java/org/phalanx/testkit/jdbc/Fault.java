@@ -3,6 +3,7 @@ package org.phalanx.testkit.jdbc;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * The fault knobs and counters of one named backend of {@link FaultyDriver}, shared by all its
@@ -16,6 +17,12 @@ public final class Fault {
     /** Every new connection and statement execution waits while set, as on a stopped server (SIGSTOP). */
     private volatile boolean hung;
     private final Object resumed = new Object();
+    /**
+     * When a statement's SQL matches, the backend breaks just before it would run (it fails, and so
+     * does every later call, as {@link #broken}): where a crash of the controller would cut the work
+     * off. Null: never.
+     */
+    public volatile Predicate<String> breakBefore;
     /** Statement executions that reached the real driver. */
     public final AtomicLong executions = new AtomicLong();
     /** {@code ResultSet.next()} calls on this backend's results: shows how far a result was read. */
@@ -44,6 +51,7 @@ public final class Fault {
     public void reset() {
         delayMillis = 0;
         broken = false;
+        breakBefore = null;
         resume();
         executions.set(0);
         rowsRead.set(0);
@@ -64,8 +72,16 @@ public final class Fault {
         }
     }
 
-    /** Counts an execution and waits while hung and the injected delay, before the statement reaches its backend. */
-    void beforeExecution() throws InterruptedException {
+    /**
+     * Breaks the backend if {@link #breakBefore} matches the statement; else waits while hung,
+     * counts an execution and waits the injected delay, before the statement reaches its backend.
+     */
+    void beforeExecution(String sql) throws InterruptedException, SQLException {
+        Predicate<String> breaking = breakBefore;
+        if (breaking != null && sql != null && breaking.test(sql)) {
+            broken = true;
+            check();
+        }
         awaitResumed();
         executions.incrementAndGet();
         long delay = delayMillis;

@@ -63,7 +63,7 @@ final class WrappedStatement implements InvocationHandler {
         }
         fault.check();
         if (EXECUTE.contains(m)) {
-            fault.beforeExecution();
+            fault.beforeExecution(args != null && args.length > 0 && args[0] instanceof String s ? s : preparedSql);
             Object result = execute(m, method, args);
             return m.equals("executeQuery") ? results(result) : result;
         }

@@ -1,0 +1,109 @@
+package org.phalanx.controller.it;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * An operator's JMX client of one virtual database of a controller process: the MBean operations
+ * by name, with plain JDK classes, as jconsole or the admin console use them.
+ */
+final class ControllerJmx implements AutoCloseable {
+    private static final String[] ONE_STRING = {String.class.getName()};
+
+    private final JMXConnector connector;
+    private final MBeanServerConnection server;
+    private final ObjectName vdb;
+    private final String vdbName;
+
+    private ControllerJmx(JMXConnector connector, String vdbName) throws Exception {
+        this.connector = connector;
+        this.server = connector.getMBeanServerConnection();
+        this.vdb = new ObjectName("org.phalanx:type=VirtualDatabase,name=" + vdbName);
+        this.vdbName = vdbName;
+    }
+
+    static ControllerJmx connect(int port, String user, String password, String vdbName) throws Exception {
+        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi");
+        Map<String, Object> env = new HashMap<>();
+        env.put(JMXConnector.CREDENTIALS, new String[]{user, password});
+        return new ControllerJmx(JMXConnectorFactory.connect(url, env), vdbName);
+    }
+
+    /** Backend name to state (ENABLED, DISABLED, REPLAYING, RESTORING), by name. */
+    Map<String, String> states() throws Exception {
+        TabularData table = (TabularData) server.getAttribute(vdb, "BackendStates");
+        Map<String, String> states = new TreeMap<>();
+        for (Object row : table.values()) {
+            CompositeData r = (CompositeData) row;
+            states.put((String) r.get("key"), (String) r.get("value"));
+        }
+        return states;
+    }
+
+    /** The checkpoint a disabled backend will be replayed from; -1 when it has none (it failed). */
+    long checkpointOf(String backend) throws Exception {
+        return (Long) server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=" + vdbName + ",name=" + backend),
+                "Checkpoint");
+    }
+
+    Map<String, Long> checkpoints() throws Exception {
+        TabularData table = (TabularData) server.getAttribute(vdb, "Checkpoints");
+        Map<String, Long> checkpoints = new LinkedHashMap<>();
+        for (Object row : table.values()) {
+            CompositeData r = (CompositeData) row;
+            checkpoints.put((String) r.get("key"), (Long) r.get("value"));
+        }
+        return checkpoints;
+    }
+
+    void disableBackend(String backend) throws Exception {
+        server.invoke(vdb, "disableBackend", new Object[]{backend}, ONE_STRING);
+    }
+
+    void enableBackend(String backend) throws Exception {
+        server.invoke(vdb, "enableBackend", new Object[]{backend}, ONE_STRING);
+    }
+
+    long checkpoint(String name) throws Exception {
+        return (Long) server.invoke(vdb, "checkpoint", new Object[]{name}, ONE_STRING);
+    }
+
+    /** A dump of {@code backend} named {@code dumpName}; format "" or null for the portable one. */
+    void backup(String backend, String dumpName, String format) throws Exception {
+        server.invoke(vdb, "backup", new Object[]{backend, dumpName, format == null ? "" : format},
+                new String[]{String.class.getName(), String.class.getName(), String.class.getName()});
+    }
+
+    void restore(String backend, String dumpName, boolean force) throws Exception {
+        server.invoke(vdb, "restore", new Object[]{backend, dumpName, force},
+                new String[]{String.class.getName(), String.class.getName(), boolean.class.getName()});
+    }
+
+    /** The dumps listed, by name, to the problem reading each (null when it reads fine). */
+    Map<String, String> listDumps() throws Exception {
+        Map<String, String> dumps = new TreeMap<>();
+        for (CompositeData d : (CompositeData[]) server.invoke(vdb, "listDumps", null, null)) {
+            dumps.put((String) d.get("name"), (String) d.get("problem"));
+        }
+        return dumps;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connector.close();
+        } catch (IOException | RuntimeException gone) {
+            // the controller was killed: nothing to close on its side
+        }
+    }
+}

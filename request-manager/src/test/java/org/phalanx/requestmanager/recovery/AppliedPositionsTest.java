@@ -1,0 +1,43 @@
+package org.phalanx.requestmanager.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The record of applied positions on a real SQLite file. */
+class AppliedPositionsTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * A floor is only ever raised. A raise computed earlier (a checkpoint's, run late on the
+     * schedule's thread) that arrives after an enable by replay raised the floor past it used to
+     * insert a lower floor: the replay's floor then looked like a unit above it, which crash
+     * recovery found the log did not show as sent to that backend, and failed the backend after
+     * the next crash (KillDuringRecoveryIT).
+     */
+    @Test
+    void aFloorIsNeverLowered() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("b.db"))) {
+            AppliedPositions.reset(c, 100);
+            AppliedPositions.record(c, 103);
+            AppliedPositions.raiseFloor(c, 3716); // an enable's replay brought it to 3716
+            AppliedPositions.record(c, 3717);
+            AppliedPositions.raiseFloor(c, 3000); // late: a checkpoint from before it was disabled
+            AppliedPositions.Applied applied = AppliedPositions.read(c);
+            assertEquals(3716, applied.floor());
+            assertEquals(new TreeSet<>(Set.of(3717L)), applied.above());
+
+            AppliedPositions.raiseFloor(c, 3800);
+            applied = AppliedPositions.read(c);
+            assertEquals(3800, applied.floor());
+            assertEquals(Set.of(), applied.above());
+        }
+    }
+}
