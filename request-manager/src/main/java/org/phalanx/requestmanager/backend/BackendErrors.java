@@ -83,17 +83,17 @@ public final class BackendErrors {
     }
 
     /**
-     * Every pooled connection to the backend is open and in use: HikariCP timed out waiting for
-     * one to come back ("total=10, active=10" in its message), and no attempt to open a new one
-     * failed (that failure would be the cause). Busy, not broken. A pool that could not open any
-     * connection in time (total=0) is not this: the backend may be unreachable.
+     * The backend's pool was busy: HikariCP timed out waiting for a connection while it held some
+     * ("total=10, active=9, idle=1": one may have been between two borrowers), and no attempt to
+     * open a new one failed (that failure would be the cause). Busy, not broken. A pool that could
+     * not open any connection in time (total=0) is not this: the backend may be unreachable.
      */
     static boolean isPoolExhausted(SQLException e) {
         if (!(e instanceof SQLTransientConnectionException) || e.getCause() != null || e.getMessage() == null) {
             return false;
         }
         Matcher m = POOL_STATE.matcher(e.getMessage());
-        return m.find() && Integer.parseInt(m.group(1)) > 0 && m.group(1).equals(m.group(2));
+        return m.find() && Integer.parseInt(m.group(1)) > 0;
     }
 
     /** HikariCP's pool state in its timeout message. */

@@ -37,6 +37,18 @@ class BackendErrorsTest {
         }
     }
 
+    /** HikariCP's timeout while it held connections, one of them idle at that instant: busy, not broken. */
+    @Test
+    void aPoolTimeoutWithAnIdleConnectionIsContentionToo() {
+        SQLException e = new java.sql.SQLTransientConnectionException("phalanx-pg-postgres - Connection is not available,"
+                + " request timed out after 5000ms (total=10, active=9, idle=1, waiting=3)");
+        assertTrue(BackendErrors.isContention(e, Engine.POSTGRESQL), e.toString());
+        assertFalse(BackendErrors.isConnectionFailure(e), e.toString());
+        SQLException none = new java.sql.SQLTransientConnectionException("phalanx-pg-postgres - Connection is not available,"
+                + " request timed out after 5000ms (total=0, active=0, idle=0, waiting=3)");
+        assertTrue(BackendErrors.isConnectionFailure(none), "no connection at all: the backend may be unreachable");
+    }
+
     @Test
     void aDatabaseThatCannotBeReachedIsAConnectionFailure() {
         try (HikariDataSource ds = pool("jdbc:postgresql://127.0.0.1:1/nothing")) {
