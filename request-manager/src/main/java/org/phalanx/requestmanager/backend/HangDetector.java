@@ -66,9 +66,11 @@ public final class HangDetector implements AutoCloseable {
                 continue;
             }
             lastAsked.put(b, now);
+            // the answer is due when the statement reaches the limit (a tick late at most: a quarter of it at least)
+            Duration wait = Duration.ofNanos(Math.max(limit.toNanos() / 4, limit.toNanos() - (now - oldest.startNanos)));
             probes.execute(() -> {
                 try {
-                    ask(b, oldest, Duration.ofNanos(half));
+                    ask(b, oldest, wait);
                 } finally {
                     asking.remove(b);
                 }
