@@ -36,13 +36,19 @@ public final class PhalanxConnection implements Connection {
     private volatile boolean closed;
     private boolean autoCommit = true;
     private boolean readOnly;
-    private int isolation = TRANSACTION_READ_COMMITTED;
+    private int isolation;
     private PhalanxDatabaseMetaData metaData;
 
     PhalanxConnection(ProtocolConnection protocol, ConnectionUrl url) throws SQLException {
         this.protocol = protocol;
         this.url = url;
         this.defaultFetchSize = url.intProperty(ConnectionUrl.FETCH_SIZE, 0);
+        this.isolation = protocol.hello().defaultIsolation();
+    }
+
+    /** The session's level changed by SQL ({@code SET TRANSACTION ISOLATION LEVEL ...}): the controller has it already. */
+    void isolationSetBySql(int level) {
+        isolation = level;
     }
 
     ProtocolConnection protocol() {

@@ -348,7 +348,7 @@ public final class PhalanxDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public int getDefaultTransactionIsolation() {
-        return Connection.TRANSACTION_READ_COMMITTED;
+        return connection.hello().defaultIsolation();
     }
 
     @Override

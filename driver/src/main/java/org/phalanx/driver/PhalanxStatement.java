@@ -59,6 +59,10 @@ public class PhalanxStatement implements Statement {
                 effectiveFetchSize(), queryTimeout, scrollable);
         ProtocolConnection protocol = connection.protocol();
         ProtocolConnection.ExecuteReply reply = protocol.execute(request);
+        int level = IsolationStatement.levelSet(sql);
+        if (level >= 0) {
+            connection.isolationSetBySql(level);
+        }
         if (reply.resultSet() != null) {
             PhalanxResultSet rs = PhalanxResultSet.forReply(this, protocol, reply.resultSet(), resultSetType,
                     effectiveFetchSize(), maxRows);

@@ -47,7 +47,7 @@ final class FakeServer implements AutoCloseable {
             if (!"vdb".equals(h.vdb())) {
                 return new ErrorReply("08004", 0, "unknown virtual database " + h.vdb()).toMessage();
             }
-            return new HelloOk(Protocol.VERSION, "FakeDB", "3.14.15", 42).toMessage();
+            return new HelloOk(Protocol.VERSION, "FakeDB", "3.14.15", 42, java.sql.Connection.TRANSACTION_READ_COMMITTED).toMessage();
         }
 
         MessageWriter execute(Execute e, Session s) {

@@ -11,10 +11,10 @@ import java.util.Locale;
  * {@code DatabaseMetaData} reports as its product name.
  */
 public enum Engine {
-    SQLITE(true, true),
-    POSTGRESQL(false, true),
+    SQLITE(true, true, Connection.TRANSACTION_SERIALIZABLE),
+    POSTGRESQL(false, true, Connection.TRANSACTION_READ_COMMITTED),
     /** MariaDB or MySQL. */
-    MARIADB(false, true),
+    MARIADB(false, true, Connection.TRANSACTION_REPEATABLE_READ),
     /**
      * Another Phalanx controller (a nested one), recognised by its {@code jdbc:phalanx:} URL only:
      * its metadata reports the product of its own backends. Counted as locking the whole database:
@@ -22,16 +22,27 @@ public enum Engine {
      * waiting there for another's commit must not be ordered in front of that commit here. It holds
      * no read snapshot either: the reads of one of its transactions may be served by different backends.
      */
-    PHALANX(true, false),
+    PHALANX(true, false, Connection.TRANSACTION_READ_COMMITTED),
     /** An engine Phalanx does not know: assumed to allow one writing transaction at a time, the safe guess. */
-    OTHER(true, true);
+    OTHER(true, true, Connection.TRANSACTION_READ_COMMITTED);
 
     private final boolean locksWholeDatabase;
     private final boolean holdsReadSnapshots;
+    private final int defaultIsolation;
 
-    Engine(boolean locksWholeDatabase, boolean holdsReadSnapshots) {
+    Engine(boolean locksWholeDatabase, boolean holdsReadSnapshots, int defaultIsolation) {
         this.locksWholeDatabase = locksWholeDatabase;
         this.holdsReadSnapshots = holdsReadSnapshots;
+        this.defaultIsolation = defaultIsolation;
+    }
+
+    /**
+     * The isolation level a transaction gets on this engine unless it asks for another (a JDBC
+     * {@code Connection.TRANSACTION_*} constant); read committed where we do not know (another
+     * controller, whose backends decide; an unknown engine).
+     */
+    public int defaultIsolation() {
+        return defaultIsolation;
     }
 
     /** Whether the engine (or our ignorance of it) requires one writing transaction at a time. */
@@ -62,6 +73,12 @@ public enum Engine {
         // wrappers such as test fault injectors name the real engine after their own prefix
         if (url.contains(":sqlite:")) {
             return SQLITE;
+        }
+        if (url.contains(":postgresql:")) {
+            return POSTGRESQL;
+        }
+        if (url.contains(":mariadb:") || url.contains(":mysql:")) {
+            return MARIADB;
         }
         return OTHER;
     }

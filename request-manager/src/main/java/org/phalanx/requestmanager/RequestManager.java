@@ -107,7 +107,25 @@ public final class RequestManager implements AutoCloseable {
                 cache, routing, balancer, admission, statements, reads, config.waitPolicy(), admin.logWriter(),
                 admin.applied(), new Statistics());
         this.sessions = new Sessions(pipeline,
-                statements.heterogeneous() ? new ChosenKeys.Controller(scheduler) : ChosenKeys.NONE);
+                statements.heterogeneous() ? new ChosenKeys.Controller(scheduler) : ChosenKeys.NONE,
+                defaultIsolation(config, backends.all()));
+    }
+
+    /**
+     * The isolation level of a session that asks for none: the configured one, else what one
+     * database of the backends' engine gives by default (the weakest, for a mix).
+     */
+    private static int defaultIsolation(RequestManagerConfig config, List<Backend> backends) {
+        if (config.defaultIsolation() != 0) {
+            return config.defaultIsolation();
+        }
+        return backends.stream().mapToInt(b -> b.engine().defaultIsolation()).min()
+                .orElse(java.sql.Connection.TRANSACTION_READ_COMMITTED);
+    }
+
+    /** The isolation level of a session that asks for none. */
+    public int defaultIsolation() {
+        return sessions.defaultIsolation();
     }
 
     /** A backend the request path took out of service because it failed. */

@@ -294,6 +294,8 @@ class ReplicationTest {
             update(holder, "CREATE TABLE other (id INTEGER PRIMARY KEY)");
             holder.setAutoCommit(false);
             update(holder, "INSERT INTO t VALUES (1)");
+            // at READ COMMITTED its read takes no lock (SERIALIZABLE, SQLite's default, would wait too)
+            waiter.setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
             waiter.setAutoCommit(false);
             assertEquals(0, count(waiter, "SELECT COUNT(*) FROM other"));
             // SQLite allows one writer: the waiter's write waits for the holder, then gives up

@@ -317,6 +317,7 @@ public final class VirtualDatabaseConfigReader {
         RequestManagerConfig.Builder config = RequestManagerConfig.builder()
                 .replication(replication)
                 .lockTimeout(lockTimeout(e))
+                .defaultIsolation(defaultIsolation(e))
                 .macroTimeZone(macroTimeZone(e))
                 .analysisCacheSize(intAttribute(e, "analysisCacheSize", DEFAULTS.analysisCacheSize()))
                 .placementRules(placementRules(e, replication, backends));
@@ -587,6 +588,20 @@ public final class VirtualDatabaseConfigReader {
             problems.add(e.location(), "lockTimeout: " + ex.getMessage());
             return DEFAULTS.lockTimeout();
         }
+    }
+
+    /** The schema allows only the four level names; 0 (absent) leaves the engines' default. */
+    private static int defaultIsolation(XmlElement e) {
+        String text = e.attribute("defaultIsolation", null);
+        if (text == null) {
+            return 0;
+        }
+        return switch (text.trim()) {
+            case "READ_UNCOMMITTED" -> java.sql.Connection.TRANSACTION_READ_UNCOMMITTED;
+            case "READ_COMMITTED" -> java.sql.Connection.TRANSACTION_READ_COMMITTED;
+            case "REPEATABLE_READ" -> java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+            default -> java.sql.Connection.TRANSACTION_SERIALIZABLE;
+        };
     }
 
     private ZoneId macroTimeZone(XmlElement e) {

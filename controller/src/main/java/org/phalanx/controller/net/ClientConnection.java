@@ -140,7 +140,7 @@ final class ClientConnection implements Runnable {
             return false;
         }
         var product = vdb.product();
-        FrameIO.write(out, new HelloOk(Protocol.VERSION, product.name(), product.version(), id).toMessage());
+        FrameIO.write(out, new HelloOk(Protocol.VERSION, product.name(), product.version(), id, vdb.defaultIsolation()).toMessage());
         // authenticated clients may sit idle as long as they like (connection pools do)
         socket.setSoTimeout(0);
         LOG.debug("Session {} opened for '{}' on virtual database '{}' from {}", id, hello.user(), vdb.name(), remote);

@@ -186,6 +186,12 @@ public final class VirtualDatabase {
         return p != null ? p : new DatabaseProduct(Product.NAME, Product.VERSION);
     }
 
+    /** The isolation level a session starts at. */
+    public int defaultIsolation() {
+        RequestManager rm = sessions.requestManager();
+        return rm == null ? java.sql.Connection.TRANSACTION_READ_COMMITTED : rm.defaultIsolation();
+    }
+
     /** Whether a failed login named an existing user (for the server log only). */
     public boolean hasUser(String user) {
         return users.exists(user);

@@ -99,7 +99,7 @@ class FrontEndProtocolTest extends FrontEndTestBase {
             ErrorReply error = TestClient.error(c.call(new org.phalanx.protocol.Hello((short) 99, "demo", "demo",
                     "secret", Map.of()).toMessage()));
             assertEquals("08004", error.sqlState());
-            assertTrue(error.message().contains("version 1"), error.message());
+            assertTrue(error.message().contains("version " + Protocol.VERSION), error.message());
             assertTrue(c.closedByServer());
         }
     }

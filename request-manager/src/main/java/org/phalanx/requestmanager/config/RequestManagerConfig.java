@@ -19,11 +19,14 @@ import java.util.Objects;
  *                         (RAIDb-2) or to one in turn (RAIDb-0)
  * @param cache            the result cache, or null for none
  * @param recovery         the recovery log, or null for none (then backends cannot be brought back online)
+ * @param defaultIsolation the isolation level of a session that asks for none (a JDBC
+ *                         {@code Connection.TRANSACTION_*} constant), or 0 for the weakest default
+ *                         of the backends' engines
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
                                    int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache,
-                                   RecoveryConfig recovery) {
+                                   RecoveryConfig recovery, int defaultIsolation) {
 
     public RequestManagerConfig {
         Objects.requireNonNull(replication, "replication");
@@ -38,6 +41,9 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
             throw new IllegalArgumentException("analysisCacheSize must be at least 1, not " + analysisCacheSize);
         }
         placementRules = List.copyOf(placementRules);
+        if (defaultIsolation != 0 && !org.phalanx.engine.Isolation.isLevel(defaultIsolation)) {
+            throw new IllegalArgumentException("defaultIsolation is not an isolation level: " + defaultIsolation);
+        }
     }
 
     /** A builder holding the defaults: RAIDb-1, wait for the first backend, round robin, 30 s lock timeout, UTC. */
@@ -49,7 +55,8 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
     public Builder toBuilder() {
         return new Builder().replication(replication).waitPolicy(waitPolicy).balancing(balancing)
                 .lockGranularity(lockGranularity).lockTimeout(lockTimeout).macroTimeZone(macroTimeZone)
-                .analysisCacheSize(analysisCacheSize).placementRules(placementRules).cache(cache).recovery(recovery);
+                .analysisCacheSize(analysisCacheSize).placementRules(placementRules).cache(cache).recovery(recovery)
+                .defaultIsolation(defaultIsolation);
     }
 
     /** Refuses what cannot work with these backends: placement rules naming unknown backends, SingleDB over several. */
@@ -83,6 +90,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         private List<PlacementRule> placementRules = List.of();
         private CacheConfig cache;
         private RecoveryConfig recovery;
+        private int defaultIsolation;
 
         private Builder() {
         }
@@ -134,6 +142,11 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         }
 
         /** The recovery log, or null (the default) for none. */
+        public Builder defaultIsolation(int defaultIsolation) {
+            this.defaultIsolation = defaultIsolation;
+            return this;
+        }
+
         public Builder recovery(RecoveryConfig recovery) {
             this.recovery = recovery;
             return this;
@@ -142,7 +155,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         /** @throws IllegalArgumentException or NullPointerException naming the first value that cannot work */
         public RequestManagerConfig build() {
             return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout,
-                    macroTimeZone, analysisCacheSize, placementRules, cache, recovery);
+                    macroTimeZone, analysisCacheSize, placementRules, cache, recovery, defaultIsolation);
         }
     }
 }

@@ -31,18 +31,26 @@ public final class LazyBranch implements InvocationHandler {
         this.opener = opener;
     }
 
-    /** A connection that opens (auto-commit off, then {@code setup}) on its first use. */
-    public static Connection of(Backend backend, String user, int isolation, boolean isolationSet) {
+    /**
+     * A connection that opens (auto-commit off, at the backend's level for {@code isolation}) on its
+     * first use. PostgreSQL and MariaDB branches run at READ COMMITTED whatever the client asked:
+     * stronger levels are the controller's (its locks, see {@code ReadStage}), since a backend's
+     * own snapshots and serialization checks depend on timing, which differs between replicas
+     * (one would abort or see what another does not). Another controller is asked for the level
+     * itself; SQLite is serializable anyway.
+     */
+    public static Connection of(Backend backend, String user, int isolation) {
+        Integer level = switch (backend.engine()) {
+            case POSTGRESQL, MARIADB -> Connection.TRANSACTION_READ_COMMITTED;
+            case PHALANX -> isolation;
+            default -> null;
+        };
         Opener opener = () -> {
             Connection c = backend.connectionFor(user);
             try {
                 c.setAutoCommit(false);
-                if (isolationSet) {
-                    try {
-                        c.setTransactionIsolation(isolation);
-                    } catch (SQLException e) {
-                        // the backend keeps its own isolation level
-                    }
+                if (level != null && c.getTransactionIsolation() != level) {
+                    c.setTransactionIsolation(level);
                 }
                 return c;
             } catch (SQLException | RuntimeException e) {

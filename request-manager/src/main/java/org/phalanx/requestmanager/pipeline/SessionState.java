@@ -1,7 +1,7 @@
 package org.phalanx.requestmanager.pipeline;
 
-import java.sql.Connection;
 import java.util.List;
+import org.phalanx.engine.Isolation;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionTails;
 import org.phalanx.requestmanager.scheduler.Scheduler;
@@ -11,12 +11,13 @@ public final class SessionState {
     private final String user;
     private final SessionTails tails = new SessionTails();
     private boolean autoCommit = true;
-    private int isolation = Connection.TRANSACTION_READ_COMMITTED;
-    private boolean isolationSet;
+    private int isolation;
     private Transaction tx;
 
-    public SessionState(String user) {
+    /** @param isolation the virtual database's default level */
+    public SessionState(String user, int isolation) {
         this.user = user;
+        this.isolation = isolation;
     }
 
     public String user() {
@@ -41,12 +42,16 @@ public final class SessionState {
 
     public void isolation(int level) {
         isolation = level;
-        isolationSet = true;
+    }
+
+    /** Whether this session's transactions lock what they read until they end (REPEATABLE READ and SERIALIZABLE). */
+    public boolean locksReads() {
+        return !autoCommit && Isolation.locksReads(isolation);
     }
 
     /** Joins a transaction to backends with this session's login and isolation. */
     public void join(Transaction t, List<Backend> backends) {
-        t.join(backends, user, isolation, isolationSet);
+        t.join(backends, user, isolation);
     }
 
     /** The open transaction, or null. */

@@ -63,10 +63,10 @@ public final class Transaction {
      * takes its connection when the backend's queue reaches it (see {@link LazyBranch}). A backend
      * that cannot be reached then fails that statement and is disabled.
      */
-    public void join(List<Backend> backends, String user, int isolation, boolean isolationSet) {
+    public void join(List<Backend> backends, String user, int isolation) {
         for (Backend b : backends) {
             if (!branches.containsKey(b)) {
-                branches.put(b, LazyBranch.of(b, user, isolation, isolationSet));
+                branches.put(b, LazyBranch.of(b, user, isolation));
             }
         }
     }

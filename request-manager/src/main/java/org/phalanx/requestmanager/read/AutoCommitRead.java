@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.read;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -44,8 +45,10 @@ final class AutoCommitRead {
             if (candidates.isEmpty()) {
                 throw firstError != null ? firstError : p.backends().noBackend();
             }
-            Backend b = p.admission().admit(Freshness.freshest(s.tails().caughtUp(candidates),
-                    p.scheduler().readResources(a)), r.queryTimeoutSeconds());
+            List<Backend> mine = s.tails().caughtUp(candidates);
+            Collection<String> resources = p.scheduler().readResources(a);
+            Backend b = p.admission().admit(s.locksReads() ? Freshness.caughtUp(mine, resources)
+                    : Freshness.freshest(mine, resources), r.queryTimeoutSeconds());
             if (b == null) {
                 continue; // taken out of service while the read waited: route again
             }

@@ -19,6 +19,29 @@ final class Freshness {
      * reads over one connection what it wrote over another, as a controller using this one as a
      * backend does, then reads its writes.
      */
+    /**
+     * Among backends able to serve a read, those that have applied every write already queued on
+     * its tables, waiting for one if none has: a read holding its tables' locks (REPEATABLE READ,
+     * SERIALIZABLE) must see every commit queued before it took them, acknowledged or not.
+     */
+    static List<Backend> caughtUp(List<Backend> candidates, Collection<String> resources) {
+        while (true) {
+            List<Backend> fresh = new ArrayList<>(candidates.size());
+            List<CompletableFuture<?>> waiting = new ArrayList<>();
+            for (Backend b : candidates) {
+                if (b.caughtUp(resources)) {
+                    fresh.add(b);
+                } else {
+                    waiting.add(b.queuedSoFar());
+                }
+            }
+            if (!fresh.isEmpty() || waiting.isEmpty()) {
+                return fresh;
+            }
+            CompletableFuture.anyOf(waiting.toArray(new CompletableFuture[0])).join();
+        }
+    }
+
     static List<Backend> freshest(List<Backend> candidates, Collection<String> resources) {
         while (true) {
             List<Backend> fresh = new ArrayList<>(candidates.size());

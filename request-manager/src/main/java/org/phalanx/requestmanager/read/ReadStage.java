@@ -9,6 +9,7 @@ import org.phalanx.requestmanager.cache.CacheStage;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.write.TransactionControl;
 
 /**
@@ -30,6 +31,9 @@ public final class ReadStage {
     }
 
     public CacheStage.Answer read(Request r, SqlAnalysis a, SessionState s) throws SQLException {
+        if (s.locksReads()) {
+            lockReads(a, s);
+        }
         Transaction begun = s.begunTransaction();
         CacheStage.Answer cached = p.cache().read(r, a, s.tails(), s.user(),
                 begun == null ? null : begun.writtenTables());
@@ -37,6 +41,28 @@ public final class ReadStage {
             return cached;
         }
         return new CacheStage.Answer(readUncached(r, a, s), false);
+    }
+
+    /**
+     * REPEATABLE READ and SERIALIZABLE: a transaction's reads lock their tables, shared, until it
+     * ends (strict two-phase locking with its writes' locks), so no other transaction writes them
+     * meanwhile, and the read is served where every write queued before is done. Conflicting
+     * transactions are thus serialised in lock order, the same on every replica; a lock cycle
+     * is refused with 40001 and the transaction rolled back.
+     */
+    private void lockReads(SqlAnalysis a, SessionState s) throws SQLException {
+        Transaction t = s.currentTransaction(p.scheduler());
+        transactions.throwIfDoomed(s, t);
+        Access locks = p.scheduler().readLocks(a);
+        if (locks.isEmpty()) {
+            return;
+        }
+        try {
+            p.scheduler().acquire(t.id(), locks);
+        } catch (SQLException e) {
+            transactions.rollbackQuietly(s);
+            throw e;
+        }
     }
 
     private Result readUncached(Request r, SqlAnalysis a, SessionState s)

@@ -39,7 +39,9 @@ final class TransactionRead {
                 transactions.rollbackQuietly(s);
                 throw p.backends().noBackend();
             }
-            Backend b = p.balancer().choose(s.tails().caughtUp(candidates));
+            List<Backend> mine = s.tails().caughtUp(candidates);
+            Backend b = p.balancer().choose(s.locksReads()
+                    ? Freshness.caughtUp(mine, p.scheduler().readResources(a)) : mine);
             b.readStarted(); // never held back: the transaction may hold locks others wait for
             try {
                 return p.reads().run(b, t.branches().get(b), r, s.user());

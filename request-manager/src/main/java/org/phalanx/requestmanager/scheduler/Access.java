@@ -27,10 +27,11 @@ public record Access(Set<String> reads, Set<String> writes) {
             reads = Set.copyOf(onlyRead);
             writes = Set.copyOf(writes);
         }
-        if (reads.contains(LockManager.ALL)) {
-            // no use for a shared whole-database lock yet; refusing it keeps every rule simple
-            throw new IllegalArgumentException("the whole database can only be written, not read shared");
-        }
+    }
+
+    /** Reading these tables (or {@link LockManager#ALL}: the whole database), shared. */
+    public static Access reading(Collection<String> tables) {
+        return new Access(Set.copyOf(tables), Set.of());
     }
 
     public static Access writing(Collection<String> tables) {

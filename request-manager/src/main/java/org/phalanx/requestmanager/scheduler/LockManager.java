@@ -19,11 +19,14 @@ import org.phalanx.engine.SqlState;
  * exclusively. So two transactions that both read {@code items} run side by side, while a
  * transaction writing {@code items} waits until neither holds it (and they wait for it): every
  * backend then runs each reader after the same writes of {@code items}. A reader that later
- * writes the table upgrades its lock once no other transaction holds it. {@link #ALL} is only
- * ever exclusive.
+ * writes the table upgrades its lock once no other transaction holds it. {@link #ALL} held
+ * shared (a REPEATABLE READ or SERIALIZABLE transaction's reads where the whole database is locked)
+ * lets no one write anything; held exclusively, it lets no one hold anything.
  *
- * <p>No writer preference: a writer waits while readers keep overlapping, at most until the
- * timeout. That keeps the wait-for graph to holders only.
+ * <p>Writers come first: a transaction asking to read a resource it does not hold yet waits while
+ * another waits to write it, so readers that keep overlapping (REPEATABLE READ transactions that
+ * read, then write the table they read) cannot starve a writer. Such a reader's wait is an edge of
+ * the wait-for graph too.
  *
  * <p>The scheduler never deadlocks: a transaction whose wait would close a cycle in the
  * wait-for graph (edges from a waiting transaction to every holder blocking it, shared holders
@@ -53,30 +56,38 @@ public final class LockManager {
     public synchronized void acquire(long tx, Access access, long timeoutMillis)
             throws SQLTransactionRollbackException, InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        while (true) {
-            Set<Long> blockers = blockers(tx, access);
-            if (blockers.isEmpty()) {
-                break;
+        boolean waited = false;
+        try {
+            while (true) {
+                Set<Long> blockers = blockers(tx, access);
+                if (blockers.isEmpty()) {
+                    break;
+                }
+                if (closesCycle(tx, blockers)) {
+                    throw new SQLTransactionRollbackException(
+                            "transaction rolled back to break a deadlock between transactions",
+                            SqlState.SERIALIZATION_FAILURE.code());
+                }
+                long remaining = (deadline - System.nanoTime()) / 1_000_000L;
+                if (remaining <= 0) {
+                    throw new SQLTransactionRollbackException("transaction rolled back: waited more than "
+                            + timeoutMillis + " ms for a conflicting transaction to finish",
+                            SqlState.SERIALIZATION_FAILURE.code());
+                }
+                waiting.put(tx, access);
+                waited = true;
+                try {
+                    wait(remaining);
+                } finally {
+                    waiting.remove(tx);
+                }
             }
-            if (closesCycle(tx, blockers)) {
-                throw new SQLTransactionRollbackException(
-                        "transaction rolled back to break a deadlock between transactions",
-                        SqlState.SERIALIZATION_FAILURE.code());
-            }
-            long remaining = (deadline - System.nanoTime()) / 1_000_000L;
-            if (remaining <= 0) {
-                throw new SQLTransactionRollbackException("transaction rolled back: waited more than "
-                        + timeoutMillis + " ms for a conflicting transaction to finish",
-                        SqlState.SERIALIZATION_FAILURE.code());
-            }
-            waiting.put(tx, access);
-            try {
-                wait(remaining);
-            } finally {
-                waiting.remove(tx);
+            grant(tx, access);
+        } finally {
+            if (waited) {
+                notifyAll(); // it no longer waits: readers queued behind it may go on
             }
         }
-        grant(tx, access);
     }
 
     private void grant(long tx, Access access) {
@@ -137,6 +148,16 @@ public final class LockManager {
         Holders all = holders.get(ALL);
         if (all != null) {
             addOther(result, all.exclusive, tx);
+            if (!access.writes().isEmpty()) {
+                for (Long reader : all.shared) {
+                    addOther(result, reader, tx);
+                }
+            }
+        }
+        if (access.reads().contains(ALL)) {
+            for (Holders h : holders.values()) {
+                addOther(result, h.exclusive, tx);
+            }
         }
         for (String r : access.writes()) {
             Holders h = holders.get(r);
@@ -147,13 +168,27 @@ public final class LockManager {
                 }
             }
         }
+        Set<String> mine = held.getOrDefault(tx, Set.of());
         for (String r : access.reads()) {
             Holders h = holders.get(r);
             if (h != null) {
                 addOther(result, h.exclusive, tx);
             }
+            if (!mine.contains(r)) {
+                waitingWriters(r, tx, result);
+            }
         }
         return result;
+    }
+
+    /** Other transactions waiting to write r (or everything): a new reader of r queues behind them. */
+    private void waitingWriters(String r, long tx, Set<Long> result) {
+        for (Map.Entry<Long, Access> w : waiting.entrySet()) {
+            Set<String> writes = w.getValue().writes();
+            if (w.getKey() != tx && (writes.contains(r) || writes.contains(ALL) || ALL.equals(r) && !writes.isEmpty())) {
+                result.add(w.getKey());
+            }
+        }
     }
 
     private static void addOther(Set<Long> result, Long holder, long tx) {

@@ -64,6 +64,18 @@ public final class Scheduler {
         return a.readTables();
     }
 
+    /**
+     * What a read of a REPEATABLE READ or SERIALIZABLE transaction locks, shared, until the
+     * transaction ends: its tables, or the whole database where writes lock it or the read is not
+     * understood.
+     */
+    public Access readLocks(SqlAnalysis a) {
+        if (lockWholeDatabase || a.allTables()) {
+            return Access.reading(Set.of(LockManager.ALL));
+        }
+        return Access.reading(a.readTables());
+    }
+
     /** Waits up to the lock timeout for the locks (refused with 40001 past it). */
     public void acquire(long txId, Access access) throws SQLException {
         try {

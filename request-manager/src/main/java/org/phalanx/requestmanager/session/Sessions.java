@@ -19,10 +19,13 @@ public final class Sessions {
     private final WriteStage writes;
     private final TransactionControl transactions;
     private final Set<VirtualSession> open = ConcurrentHashMap.newKeySet();
+    private final int defaultIsolation;
     private volatile boolean closed;
 
-    public Sessions(Pipeline p, ChosenKeys keys) {
+    /** @param defaultIsolation the level of a session that asks for none */
+    public Sessions(Pipeline p, ChosenKeys keys, int defaultIsolation) {
         this.p = p;
+        this.defaultIsolation = defaultIsolation;
         this.transactions = new TransactionControl(p);
         this.reads = new ReadStage(p, transactions);
         this.writes = new WriteStage(p, keys, transactions);
@@ -33,9 +36,13 @@ public final class Sessions {
             throw new SQLException("virtual database " + p.name() + " is shutting down",
                     SqlState.CANNOT_CONNECT_NOW.code());
         }
-        VirtualSession s = new VirtualSession(p, reads, writes, transactions, this, virtualUser);
+        VirtualSession s = new VirtualSession(p, reads, writes, transactions, this, virtualUser, defaultIsolation);
         open.add(s);
         return s;
+    }
+
+    public int defaultIsolation() {
+        return defaultIsolation;
     }
 
     void closed(VirtualSession s) {

@@ -8,6 +8,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
@@ -41,13 +42,13 @@ final class VirtualSession implements Session {
     private boolean closed;
 
     VirtualSession(Pipeline p, ReadStage reads, WriteStage writes, TransactionControl transactions, Sessions registry,
-                   String user) {
+                   String user, int isolation) {
         this.p = p;
         this.reads = reads;
         this.writes = writes;
         this.transactions = transactions;
         this.registry = registry;
-        this.state = new SessionState(user);
+        this.state = new SessionState(user, isolation);
     }
 
     @Override
@@ -73,11 +74,15 @@ final class VirtualSession implements Session {
     @Override
     public synchronized void setTransactionIsolation(int level) throws SQLException {
         checkOpen();
-        if (state.begunTransaction() != null) {
+        if (!Isolation.isLevel(level)) {
+            throw new SQLException("transaction isolation level " + level + " does not exist",
+                    SqlState.INVALID_PARAMETER_VALUE.code());
+        }
+        if (state.transaction() != null) {
             throw new SQLException("cannot change the isolation level inside a transaction",
                     SqlState.ACTIVE_SQL_TRANSACTION.code());
         }
-        state.isolation(level);
+        state.isolation(level); // READ UNCOMMITTED gets READ COMMITTED, as on PostgreSQL
     }
 
     @Override
@@ -98,6 +103,12 @@ final class VirtualSession implements Session {
         boolean answeredFromCache = false;
         boolean failed = true;
         try {
+            java.util.OptionalInt level = Isolation.ofSetStatement(r.sql());
+            if (level.isPresent()) {
+                setTransactionIsolation(level.getAsInt()); // for the session, as the JDBC call
+                failed = false;
+                return new Result.UpdateCount(0, null);
+            }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
             Result result;
             if (a.kind() == StatementKind.READ) {

@@ -203,6 +203,31 @@ class LockManagerTest {
         assertEquals(Set.of("items", "work"), readThenWritten.writes());
         assertTrue(readThenWritten.reads().isEmpty());
         assertEquals(Access.EVERYTHING, a.union(Access.EVERYTHING));
-        assertThrows(IllegalArgumentException.class, () -> reads(LockManager.ALL));
+    }
+
+    /** The whole database read shared (a SERIALIZABLE transaction over SQLite): readers share it, no one writes. */
+    @Test
+    void theWholeDatabaseReadSharedLetsReadersInAndNoWriter() throws Exception {
+        locks.acquire(1, reads(LockManager.ALL), BLOCKED);
+        locks.acquire(2, reads(LockManager.ALL), BLOCKED);
+        locks.acquire(3, reads("items"), BLOCKED);
+        assertRefused(() -> locks.acquire(4, writes("items"), BLOCKED));
+        assertRefused(() -> locks.acquire(4, Access.EVERYTHING, BLOCKED));
+        locks.releaseAll(1);
+        locks.releaseAll(2);
+        locks.acquire(4, writes("other"), BLOCKED);
+        assertRefused(() -> locks.acquire(5, reads(LockManager.ALL), BLOCKED)); // 4 writes a table
+    }
+
+    /** Writers first: a new reader waits behind a waiting writer, so overlapping readers cannot starve it. */
+    @Test
+    void aNewReaderWaitsBehindAWaitingWriter() throws Exception {
+        locks.acquire(1, reads("acc"), LONG);
+        CompletableFuture<Void> writer = acquireAsync(2, writes("acc"));
+        awaitWaiting(2);
+        assertRefused(() -> locks.acquire(3, reads("acc"), BLOCKED));
+        locks.acquire(1, reads("acc"), BLOCKED); // a reader already holding it reads on
+        locks.releaseAll(1);
+        writer.get(LONG, TimeUnit.MILLISECONDS);
     }
 }
