@@ -32,11 +32,36 @@ final class ControllerJmx implements AutoCloseable {
         this.vdbName = vdbName;
     }
 
+    /** Connects, retrying for a while: the registry's port opens before the connector is bound in it. */
     static ControllerJmx connect(int port, String user, String password, String vdbName) throws Exception {
         JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + port + "/jmxrmi");
         Map<String, Object> env = new HashMap<>();
         env.put(JMXConnector.CREDENTIALS, new String[]{user, password});
-        return new ControllerJmx(JMXConnectorFactory.connect(url, env), vdbName);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return new ControllerJmx(JMXConnectorFactory.connect(url, env), vdbName);
+            } catch (IOException notYetBound) {
+                if (System.nanoTime() > deadline) {
+                    throw notYetBound;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** An attribute of one backend's MBean (State, DisabledReason, QueuedWrites...). */
+    Object backend(String backend, String attribute) throws Exception {
+        return server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=" + vdbName + ",name=" + backend),
+                attribute);
+    }
+
+    /** The controller's heap in use right after a full collection (the JVM's own MXBean, served beside ours). */
+    long heapAfterGc() throws Exception {
+        ObjectName memory = new ObjectName("java.lang:type=Memory");
+        server.invoke(memory, "gc", null, null);
+        return java.lang.management.MemoryUsage.from((CompositeData) server.getAttribute(memory, "HeapMemoryUsage"))
+                .getUsed();
     }
 
     /** Backend name to state (ENABLED, DISABLED, REPLAYING, RESTORING), by name. */

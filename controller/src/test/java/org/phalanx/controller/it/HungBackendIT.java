@@ -3,7 +3,6 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,12 +25,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
-import javax.management.openmbean.CompositeData;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -124,48 +117,8 @@ class HungBackendIT {
     }
 
     /** The controller's JMX, as an operator's console reaches it. */
-    private final class Jmx implements AutoCloseable {
-        final JMXConnector connector;
-        final MBeanServerConnection server;
-
-        Jmx() throws Exception {
-            JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            JMXConnector connected = null;
-            while (connected == null) {
-                try {
-                    connected = JMXConnectorFactory.connect(url, Map.of(JMXConnector.CREDENTIALS, new String[] {"admin", "admin"}));
-                } catch (java.io.IOException notYetBound) { // the registry's port opens before the connector is in it
-                    if (System.nanoTime() > deadline) {
-                        throw notYetBound;
-                    }
-                    Thread.sleep(100);
-                }
-            }
-            connector = connected;
-            server = connector.getMBeanServerConnection();
-        }
-
-        Object backend(String name, String attribute) throws Exception {
-            return server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=vdb,name=" + name), attribute);
-        }
-
-        void enable(String name) throws Exception {
-            server.invoke(new ObjectName("org.phalanx:type=VirtualDatabase,name=vdb"), "enableBackend",
-                    new Object[] {name}, new String[] {String.class.getName()});
-        }
-
-        /** Heap in use right after a full collection. */
-        long heapAfterGc() throws Exception {
-            ObjectName memory = new ObjectName("java.lang:type=Memory");
-            server.invoke(memory, "gc", null, null);
-            return MemoryUsage.from((CompositeData) server.getAttribute(memory, "HeapMemoryUsage")).getUsed();
-        }
-
-        @Override
-        public void close() throws Exception {
-            connector.close();
-        }
+    private ControllerJmx jmx() throws Exception {
+        return ControllerJmx.connect(jmxPort, "admin", "admin", "vdb");
     }
 
     /** Transfers between accounts in transactions, with balance reads, counting what was acknowledged. */
@@ -311,7 +264,7 @@ class HungBackendIT {
     @Test
     void aStoppedServerIsDisabledWithinItsLimitAndComesBackIdentical() throws Exception {
         Bank bank = startUnderLoad("statementTimeLimit=\"2s\"");
-        try (Jmx jmx = new Jmx()) {
+        try (ControllerJmx jmx = jmx()) {
             stopped.pause();
             long stoppedAt = System.nanoTime();
             await("m3 disabled", 60, () -> "DISABLED".equals(jmx.backend("m3", "State")));
@@ -331,7 +284,7 @@ class HungBackendIT {
             stopped.resume();
             await("m3 enabled", 60, () -> {
                 try {
-                    jmx.enable("m3");
+                    jmx.enableBackend("m3");
                     return true;
                 } catch (javax.management.MBeanException e) {
                     return false; // still running what it had before the stop: retried
@@ -348,7 +301,7 @@ class HungBackendIT {
     @Test
     void aServerStoppedPastItsQueueBoundIsDisabledAndSigtermStillStopsTheController() throws Exception {
         Bank bank = startUnderLoad("statementTimeLimit=\"0s\" maxQueuedWrites=\"200\"");
-        try (Jmx jmx = new Jmx()) {
+        try (ControllerJmx jmx = jmx()) {
             stopped.pause();
             await("m3 disabled", 120, () -> "DISABLED".equals(jmx.backend("m3", "State")));
             String reason = (String) jmx.backend("m3", "DisabledReason");
@@ -364,9 +317,9 @@ class HungBackendIT {
 
         stopped.resume();
         controller = launch("restarted.out");
-        try (Jmx jmx = new Jmx()) {
+        try (ControllerJmx jmx = jmx()) {
             assertEquals("DISABLED", jmx.backend("m3", "State"), "m3 stays out until an operator enables it");
-            jmx.enable("m3");
+            jmx.enableBackend("m3");
             assertEquals("ENABLED", jmx.backend("m3", "State"));
         }
         controller.process().destroy();

@@ -536,7 +536,7 @@ public final class Backend implements BackendView {
         Runnable run = () -> {
             T value = null;
             Throwable failure = null;
-            try (RunningStatements.Running r = running.start("a write", null)) {
+            try (RunningStatements.Running r = running.start("a write")) {
                 if (!isEnabled()) {
                     throw new BackendDisabledException(name());
                 }

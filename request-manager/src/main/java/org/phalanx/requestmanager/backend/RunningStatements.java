@@ -15,12 +15,12 @@ public final class RunningStatements {
     public final class Running implements AutoCloseable {
         final long startNanos = System.nanoTime();
         final String what;
-        /** Frees the thread that waits for the backend's answer, or null when the work cannot be cut short. */
-        final Runnable unstick;
+        /** The connection whose thread waits for the backend's answer, or null when the work cannot be cut short. */
+        private final java.sql.Connection connection;
 
-        private Running(String what, Runnable unstick) {
+        private Running(String what, java.sql.Connection connection) {
             this.what = what;
-            this.unstick = unstick;
+            this.connection = connection;
         }
 
         boolean stillRunning() {
@@ -33,16 +33,16 @@ public final class RunningStatements {
         }
     }
 
-    /** Records a statement starting now; {@code unstick} (or null) frees its thread if the backend hangs. */
-    public Running start(String what, Runnable unstick) {
-        Running r = new Running(what, unstick);
-        running.add(r);
-        return r;
+    /** Records work starting now that cannot be cut short (its thread stays until the backend answers). */
+    public Running start(String what) {
+        return startOn(null, what);
     }
 
     /** Records a statement starting now on this connection, which is aborted if the backend hangs. */
     public Running startOn(java.sql.Connection c, String what) {
-        return start(what, Unstick.connection(c));
+        Running r = new Running(what, c);
+        running.add(r);
+        return r;
     }
 
     /** How many are in progress. */
@@ -64,8 +64,8 @@ public final class RunningStatements {
     /** Frees every thread still waiting for the backend (it left service: no answer is awaited). */
     void unstickAll() {
         for (Running r : running) {
-            if (r.unstick != null) {
-                r.unstick.run();
+            if (r.connection != null) {
+                Unstick.abort(r.connection);
             }
         }
     }

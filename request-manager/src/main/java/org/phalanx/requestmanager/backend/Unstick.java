@@ -27,9 +27,9 @@ final class Unstick {
     private Unstick() {
     }
 
-    /** What frees a thread blocked on this (pooled) connection. */
-    static Runnable connection(Connection pooled) {
-        return () -> ABORTS.execute(() -> {
+    /** Frees a thread blocked on this (pooled) connection, on a thread of its own. */
+    static void abort(Connection pooled) {
+        ABORTS.execute(() -> {
             try {
                 Connection real = pooled.unwrap(Connection.class);
                 if (!destroyMariaDbSocket(real)) {
