@@ -1,0 +1,296 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.phalanx.controller.it.EngineCluster.Kind;
+
+/**
+ * Issue 16, done-when 1 to 5 through the driver, on a SQLite vdb (three files), a PostgreSQL vdb
+ * and a MariaDB vdb (two databases each), the last replica slow under wait policy 'first': at
+ * SERIALIZABLE no update is lost, no write skew happens and a read-only transaction sees the exact
+ * total; at SERIALIZABLE and REPEATABLE READ a transaction's reads never see a foreign write; the
+ * levels a connection reports are the engine's and a level the vdb cannot give is refused.
+ */
+class IsolationAnomaliesIT {
+    private static final int ACCOUNTS = 10;
+    private static final long INITIAL = 1_000;
+    private static final int CLIENTS = 16;
+    private static final int TRANSFERS = 10;
+
+    @TempDir
+    Path dir;
+    private EngineCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** The cluster with tables {@code acc} (ACCOUNTS accounts of INITIAL) and {@code doctors}; its last replica slow. */
+    private void start(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, kind == Kind.SQLITE ? 3 : 2, "phalanx_anomalies", "");
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE acc (id INTEGER PRIMARY KEY, bal BIGINT NOT NULL)");
+            s.executeUpdate("CREATE TABLE doctors (id INTEGER PRIMARY KEY, on_call INTEGER NOT NULL)");
+            for (int i = 0; i < ACCOUNTS; i++) {
+                s.executeUpdate("INSERT INTO acc VALUES (" + i + ", " + INITIAL + ")");
+            }
+        }
+        cluster.slow().delayMillis = 2;
+    }
+
+    private static long one(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), sql);
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static void update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+
+    /** A connection whose transactions run at {@code level}. */
+    private Connection transactional(int level) throws SQLException {
+        Connection c = cluster.connect();
+        c.setTransactionIsolation(level);
+        c.setAutoCommit(false);
+        return c;
+    }
+
+    /** Runs the transaction until it commits, retrying when refused with 40001 (as the client must). */
+    private static void retrying(Connection c, AtomicLong refusals, Work work) throws SQLException {
+        while (true) {
+            try {
+                work.run();
+                c.commit();
+                return;
+            } catch (SQLException e) {
+                if (!"40001".equals(e.getSQLState())) {
+                    throw e;
+                }
+                refusals.incrementAndGet();
+                c.rollback();
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Work {
+        void run() throws SQLException;
+    }
+
+    /** Done-when 1 and 4: transfers writing absolute values lose nothing; read-only sums see the exact total. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void serializableTransfersLoseNothingAndReadOnlyTransactionsSeeTheExactTotal(Kind kind) throws Exception {
+        start(kind);
+        AtomicLong committed = new AtomicLong();
+        AtomicLong refusals = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        ConcurrentLinkedQueue<String> anomalies = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS + 1);
+        List<Future<?>> clients = new ArrayList<>();
+        for (int n = 0; n < CLIENTS; n++) {
+            int client = n;
+            clients.add(pool.submit(() -> {
+                Random random = new Random(client);
+                try (Connection c = transactional(Connection.TRANSACTION_SERIALIZABLE)) {
+                    for (int i = 0; i < TRANSFERS; i++) {
+                        int src = random.nextInt(ACCOUNTS);
+                        int dst = (src + 1 + random.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+                        long amount = 1 + random.nextInt(10);
+                        retrying(c, refusals, () -> {
+                            long from = one(c, "SELECT bal FROM acc WHERE id = ?", src);
+                            long to = one(c, "SELECT bal FROM acc WHERE id = ?", dst);
+                            // absolute values: a lost update would show in the total
+                            update(c, "UPDATE acc SET bal = ? WHERE id = ?", from - amount, src);
+                            update(c, "UPDATE acc SET bal = ? WHERE id = ?", to + amount, dst);
+                        });
+                        committed.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        Future<Long> sums = pool.submit(() -> {
+            long checked = 0;
+            try (Connection c = transactional(Connection.TRANSACTION_SERIALIZABLE)) {
+                while (!stop.get()) {
+                    retrying(c, new AtomicLong(), () -> {
+                        long total = one(c, "SELECT SUM(bal) FROM acc");
+                        if (total != ACCOUNTS * INITIAL) {
+                            anomalies.add("a read-only transaction saw a total of " + total);
+                        }
+                    });
+                    checked++;
+                }
+            }
+            return checked;
+        });
+        for (Future<?> f : clients) {
+            f.get(5, TimeUnit.MINUTES);
+        }
+        stop.set(true);
+        long checkedSums = sums.get(1, TimeUnit.MINUTES);
+        pool.shutdown();
+        assertEquals(List.of(), anomalies.stream().distinct().limit(10).toList(), "anomalies (the first ten)");
+        assertEquals(CLIENTS * TRANSFERS, committed.get());
+        assertTrue(checkedSums > 0, "read-only transactions ran");
+        try (Connection c = cluster.connect()) {
+            assertEquals(ACCOUNTS * INITIAL, one(c, "SELECT SUM(bal) FROM acc"), "the total through the vdb");
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("acc", "id");
+        try (Connection c = cluster.direct("b1")) {
+            assertEquals(ACCOUNTS * INITIAL, one(c, "SELECT SUM(bal) FROM acc"), "the total on a replica");
+        }
+        System.out.printf("IsolationAnomaliesIT %s: %d transfers committed, %d refused with 40001 and retried, %d sums%n",
+                kind, committed.get(), refusals.get(), checkedSums);
+    }
+
+    /** Done-when 2, write skew: each doctor goes off call only if another is on call; never nobody. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void serializableTransactionsNeverLeaveNobodyOnCall(Kind kind) throws Exception {
+        start(kind);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        AtomicLong refusals = new AtomicLong();
+        try (Connection admin = cluster.connect()) {
+            for (int round = 0; round < 15; round++) {
+                update(admin, "DELETE FROM doctors");
+                update(admin, "INSERT INTO doctors VALUES (1, 1)");
+                update(admin, "INSERT INTO doctors VALUES (2, 1)");
+                List<Future<?>> doctors = new ArrayList<>();
+                for (int d = 1; d <= 2; d++) {
+                    int me = d;
+                    doctors.add(pool.submit(() -> {
+                        try (Connection c = transactional(Connection.TRANSACTION_SERIALIZABLE)) {
+                            retrying(c, refusals, () -> {
+                                if (one(c, "SELECT COUNT(*) FROM doctors WHERE on_call = 1") > 1) {
+                                    update(c, "UPDATE doctors SET on_call = 0 WHERE id = ?", me);
+                                }
+                            });
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : doctors) {
+                    f.get(1, TimeUnit.MINUTES);
+                }
+                assertEquals(1, one(admin, "SELECT COUNT(*) FROM doctors WHERE on_call = 1"), "round " + round);
+            }
+        }
+        pool.shutdown();
+        cluster.assertAllEnabled();
+    }
+
+    /**
+     * Done-when 3, the issue's own test: read a balance, subtract from it, read it again; the
+     * second read is the first minus the amount, at SERIALIZABLE and at REPEATABLE READ.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void readUpdateReadNeverSeesAForeignWrite(Kind kind) throws Exception {
+        start(kind);
+        ConcurrentLinkedQueue<String> anomalies = new ConcurrentLinkedQueue<>();
+        AtomicLong refusals = new AtomicLong();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> clients = new ArrayList<>();
+        for (int n = 0; n < 8; n++) {
+            int client = n;
+            int level = n % 2 == 0 ? Connection.TRANSACTION_SERIALIZABLE : Connection.TRANSACTION_REPEATABLE_READ;
+            clients.add(pool.submit(() -> {
+                Random random = new Random(client);
+                try (Connection c = transactional(level)) {
+                    for (int i = 0; i < 15; i++) {
+                        int id = random.nextInt(3); // few accounts: every transaction meets others
+                        long amount = 1 + random.nextInt(5);
+                        retrying(c, refusals, () -> {
+                            long before = one(c, "SELECT bal FROM acc WHERE id = ?", id);
+                            update(c, "UPDATE acc SET bal = bal - ? WHERE id = ?", amount, id);
+                            long after = one(c, "SELECT bal FROM acc WHERE id = ?", id);
+                            if (after != before - amount) {
+                                anomalies.add("level " + level + ": read " + before + ", subtracted " + amount
+                                        + ", then read " + after);
+                            }
+                        });
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : clients) {
+            f.get(5, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        assertEquals(List.of(), anomalies.stream().limit(10).toList(), "anomalies (the first ten)");
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("acc", "id");
+    }
+
+    /** Done-when 5: the default is the engine's own; SQL and JDBC change the level alike; NONE is refused. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void theDefaultLevelIsTheEnginesAndLevelsAreHonouredOrRefused(Kind kind) throws Exception {
+        start(kind);
+        int expected = switch (kind) {
+            case SQLITE -> Connection.TRANSACTION_SERIALIZABLE;
+            case POSTGRESQL -> Connection.TRANSACTION_READ_COMMITTED;
+            case MARIADB -> Connection.TRANSACTION_REPEATABLE_READ;
+        };
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            assertEquals(expected, c.getMetaData().getDefaultTransactionIsolation());
+            assertEquals(expected, c.getTransactionIsolation());
+            s.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+            assertEquals(Connection.TRANSACTION_REPEATABLE_READ, c.getTransactionIsolation());
+            SQLException none = assertThrows(SQLException.class, () -> c.setTransactionIsolation(Connection.TRANSACTION_NONE));
+            assertTrue(none.getMessage().contains("NONE") || none.getMessage().toLowerCase().contains("isolation"),
+                    none.getMessage());
+            c.setAutoCommit(false);
+            one(c, "SELECT COUNT(*) FROM acc");
+            SQLException inside = assertThrows(SQLException.class,
+                    () -> s.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"), "not once the transaction has read");
+            assertEquals("25001", inside.getSQLState());
+            c.commit();
+            c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            assertEquals(Connection.TRANSACTION_SERIALIZABLE, c.getTransactionIsolation());
+        }
+    }
+}
