@@ -104,7 +104,8 @@ public final class RequestManager implements AutoCloseable {
         CacheStage cache = config.cache() == null ? CacheStage.NONE : new ResultCacheStage(
                 new ResultCache(config.cache(), backends::pending), backends, routing, scheduler, admission, reads);
         this.pipeline = new Pipeline(name, backends, analyzer, new MacroRewriter(config.macroTimeZone()), scheduler,
-                cache, routing, balancer, admission, statements, reads, config.waitPolicy(), admin.logWriter(),
+                cache, routing, balancer, admission, statements, reads, config.waitPolicy(), config.readRouting(),
+                admin.logWriter(),
                 admin.applied(), new Statistics());
         this.sessions = new Sessions(pipeline,
                 statements.heterogeneous() ? new ChosenKeys.Controller(scheduler) : ChosenKeys.NONE,

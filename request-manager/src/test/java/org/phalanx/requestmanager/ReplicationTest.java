@@ -4,6 +4,7 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.config.ReadRouting;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
 
@@ -21,6 +22,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testing.SqliteCluster;
 
@@ -31,7 +34,11 @@ class ReplicationTest {
     private RequestManager rm;
 
     private RequestManager start(WaitPolicy policy, SqliteCluster cluster) throws SQLException {
-        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(policy)
+        return start(policy, ReadRouting.CONFLICT_AWARE, cluster);
+    }
+
+    private RequestManager start(WaitPolicy policy, ReadRouting routing, SqliteCluster cluster) throws SQLException {
+        RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(policy).readRouting(routing)
                 .lockTimeout(Duration.ofSeconds(5)).analysisCacheSize(1000).build();
         rm = new RequestManager("test", config, cluster.backendConfigs());
         rm.start();
@@ -173,6 +180,39 @@ class ReplicationTest {
      * acknowledged, a backend still running it serves no read that could miss it, even when no
      * backend is caught up with everything queued.
      */
+    /**
+     * Conflict-aware routing sends a read that must see an acknowledged write to the backend that
+     * has it, never to one still applying it; routing by load sends it where the balancer says
+     * (round robin: every other read to the slow backend) and waits there. Both read the write.
+     */
+    @ParameterizedTest
+    @EnumSource(ReadRouting.class)
+    void aReadThatMustSeeAWriteGoesWhereItIsDoneUnlessRoutedByLoad(ReadRouting routing) throws Exception {
+        SqliteCluster cluster = new SqliteCluster(dir, "fast", "slow");
+        start(WaitPolicy.FIRST, routing, cluster);
+        try (Session writer = rm.openSession("u"); Session reader = rm.openSession("u")) {
+            update(writer, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            awaitIdle("slow");
+            long before = readsOn("slow");
+            FaultyDriver.fault("slow").delayMillis = 500;
+            for (int i = 1; i <= 4; i++) {
+                update(writer, "INSERT INTO t VALUES (?)", i); // answered once "fast" has it
+                assertEquals(i, count(reader, "SELECT COUNT(*) FROM t"), "read " + i);
+            }
+            long onSlow = readsOn("slow") - before;
+            if (routing == ReadRouting.CONFLICT_AWARE) {
+                assertEquals(0, onSlow, "reads sent to the backend still applying the write");
+            } else {
+                assertEquals(2, onSlow, "round robin by load alone: every other read on the slow backend");
+            }
+        }
+    }
+
+    private long readsOn(String backend) {
+        return rm.backends().stream().filter(b -> b.name().equals(backend)).findFirst().orElseThrow()
+                .statistics().snapshot().reads();
+    }
+
     @Test
     void aReadOverAnotherSessionSeesWritesAlreadyAcknowledged() throws Exception {
         SqliteCluster cluster = new SqliteCluster(dir, "fast", "slow");

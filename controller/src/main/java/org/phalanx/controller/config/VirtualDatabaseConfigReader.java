@@ -9,6 +9,7 @@ import org.phalanx.requestmanager.config.DriverJar;
 import org.phalanx.requestmanager.config.HangLimits;
 import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.ReadRouting;
 import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
@@ -329,6 +330,9 @@ public final class VirtualDatabaseConfigReader {
         }
         if (e.attributes().containsKey("lockGranularity")) {
             config.lockGranularity(LockGranularity.valueOf(constant(e.required("lockGranularity"))));
+        }
+        if (e.attributes().containsKey("readRouting")) {
+            config.readRouting(ReadRouting.valueOf(constant(e.required("readRouting"))));
         }
         return config.build();
     }

@@ -11,6 +11,7 @@ import org.phalanx.requestmanager.config.CacheConfig.Granularity;
 import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.DeclaredTable;
 import org.phalanx.requestmanager.config.LockGranularity;
+import org.phalanx.requestmanager.config.ReadRouting;
 import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.config.PlacementRule.Policy;
 import org.phalanx.requestmanager.config.ReplicationLevel;
@@ -73,7 +74,7 @@ class ControllerConfigReaderTest {
                   <users><user name="u" password="p"/></users>
                   <backends><backend name="only" url="jdbc:sqlite::memory:"/></backends>
                   <requestManager replication="SingleDB" waitPolicy="all" balancing="least-pending"
-                                  lockGranularity="database" lockTimeout="2m"/>
+                                  lockGranularity="database" lockTimeout="2m" readRouting="load"/>
                 </virtualDatabase>
                 """);
 
@@ -113,7 +114,8 @@ class ControllerConfigReaderTest {
         assertEquals("jdbc:sqlite::memory:", single.backends().get(0).url());
         assertEquals(RequestManagerConfig.builder().replication(ReplicationLevel.SINGLE_DB)
                 .waitPolicy(WaitPolicy.ALL).balancing(BalancingPolicy.LEAST_PENDING)
-                .lockGranularity(LockGranularity.DATABASE).lockTimeout(Duration.ofMinutes(2)).build(), single.requestManager());
+                .lockGranularity(LockGranularity.DATABASE).lockTimeout(Duration.ofMinutes(2))
+                .readRouting(ReadRouting.LOAD).build(), single.requestManager());
     }
 
     @Test

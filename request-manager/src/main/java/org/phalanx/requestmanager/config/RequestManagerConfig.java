@@ -22,11 +22,12 @@ import java.util.Objects;
  * @param defaultIsolation the isolation level of a session that asks for none (a JDBC
  *                         {@code Connection.TRANSACTION_*} constant), or 0 for the weakest default
  *                         of the backends' engines
+ * @param readRouting      how a read that must see certain writes picks its backend
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
                                    int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache,
-                                   RecoveryConfig recovery, int defaultIsolation) {
+                                   RecoveryConfig recovery, int defaultIsolation, ReadRouting readRouting) {
 
     public RequestManagerConfig {
         Objects.requireNonNull(replication, "replication");
@@ -34,6 +35,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         Objects.requireNonNull(balancing, "balancing");
         Objects.requireNonNull(lockGranularity, "lockGranularity");
         Objects.requireNonNull(macroTimeZone, "macroTimeZone");
+        Objects.requireNonNull(readRouting, "readRouting");
         if (lockTimeout == null || lockTimeout.isZero() || lockTimeout.isNegative()) {
             throw new IllegalArgumentException("lockTimeout must be longer than 0, not " + lockTimeout);
         }
@@ -56,7 +58,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         return new Builder().replication(replication).waitPolicy(waitPolicy).balancing(balancing)
                 .lockGranularity(lockGranularity).lockTimeout(lockTimeout).macroTimeZone(macroTimeZone)
                 .analysisCacheSize(analysisCacheSize).placementRules(placementRules).cache(cache).recovery(recovery)
-                .defaultIsolation(defaultIsolation);
+                .defaultIsolation(defaultIsolation).readRouting(readRouting);
     }
 
     /** Refuses what cannot work with these backends: placement rules naming unknown backends, SingleDB over several. */
@@ -91,6 +93,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         private CacheConfig cache;
         private RecoveryConfig recovery;
         private int defaultIsolation;
+        private ReadRouting readRouting = ReadRouting.CONFLICT_AWARE;
 
         private Builder() {
         }
@@ -141,12 +144,18 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
             return this;
         }
 
-        /** The recovery log, or null (the default) for none. */
+        /** A JDBC {@code Connection.TRANSACTION_*} level, or 0 (the default) for the engines' own. */
         public Builder defaultIsolation(int defaultIsolation) {
             this.defaultIsolation = defaultIsolation;
             return this;
         }
 
+        public Builder readRouting(ReadRouting readRouting) {
+            this.readRouting = readRouting;
+            return this;
+        }
+
+        /** The recovery log, or null (the default) for none. */
         public Builder recovery(RecoveryConfig recovery) {
             this.recovery = recovery;
             return this;
@@ -155,7 +164,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         /** @throws IllegalArgumentException or NullPointerException naming the first value that cannot work */
         public RequestManagerConfig build() {
             return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout,
-                    macroTimeZone, analysisCacheSize, placementRules, cache, recovery, defaultIsolation);
+                    macroTimeZone, analysisCacheSize, placementRules, cache, recovery, defaultIsolation, readRouting);
         }
     }
 }

@@ -6,6 +6,7 @@ import org.phalanx.requestmanager.backend.Backends;
 import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.balancer.ReadBalancer;
 import org.phalanx.requestmanager.cache.CacheStage;
+import org.phalanx.requestmanager.config.ReadRouting;
 import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.exec.BackendReads;
 import org.phalanx.requestmanager.hetero.BackendStatements;
@@ -24,10 +25,11 @@ import org.phalanx.requestmanager.stats.Statistics;
  * need from here.
  *
  * @param waitPolicy when a replicated write is answered
+ * @param readRouting how a read that must see certain writes picks its backend
  * @param applied    the backends' records of applied log positions (the write path reports failed units)
  */
 public record Pipeline(String name, Backends backends, SqlAnalyzer analyzer, MacroRewriter macros, Scheduler scheduler,
                        CacheStage cache, Routing routing, ReadBalancer balancer, ReadAdmission admission,
-                       BackendStatements statements, BackendReads reads, WaitPolicy waitPolicy, LogWriter log,
+                       BackendStatements statements, BackendReads reads, WaitPolicy waitPolicy, ReadRouting readRouting, LogWriter log,
                        AppliedRecords applied, Statistics statistics) {
 }

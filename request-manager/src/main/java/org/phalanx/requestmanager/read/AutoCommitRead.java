@@ -47,13 +47,14 @@ final class AutoCommitRead {
             }
             List<Backend> mine = s.tails().caughtUp(candidates);
             Collection<String> resources = p.scheduler().readResources(a);
-            Backend b = p.admission().admit(s.locksReads() ? Freshness.caughtUp(mine, resources)
-                    : Freshness.freshest(mine, resources), r.queryTimeoutSeconds());
+            Backend b = p.admission().admit(Freshness.choosable(p, mine, resources, s.locksReads()),
+                    r.queryTimeoutSeconds());
             if (b == null) {
                 continue; // taken out of service while the read waited: route again
             }
             tried.add(b);
             try {
+                Freshness.awaitChosen(p, b, resources, s.locksReads());
                 return p.reads().run(b, null, r, s.user());
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());

@@ -5,26 +5,47 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.config.ReadRouting;
+import org.phalanx.requestmanager.pipeline.Pipeline;
 
-/** Which backends are fresh enough to serve a read outside a transaction. */
+/** Which backends are fresh enough to serve a read: where the writes it must see are done. */
 final class Freshness {
     private Freshness() {
     }
 
     /**
-     * Among backends able to serve a read, those that have applied every write already queued on
-     * its tables ({@code resources}): under 'first' another session's write, a CREATE TABLE for
-     * instance, may still be on its way to a slow backend. If none has, those that have applied
-     * every write already acknowledged to a client (waiting for one if need be): a client that
-     * reads over one connection what it wrote over another, as a controller using this one as a
-     * backend does, then reads its writes.
+     * The backends among {@code candidates} the balancer may choose for a read of
+     * {@code resources}: where the writes it must see are done. Strict (a read holding its
+     * tables' locks: REPEATABLE READ, SERIALIZABLE): every write queued before it took them,
+     * acknowledged or not ({@link #caughtUp}); otherwise every write acknowledged to a client
+     * ({@link #freshest}). Routing by load only: all of them ({@link #awaitChosen} then waits).
      */
+    static List<Backend> choosable(Pipeline p, List<Backend> candidates, Collection<String> resources, boolean strict) {
+        if (p.readRouting() == ReadRouting.LOAD) {
+            return candidates;
+        }
+        return strict ? caughtUp(candidates, resources) : freshest(candidates, resources);
+    }
+
+    /** Routing by load only: waits until the writes the read must see are done on the chosen backend. */
+    static void awaitChosen(Pipeline p, Backend chosen, Collection<String> resources, boolean strict) {
+        if (p.readRouting() != ReadRouting.LOAD) {
+            return; // chosen among the fresh ones
+        }
+        while (!chosen.caughtUp(resources)) {
+            CompletableFuture<?> wait = strict ? chosen.queuedSoFar() : chosen.acknowledgedButNotRun(resources);
+            if (wait == null) {
+                return;
+            }
+            wait.handle((v, e) -> null).join();
+        }
+    }
+
     /**
-     * Among backends able to serve a read, those that have applied every write already queued on
-     * its tables, waiting for one if none has: a read holding its tables' locks (REPEATABLE READ,
-     * SERIALIZABLE) must see every commit queued before it took them, acknowledged or not.
+     * Those that have applied every write already queued on the read's tables, waiting for one if
+     * none has.
      */
-    static List<Backend> caughtUp(List<Backend> candidates, Collection<String> resources) {
+    private static List<Backend> caughtUp(List<Backend> candidates, Collection<String> resources) {
         while (true) {
             List<Backend> fresh = new ArrayList<>(candidates.size());
             List<CompletableFuture<?>> waiting = new ArrayList<>();
@@ -42,7 +63,14 @@ final class Freshness {
         }
     }
 
-    static List<Backend> freshest(List<Backend> candidates, Collection<String> resources) {
+    /**
+     * Those that have applied every write already queued on the read's tables: under 'first'
+     * another session's write, a CREATE TABLE for instance, may still be on its way to a slow
+     * backend. If none has, those that have applied every write already acknowledged to a client
+     * (waiting for one if need be): a client that reads over one connection what it wrote over
+     * another, as a controller using this one as a backend does, then reads its writes.
+     */
+    private static List<Backend> freshest(List<Backend> candidates, Collection<String> resources) {
         while (true) {
             List<Backend> fresh = new ArrayList<>(candidates.size());
             List<Backend> acknowledged = new ArrayList<>(candidates.size());

@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.read;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.api.Request;
@@ -40,10 +41,13 @@ final class TransactionRead {
                 throw p.backends().noBackend();
             }
             List<Backend> mine = s.tails().caughtUp(candidates);
-            Backend b = p.balancer().choose(s.locksReads()
-                    ? Freshness.caughtUp(mine, p.scheduler().readResources(a)) : mine);
+            Collection<String> resources = p.scheduler().readResources(a);
+            Backend b = p.balancer().choose(s.locksReads() ? Freshness.choosable(p, mine, resources, true) : mine);
             b.readStarted(); // never held back: the transaction may hold locks others wait for
             try {
+                if (s.locksReads()) {
+                    Freshness.awaitChosen(p, b, resources, true);
+                }
                 return p.reads().run(b, t.branches().get(b), r, s.user());
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
