@@ -10,6 +10,7 @@ import org.phalanx.bench.scenario.BookstorePartial;
 import org.phalanx.bench.scenario.ControllerCapacity;
 import org.phalanx.bench.scenario.DumpRestore;
 import org.phalanx.bench.scenario.HopCost;
+import org.phalanx.bench.scenario.IsolationCost;
 import org.phalanx.bench.scenario.MixedAgreement;
 import org.phalanx.bench.scenario.ReadScaleOut;
 import org.phalanx.bench.scenario.TreeDepth;
@@ -23,7 +24,7 @@ public final class Scenarios {
     public static List<Scenario> all() {
         return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
                 new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth(),
-                new MixedAgreement());
+                new MixedAgreement(), new IsolationCost());
     }
 
     /** The scenarios named on the command line ("all" for every one). */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.phalanx.testkit.jdbc.CostModel;
 
 /**
@@ -213,15 +214,37 @@ public final class Bookstore implements Workload {
     private final Mix mix;
     private final Dataset data;
     private final BestSellers bestSellers;
+    private final boolean interactionTransactions;
+    private final AtomicLong refusals = new AtomicLong();
 
     public Bookstore(Mix mix, Dataset data) {
         this(mix, data, BestSellers.QUERY);
     }
 
     public Bookstore(Mix mix, Dataset data, BestSellers bestSellers) {
+        this(mix, data, bestSellers, false);
+    }
+
+    private Bookstore(Mix mix, Dataset data, BestSellers bestSellers, boolean interactionTransactions) {
         this.mix = mix;
         this.data = data;
         this.bestSellers = bestSellers;
+        this.interactionTransactions = interactionTransactions;
+    }
+
+    /**
+     * The same workload with every interaction one transaction (as TPC-W implementations run
+     * them, and as the conflict-aware scheduling paper measured them), at the connection's
+     * isolation level; an interaction refused with 40001 is rolled back and run again
+     * ({@link #refusals} counts those).
+     */
+    public Bookstore inTransactions() {
+        return new Bookstore(mix, data, bestSellers, true);
+    }
+
+    /** Interactions refused with 40001 and run again, over every client of this workload so far. */
+    public long refusals() {
+        return refusals.get();
     }
 
     public Mix mix() {
@@ -448,6 +471,35 @@ public final class Bookstore implements Workload {
 
         @Override
         public void execute(int interaction) throws SQLException {
+            if (!interactionTransactions) {
+                run(interaction);
+                return;
+            }
+            c.setAutoCommit(false);
+            while (true) {
+                try {
+                    run(interaction);
+                    c.commit();
+                    return;
+                } catch (SQLException e) {
+                    rollbackAfter(e);
+                    if (!"40001".equals(e.getSQLState())) {
+                        throw e;
+                    }
+                    refusals.incrementAndGet();
+                }
+            }
+        }
+
+        private void rollbackAfter(Exception e) {
+            try {
+                c.rollback();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+        }
+
+        private void run(int interaction) throws SQLException {
             switch (interaction) {
                 case HOME -> {
                     query(CUSTOMER_NAME, customer);
@@ -599,57 +651,61 @@ public final class Bookstore implements Workload {
             if (cart == 0 || r.nextInt(4) == 0) {
                 addToCart(item());
             }
+            if (interactionTransactions) {
+                placeOrder(); // inside the interaction's transaction
+                return;
+            }
             c.setAutoCommit(false);
             try {
-                List<int[]> lines = new ArrayList<>();
-                double subTotal = 0;
-                PreparedStatement cartQuery = ps(CART);
-                cartQuery.setInt(1, cart);
-                try (ResultSet rs = cartQuery.executeQuery()) {
-                    while (rs.next()) {
-                        lines.add(new int[] {rs.getInt(1), rs.getInt(2)});
-                        subTotal += rs.getInt(2) * rs.getDouble(4) * (1 - discount);
-                    }
-                }
-                if (lines.isEmpty()) {
-                    c.rollback();
-                    return;
-                }
-                int order = data.nextOrder.incrementAndGet();
-                long now = System.currentTimeMillis();
-                update(NEW_ORDER, order, customer, now, subTotal, subTotal * 1.0825 + 3.0 + lines.size(), customer);
-                PreparedStatement ol = ps(NEW_ORDER_LINE);
-                PreparedStatement stock = ps(TAKE_STOCK);
-                for (int i = 0; i < lines.size(); i++) {
-                    int[] line = lines.get(i);
-                    ol.setInt(1, order);
-                    ol.setInt(2, i + 1);
-                    ol.setInt(3, line[0]);
-                    ol.setInt(4, line[1]);
-                    ol.setDouble(5, discount);
-                    ol.addBatch();
-                    stock.setInt(1, line[1]);
-                    stock.setInt(2, line[1]);
-                    stock.setInt(3, line[1]);
-                    stock.setInt(4, line[0]);
-                    stock.addBatch();
-                }
-                ol.executeBatch();
-                stock.executeBatch();
-                update(NEW_CC_XACT, order, "VISA", "4" + (100_000_000_000_000L + r.nextLong(899_999_999_999_999L)),
-                        subTotal, now);
-                update(CLEAR_CART, cart);
+                placeOrder();
                 c.commit();
             } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
+                rollbackAfter(e);
                 throw e;
             } finally {
                 c.setAutoCommit(true);
             }
+        }
+
+        /** Buy Confirm's transaction: the cart becomes an order, its lines take stock; the caller commits. */
+        private void placeOrder() throws SQLException {
+            List<int[]> lines = new ArrayList<>();
+            double subTotal = 0;
+            PreparedStatement cartQuery = ps(CART);
+            cartQuery.setInt(1, cart);
+            try (ResultSet rs = cartQuery.executeQuery()) {
+                while (rs.next()) {
+                    lines.add(new int[] {rs.getInt(1), rs.getInt(2)});
+                    subTotal += rs.getInt(2) * rs.getDouble(4) * (1 - discount);
+                }
+            }
+            if (lines.isEmpty()) {
+                return; // nothing to order
+            }
+            int order = data.nextOrder.incrementAndGet();
+            long now = System.currentTimeMillis();
+            update(NEW_ORDER, order, customer, now, subTotal, subTotal * 1.0825 + 3.0 + lines.size(), customer);
+            PreparedStatement ol = ps(NEW_ORDER_LINE);
+            PreparedStatement stock = ps(TAKE_STOCK);
+            for (int i = 0; i < lines.size(); i++) {
+                int[] line = lines.get(i);
+                ol.setInt(1, order);
+                ol.setInt(2, i + 1);
+                ol.setInt(3, line[0]);
+                ol.setInt(4, line[1]);
+                ol.setDouble(5, discount);
+                ol.addBatch();
+                stock.setInt(1, line[1]);
+                stock.setInt(2, line[1]);
+                stock.setInt(3, line[1]);
+                stock.setInt(4, line[0]);
+                stock.addBatch();
+            }
+            ol.executeBatch();
+            stock.executeBatch();
+            update(NEW_CC_XACT, order, "VISA", "4" + (100_000_000_000_000L + r.nextLong(899_999_999_999_999L)),
+                    subTotal, now);
+            update(CLEAR_CART, cart);
         }
 
         private void adminConfirm() throws SQLException {
