@@ -12,7 +12,10 @@ public final class SessionState {
     private final SessionTails tails = new SessionTails();
     private boolean autoCommit = true;
     private int isolation;
+    private boolean readOnly;
     private Transaction tx;
+    /** A read-only REPEATABLE READ or SERIALIZABLE transaction's snapshot, once it has read. */
+    private ReadOnlySnapshot snapshot;
 
     /** @param isolation the virtual database's default level */
     public SessionState(String user, int isolation) {
@@ -44,9 +47,43 @@ public final class SessionState {
         isolation = level;
     }
 
-    /** Whether this session's transactions lock what they read until they end (REPEATABLE READ and SERIALIZABLE). */
-    public boolean locksReads() {
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    public void readOnly(boolean on) {
+        readOnly = on;
+    }
+
+    /**
+     * Whether this session's transactions must read one state of the database until they end
+     * (REPEATABLE READ and SERIALIZABLE): by locking what they read, or, read-only, in a snapshot.
+     */
+    private boolean stableReads() {
         return !autoCommit && Isolation.locksReads(isolation);
+    }
+
+    /** Whether this session's transactions lock what they read until they end (REPEATABLE READ and SERIALIZABLE, read-write). */
+    public boolean locksReads() {
+        return stableReads() && !readOnly;
+    }
+
+    /** Whether this session's transactions read in a snapshot of one backend (REPEATABLE READ and SERIALIZABLE, read-only). */
+    public boolean readsSnapshot() {
+        return stableReads() && readOnly;
+    }
+
+    public ReadOnlySnapshot snapshot() {
+        return snapshot;
+    }
+
+    public void snapshot(ReadOnlySnapshot opened) {
+        snapshot = opened;
+    }
+
+    /** Whether a transaction is open: one that has read or written, or a read-only one's snapshot. */
+    public boolean inTransaction() {
+        return tx != null || snapshot != null;
     }
 
     /** Joins a transaction to backends with this session's login and isolation. */
@@ -73,8 +110,12 @@ public final class SessionState {
         return t != null && t.begun() ? t : null;
     }
 
-    /** The transaction ends (its commit or rollback is on its way). */
+    /** The transaction ends (its commit or rollback is on its way); a read-only one's snapshot ends now. */
     public void endTransaction() {
         tx = null;
+        if (snapshot != null) {
+            snapshot.end();
+            snapshot = null;
+        }
     }
 }

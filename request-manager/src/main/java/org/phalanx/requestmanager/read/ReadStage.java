@@ -13,7 +13,8 @@ import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.write.TransactionControl;
 
 /**
- * The read path: the cache stage first; then, inside a transaction that has joined a backend able
+ * The read path: a read-only REPEATABLE READ or SERIALIZABLE transaction's reads in its snapshot
+ * ({@link SnapshotRead}); otherwise the cache stage first; then, inside a transaction that has joined a backend able
  * to serve the read, on that branch ({@link TransactionRead}); otherwise committed data on a
  * pooled connection of a fresh backend, retried elsewhere on failure ({@link AutoCommitRead}).
  */
@@ -22,15 +23,20 @@ public final class ReadStage {
     private final TransactionControl transactions;
     private final AutoCommitRead autoCommit;
     private final TransactionRead inTransaction;
+    private final SnapshotRead inSnapshot;
 
     public ReadStage(Pipeline p, TransactionControl transactions) {
         this.p = p;
         this.transactions = transactions;
         this.autoCommit = new AutoCommitRead(p);
         this.inTransaction = new TransactionRead(p, transactions);
+        this.inSnapshot = new SnapshotRead(p, transactions);
     }
 
     public CacheStage.Answer read(Request r, SqlAnalysis a, SessionState s) throws SQLException {
+        if (s.readsSnapshot()) {
+            return new CacheStage.Answer(inSnapshot.read(r, a, s), false); // the cache holds the latest state, not the snapshot's
+        }
         if (s.locksReads()) {
             lockReads(a, s);
         }
@@ -63,6 +69,9 @@ public final class ReadStage {
             transactions.rollbackQuietly(s);
             throw e;
         }
+        // its commit is queued on these tables too: a later writer of them runs after it on every
+        // backend, so no backend shows that writer's commit without this one's (a snapshot would)
+        t.lock(locks);
     }
 
     private Result readUncached(Request r, SqlAnalysis a, SessionState s)

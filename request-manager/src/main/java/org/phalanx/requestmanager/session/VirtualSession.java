@@ -38,7 +38,6 @@ final class VirtualSession implements Session {
     private final SessionState state;
     /** The transaction was opened by a BEGIN statement: COMMIT/ROLLBACK restore auto-commit. */
     private boolean begunBySql;
-    private boolean readOnly;
     private boolean closed;
 
     VirtualSession(Pipeline p, ReadStage reads, WriteStage writes, TransactionControl transactions, Sessions registry,
@@ -78,7 +77,7 @@ final class VirtualSession implements Session {
             throw new SQLException("transaction isolation level " + level + " does not exist",
                     SqlState.INVALID_PARAMETER_VALUE.code());
         }
-        if (state.transaction() != null) {
+        if (state.inTransaction()) {
             throw new SQLException("cannot change the isolation level inside a transaction",
                     SqlState.ACTIVE_SQL_TRANSACTION.code());
         }
@@ -93,7 +92,12 @@ final class VirtualSession implements Session {
     @Override
     public synchronized void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
-        this.readOnly = readOnly;
+        if (readOnly != state.readOnly() && state.inTransaction()) {
+            // as PostgreSQL: a transaction is read-only or not from its start to its end
+            throw new SQLException("cannot change the read-only property inside a transaction",
+                    SqlState.ACTIVE_SQL_TRANSACTION.code());
+        }
+        state.readOnly(readOnly);
     }
 
     @Override
@@ -172,7 +176,7 @@ final class VirtualSession implements Session {
                             SqlState.DYNAMIC_SQL_ERROR.code());
                 }
                 p.statistics().write();
-                if (readOnly) {
+                if (state.readOnly()) {
                     throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
                 }
                 return writes.write(r, a, state);
@@ -188,7 +192,7 @@ final class VirtualSession implements Session {
 
     /** BEGIN IMMEDIATE (see {@link TransactionControl#beginImmediate}); opens the transaction as BEGIN does. */
     private void beginImmediate() throws SQLException {
-        if (readOnly) {
+        if (state.readOnly()) {
             throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
         }
         if (state.begunTransaction() != null) {

@@ -53,6 +53,7 @@ public final class TransactionControl {
     public void commit(SessionState s) throws SQLException {
         Transaction t = s.transaction();
         if (t == null) {
+            s.endTransaction(); // a read-only transaction's snapshot, if it read
             return;
         }
         throwIfDoomed(s, t);
@@ -63,6 +64,7 @@ public final class TransactionControl {
     public void rollback(SessionState s) throws SQLException {
         Transaction t = s.transaction();
         if (t == null) {
+            s.endTransaction(); // a read-only transaction's snapshot, if it read
             return;
         }
         end(s, t, false);
