@@ -235,8 +235,8 @@ public final class Bookstore implements Workload {
     /**
      * The same workload with every interaction one transaction (as TPC-W implementations run
      * them, and as the conflict-aware scheduling paper measured them), at the connection's
-     * isolation level; an interaction refused with 40001 is rolled back and run again
-     * ({@link #refusals} counts those).
+     * isolation level, declared read-only ({@code setReadOnly(true)}) when it writes nothing; an
+     * interaction refused with 40001 is rolled back and run again ({@link #refusals} counts those).
      */
     public Bookstore inTransactions() {
         return new Bookstore(mix, data, bestSellers, true);
@@ -475,6 +475,10 @@ public final class Bookstore implements Workload {
                 run(interaction);
                 return;
             }
+            boolean readOnly = readsOnly(interaction);
+            if (readOnly != c.isReadOnly()) {
+                c.setReadOnly(readOnly); // between transactions, as JDBC applications declare a read-only one
+            }
             c.setAutoCommit(false);
             while (true) {
                 try {
@@ -497,6 +501,15 @@ public final class Bookstore implements Workload {
             } catch (SQLException suppressed) {
                 e.addSuppressed(suppressed);
             }
+        }
+
+        /** The interactions that write nothing (Best Sellers with a work table writes it). */
+        private boolean readsOnly(int interaction) {
+            return switch (interaction) {
+                case SHOPPING_CART, BUY_REQUEST, BUY_CONFIRM, ADMIN_CONFIRM -> false;
+                case BEST_SELLERS -> bestSellers == BestSellers.QUERY;
+                default -> true;
+            };
         }
 
         private void run(int interaction) throws SQLException {
