@@ -23,10 +23,12 @@ import org.phalanx.engine.SqlState;
  * shared (a REPEATABLE READ or SERIALIZABLE transaction's reads where the whole database is locked)
  * lets no one write anything; held exclusively, it lets no one hold anything.
  *
- * <p>Writers come first: a transaction asking to read a resource it does not hold yet waits while
- * another waits to write it, so readers that keep overlapping (REPEATABLE READ transactions that
- * read, then write the table they read) cannot starve a writer. Such a reader's wait is an edge of
- * the wait-for graph too.
+ * <p>Older transactions (lower ids) come first: a transaction asking to read a resource it does
+ * not hold yet waits while an older one waits to write it, so readers that keep overlapping
+ * (REPEATABLE READ transactions that read, then write the table they read) cannot starve a writer;
+ * and a transaction holding nothing yet waits behind every older one waiting for access that
+ * conflicts with its own, so transactions refused with 40001 and run again (each time newer)
+ * cannot starve an older one either. These waits are edges of the wait-for graph too.
  *
  * <p>The scheduler never deadlocks: a transaction whose wait would close a cycle in the
  * wait-for graph (edges from a waiting transaction to every holder blocking it, shared holders
@@ -140,6 +142,10 @@ public final class LockManager {
     /** Other transactions holding something that conflicts with {@code access}. */
     private Set<Long> blockers(long tx, Access access) {
         Set<Long> result = new HashSet<>();
+        Set<String> mine = held.getOrDefault(tx, Set.of());
+        if (mine.isEmpty()) {
+            olderWaiters(tx, access, result);
+        }
         if (access.writesAll()) {
             result.addAll(held.keySet());
             result.remove(tx);
@@ -168,7 +174,6 @@ public final class LockManager {
                 }
             }
         }
-        Set<String> mine = held.getOrDefault(tx, Set.of());
         for (String r : access.reads()) {
             Holders h = holders.get(r);
             if (h != null) {
@@ -181,14 +186,51 @@ public final class LockManager {
         return result;
     }
 
-    /** Other transactions waiting to write r (or everything): a new reader of r queues behind them. */
+    /**
+     * Older transactions waiting to write r (or everything): a newer reader of r queues behind
+     * them. An older reader does not: a transaction refused with 40001 and run again is newer than
+     * every reader it had made wait, so it cannot keep one waiting for ever by coming back (a
+     * Payment writing {@code warehouse} that, refused for a cycle with a New-Order waiting to read
+     * it, came back ahead of that New-Order every time was a livelock).
+     */
     private void waitingWriters(String r, long tx, Set<Long> result) {
         for (Map.Entry<Long, Access> w : waiting.entrySet()) {
             Set<String> writes = w.getValue().writes();
-            if (w.getKey() != tx && (writes.contains(r) || writes.contains(ALL) || ALL.equals(r) && !writes.isEmpty())) {
+            if (w.getKey() < tx && (writes.contains(r) || writes.contains(ALL) || ALL.equals(r) && !writes.isEmpty())) {
                 result.add(w.getKey());
             }
         }
+    }
+
+    /**
+     * Older transactions waiting for access that conflicts with this: a transaction that holds
+     * nothing yet queues behind them (it cannot close a cycle: no one waits for it). Otherwise a
+     * newcomer could take a lock an older transaction was about to get, again and again.
+     */
+    private void olderWaiters(long tx, Access access, Set<Long> result) {
+        for (Map.Entry<Long, Access> w : waiting.entrySet()) {
+            Access theirs = w.getValue();
+            if (w.getKey() < tx && (writesAny(access, theirs.reads()) || writesAny(access, theirs.writes())
+                    || writesAny(theirs, access.reads()))) {
+                result.add(w.getKey());
+            }
+        }
+    }
+
+    /** Whether {@code access} writes one of these resources ({@link #ALL} on either side meets everything). */
+    private static boolean writesAny(Access access, Set<String> resources) {
+        if (resources.isEmpty() || access.writes().isEmpty()) {
+            return false;
+        }
+        if (access.writesAll() || resources.contains(ALL)) {
+            return true;
+        }
+        for (String r : resources) {
+            if (access.writes().contains(r)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void addOther(Set<Long> result, Long holder, long tx) {

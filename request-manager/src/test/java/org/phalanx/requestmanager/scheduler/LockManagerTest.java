@@ -230,4 +230,26 @@ class LockManagerTest {
         locks.releaseAll(1);
         writer.get(LONG, TimeUnit.MILLISECONDS);
     }
+
+    /**
+     * An older reader is not held back by a newer waiting writer: TPC-C's livelock, where a
+     * New-Order (1) holding {@code customer} waits to read {@code warehouse}, held by a Payment (2)
+     * that then wants to write {@code customer}: a cycle, so the Payment is refused; run again (3),
+     * it waits to write {@code warehouse} and must not get it before the New-Order reads it.
+     */
+    @Test
+    void anOlderReaderIsNotHeldBackByANewerWaitingWriter() throws Exception {
+        locks.acquire(1, reads("customer"), LONG);
+        locks.acquire(2, writes("warehouse"), LONG);
+        locks.acquire(2, reads("customer"), LONG);
+        CompletableFuture<Void> newOrder = acquireAsync(1, reads("warehouse"));
+        awaitWaiting(1);
+        assertRefused(() -> locks.acquire(2, writes("customer"), LONG)); // closes the cycle
+        CompletableFuture<Void> paymentAgain = acquireAsync(3, writes("warehouse"));
+        locks.releaseAll(2);
+        newOrder.get(LONG, TimeUnit.MILLISECONDS); // not behind 3, though 3 waits to write warehouse
+        assertFalse(paymentAgain.isDone());
+        locks.releaseAll(1);
+        paymentAgain.get(LONG, TimeUnit.MILLISECONDS);
+    }
 }
