@@ -12,6 +12,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -640,33 +641,31 @@ public final class Backend implements BackendView {
     }
 
     /**
-     * A task on these resources (or on the whole database) that a client has been answered for
-     * but that has not run here yet, or null: a read may be served here when there is none.
+     * Completes once every task on these resources (or on the whole database) that a client has
+     * been answered for and that has not run here yet has finished, whatever its outcome; null if
+     * there is none: a read may be served here then. Only the tasks acknowledged by now count: a
+     * read must see what was acknowledged before it began, and waiting for later ones too could
+     * chase a stream of writes for ever.
      */
-    public CompletableFuture<?> acknowledgedButNotRun(Collection<String> resources) {
+    public CompletableFuture<?> acknowledgedSoFar(Collection<String> resources) {
+        List<CompletableFuture<?>> tasks = new ArrayList<>();
         if (resources.contains(LockManager.ALL)) {
-            for (Set<CompletableFuture<?>> tasks : acknowledgedNotRun.values()) {
-                CompletableFuture<?> f = anyOf(tasks);
-                if (f != null) {
-                    return f;
-                }
+            acknowledgedNotRun.values().forEach(tasks::addAll);
+        } else {
+            addAll(tasks, acknowledgedNotRun.get(LockManager.ALL));
+            for (String r : resources) {
+                addAll(tasks, acknowledgedNotRun.get(r));
             }
-            return null;
         }
-        CompletableFuture<?> f = anyOf(acknowledgedNotRun.get(LockManager.ALL));
-        for (java.util.Iterator<String> it = resources.iterator(); f == null && it.hasNext(); ) {
-            f = anyOf(acknowledgedNotRun.get(it.next()));
-        }
-        return f;
+        tasks.removeIf(CompletableFuture::isDone);
+        return tasks.isEmpty() ? null
+                : CompletableFuture.allOf(tasks.toArray(new CompletableFuture[0])).handle((v, e) -> null);
     }
 
-    private static CompletableFuture<?> anyOf(Set<CompletableFuture<?>> tasks) {
+    private static void addAll(List<CompletableFuture<?>> to, Set<CompletableFuture<?>> tasks) {
         if (tasks != null) {
-            for (CompletableFuture<?> f : tasks) {
-                return f;
-            }
+            to.addAll(tasks);
         }
-        return null;
     }
 
     /**

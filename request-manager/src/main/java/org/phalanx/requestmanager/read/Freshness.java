@@ -2,7 +2,9 @@ package org.phalanx.requestmanager.read;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.config.ReadRouting;
@@ -32,12 +34,16 @@ final class Freshness {
         if (p.readRouting() != ReadRouting.LOAD) {
             return; // chosen among the fresh ones
         }
-        while (!chosen.caughtUp(resources)) {
-            CompletableFuture<?> wait = strict ? chosen.queuedSoFar() : chosen.acknowledgedButNotRun(resources);
-            if (wait == null) {
-                return;
+        if (strict) {
+            // no one else writes these tables now (the read holds them): this ends
+            while (!chosen.caughtUp(resources)) {
+                chosen.queuedSoFar().join();
             }
-            wait.handle((v, e) -> null).join();
+            return;
+        }
+        CompletableFuture<?> acknowledged = chosen.caughtUp(resources) ? null : chosen.acknowledgedSoFar(resources);
+        if (acknowledged != null) {
+            acknowledged.join();
         }
     }
 
@@ -71,29 +77,35 @@ final class Freshness {
      * another, as a controller using this one as a backend does, then reads its writes.
      */
     private static List<Backend> freshest(List<Backend> candidates, Collection<String> resources) {
-        while (true) {
-            List<Backend> fresh = new ArrayList<>(candidates.size());
-            List<Backend> acknowledged = new ArrayList<>(candidates.size());
-            List<CompletableFuture<?>> waiting = new ArrayList<>();
-            for (Backend b : candidates) {
-                if (b.caughtUp(resources)) {
-                    fresh.add(b);
-                    continue;
-                }
-                CompletableFuture<?> notRun = b.acknowledgedButNotRun(resources);
-                if (notRun == null) {
-                    acknowledged.add(b);
-                } else {
-                    waiting.add(notRun);
-                }
+        List<Backend> fresh = new ArrayList<>(candidates.size());
+        List<Backend> acknowledged = new ArrayList<>(candidates.size());
+        Map<Backend, CompletableFuture<?>> waiting = new LinkedHashMap<>();
+        for (Backend b : candidates) {
+            if (b.caughtUp(resources)) {
+                fresh.add(b);
+                continue;
             }
-            if (!fresh.isEmpty()) {
-                return fresh;
+            CompletableFuture<?> notRun = b.acknowledgedSoFar(resources);
+            if (notRun == null) {
+                acknowledged.add(b);
+            } else {
+                waiting.put(b, notRun);
             }
-            if (!acknowledged.isEmpty()) {
-                return acknowledged;
-            }
-            CompletableFuture.anyOf(waiting.toArray(new CompletableFuture[0])).handle((v, e) -> null).join();
         }
+        if (!fresh.isEmpty()) {
+            return fresh;
+        }
+        if (!acknowledged.isEmpty()) {
+            return acknowledged;
+        }
+        // the first to run what was acknowledged so far: later acknowledgements are not this read's to see
+        CompletableFuture.anyOf(waiting.values().toArray(new CompletableFuture[0])).join();
+        List<Backend> done = new ArrayList<>();
+        waiting.forEach((b, f) -> {
+            if (f.isDone()) {
+                done.add(b);
+            }
+        });
+        return done;
     }
 }
