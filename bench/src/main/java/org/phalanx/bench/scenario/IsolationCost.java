@@ -138,10 +138,11 @@ public final class IsolationCost implements Scenario {
         s.text("Conflict-aware / load-only routing, ordering mix at N=" + largest + ", SERIALIZABLE: "
                 + Section.num(aware.rate() / load.rate()) + "× with least pending requests first, "
                 + Section.num(awareRr.rate() / loadRr.rate()) + "× with round robin.");
-        s.text("Why routing gains nothing here: an emulated backend serves its statements in arrival order (a fair"
+        s.text("Why routing gains little here: an emulated backend serves its statements in arrival order (a fair"
                 + " semaphore of " + SLOTS + " slots), so a read sent to a backend where a write it must see is still"
                 + " queued would wait behind that write in the slot queue anyway; waiting for the write there costs the"
-                + " read nothing, and least-pending balancing already avoids backends with long queues. Sending reads"
+                + " read nothing, and least-pending balancing already avoids backends with long queues (round robin"
+                + " does not: there conflict-aware routing helps somewhat). Sending reads"
                 + " only to backends that have finished the writes concentrates them on fewer backends instead."
                 + " Conflict-aware routing pays where a lagging replica runs reads beside its backlog of writes (a real"
                 + " engine running statements in parallel, as in the paper's MySQL replicas), which this cost model"
