@@ -8,6 +8,7 @@ import org.phalanx.bench.scenario.AuctionCache;
 import org.phalanx.bench.scenario.BookstoreMixes;
 import org.phalanx.bench.scenario.BookstorePartial;
 import org.phalanx.bench.scenario.ControllerCapacity;
+import org.phalanx.bench.scenario.DirectVsPhalanx;
 import org.phalanx.bench.scenario.DumpRestore;
 import org.phalanx.bench.scenario.HopCost;
 import org.phalanx.bench.scenario.IsolationCost;
@@ -24,7 +25,7 @@ public final class Scenarios {
     public static List<Scenario> all() {
         return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
                 new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth(),
-                new MixedAgreement(), new IsolationCost());
+                new MixedAgreement(), new IsolationCost(), new DirectVsPhalanx());
     }
 
     /** The scenarios named on the command line ("all" for every one). */

@@ -39,7 +39,8 @@ public final class MachineFacts {
         }
         java.util.Set<String> modules = new java.util.TreeSet<>();
         for (String line : out.split("\n")) {
-            String path = line.length() > 3 ? line.substring(3) : line;
+            // the output comes back stripped: the first line may have lost the blank of its status column
+            String path = line.strip().replaceFirst("^\\S+\\s+", "");
             modules.add(path.contains("/") ? path.substring(0, path.indexOf('/')) : path);
         }
         return " (working tree, with uncommitted changes in " + String.join(", ", modules) + ")";
