@@ -138,6 +138,39 @@ class HungBackendTest {
         assertIdentical();
     }
 
+    /**
+     * Under 'all' an auto-commit write runs on the client's own thread on the first backend (it
+     * waits for it anyway): if that backend hangs, its connection is aborted when it is found hung,
+     * so the client is answered all the same.
+     */
+    @Test
+    void aHungBackendRunningTheWriteOnTheClientsThreadStillLetsItBeAnswered() throws Exception {
+        start(WaitPolicy.ALL, new HangLimits(Duration.ofSeconds(1), 0, 0));
+        try (Session s = rm.openSession("u")) {
+            createTable(s);
+            FaultyDriver.fault("b1").hang();
+            CompletableFuture<Long> write = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return update(s, "UPDATE t SET v = v + 1 WHERE id = 1");
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try {
+                assertEquals(1L, write.get(60, TimeUnit.SECONDS));
+            } finally {
+                FaultyDriver.fault("b1").resume(); // a write still stuck holds the session: let the test end
+            }
+            assertEquals(BackendState.DISABLED, backend("b1").state());
+            assertTrue(backend("b1").disabledReason().contains("hung"), backend("b1").disabledReason());
+            enableOnceIdle("b1");
+            update(s, "UPDATE t SET v = v + 1 WHERE id = 2");
+        }
+        rm.close();
+        rm = null;
+        assertIdentical();
+    }
+
     @Test
     void aBackendPastItsQueueBoundIsDisabledAndItsQueueFreed() throws Exception {
         start(WaitPolicy.FIRST, new HangLimits(Duration.ZERO, 20, 0));

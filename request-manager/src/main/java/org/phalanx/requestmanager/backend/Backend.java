@@ -313,8 +313,10 @@ public final class Backend implements BackendView {
         List<BackendTask<?>> tasks = List.copyOf(unfinished);
         running.unstickAll();
         if (!tasks.isEmpty()) {
-            Thread t = new Thread(() -> tasks.forEach(task -> task.completeExceptionally(new BackendDisabledException(name()))),
-                    "phalanx-release-" + name());
+            Thread t = new Thread(() -> tasks.forEach(task -> {
+                unfinished.remove(task); // before its waiters wake (they run first): they may count what is left
+                task.completeExceptionally(new BackendDisabledException(name()));
+            }), "phalanx-release-" + name());
             t.setDaemon(true);
             t.start();
         }
@@ -521,6 +523,18 @@ public final class Backend implements BackendView {
      * a backend past its {@link HangLimits} is disabled.
      */
     public <T> BackendTask<T> enqueue(Access access, CompletableFuture<?> after, long bytes, Callable<T> work) {
+        return enqueue(access, after, bytes, false, work);
+    }
+
+    /**
+     * The same; with {@code callerRuns}, work that can start at once (nothing queued before it
+     * conflicts) is left to the caller, which runs it on its own thread with
+     * {@link BackendTask#runIfLeftToCaller} once out of the delivery: a client that waits for
+     * this backend's answer anyway then saves two thread hand-offs (about 50 µs each on these
+     * machines). Otherwise it runs on the backend's threads, as always.
+     */
+    public <T> BackendTask<T> enqueue(Access access, CompletableFuture<?> after, long bytes, boolean callerRuns,
+                                      Callable<T> work) {
         List<CompletableFuture<?>> deps = tails.predecessors(access);
         if (after != null && !after.isDone()) {
             deps.add(after);
@@ -555,6 +569,7 @@ public final class Backend implements BackendView {
                 requestEnded();
             }
             // answered once no longer running: whoever is told may disable and enable it at once
+            unfinished.remove(result); // before its waiters wake (they run first): they may count what is left
             if (failure == null) {
                 result.complete(value);
             } else {
@@ -562,7 +577,9 @@ public final class Backend implements BackendView {
             }
             result.ran();
         };
-        if (deps.isEmpty()) {
+        if (deps.isEmpty() && callerRuns) {
+            result.runByCaller(run);
+        } else if (deps.isEmpty()) {
             submit(run, result);
         } else {
             CompletableFuture.allOf(deps.toArray(new CompletableFuture[0])).whenComplete((v, e) -> submit(run, result));

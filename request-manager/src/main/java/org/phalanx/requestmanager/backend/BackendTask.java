@@ -12,10 +12,29 @@ import java.util.function.BiConsumer;
  */
 public final class BackendTask<T> extends CompletableFuture<T> {
     private final CompletableFuture<Void> ran = new CompletableFuture<>();
+    /** The work, when its caller runs it itself (see {@link Backend#enqueue}); null once taken. */
+    private volatile Runnable callerRuns;
 
     /** Runs the action, with this task's outcome, once the work has really ended or was skipped. */
     public void whenRan(BiConsumer<? super T, ? super Throwable> action) {
         ran.whenComplete((v, e) -> whenComplete(action));
+    }
+
+    void runByCaller(Runnable work) {
+        callerRuns = work;
+    }
+
+    /**
+     * Runs the work on this thread if it was left to the caller ({@code callerRuns} in
+     * {@link Backend#enqueue}); the caller must call this right after the write ordering's
+     * delivery, whatever happens, since later conflicting tasks wait for this one.
+     */
+    public void runIfLeftToCaller() {
+        Runnable work = callerRuns;
+        if (work != null) {
+            callerRuns = null;
+            work.run();
+        }
     }
 
     /** The work has ended (or will never run). */

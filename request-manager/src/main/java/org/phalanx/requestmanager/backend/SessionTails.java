@@ -23,7 +23,12 @@ public final class SessionTails {
 
     /** Queues work sending about {@code bytes} on a backend behind this session's earlier work there (see {@link Backend#enqueue}). */
     public <T> BackendTask<T> enqueue(Backend b, Access access, long bytes, Callable<T> work) {
-        BackendTask<T> f = b.enqueue(access, tails.get(b), bytes, work);
+        return enqueue(b, access, bytes, false, work);
+    }
+
+    /** The same, leaving work that can start at once to the caller (see {@link Backend#enqueue}). */
+    public <T> BackendTask<T> enqueue(Backend b, Access access, long bytes, boolean callerRuns, Callable<T> work) {
+        BackendTask<T> f = b.enqueue(access, tails.get(b), bytes, callerRuns, work);
         tails.put(b, f);
         return f;
     }

@@ -65,7 +65,9 @@ public final class LockManager {
                 if (blockers.isEmpty()) {
                     break;
                 }
-                if (closesCycle(tx, blockers)) {
+                // one holding nothing closes no cycle: no one waits for it (cycles are found by whoever
+                // closes them); skipping it spares a search of a graph where newcomers wait behind each other
+                if (held.containsKey(tx) && closesCycle(tx, blockers)) {
                     throw new SQLTransactionRollbackException(
                             "transaction rolled back to break a deadlock between transactions",
                             SqlState.SERIALIZATION_FAILURE.code());

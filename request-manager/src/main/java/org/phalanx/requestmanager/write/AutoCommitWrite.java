@@ -31,7 +31,8 @@ final class AutoCommitWrite {
         long deadline = System.currentTimeMillis() + lockTimeoutMillis;
         long pause = 5;
         while (true) {
-            try (Connection c = b.connectionFor(user)) {
+            // its connection is aborted if the backend hangs: the thread may be the client's own (WriteStage)
+            try (Connection c = b.connectionFor(user); var running = b.running().startOn(c, "a write")) {
                 AppliedPositions.Work<WriteOutcome> work = () -> {
                     WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r);
                     if (agreement != null) {

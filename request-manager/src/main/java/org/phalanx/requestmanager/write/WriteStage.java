@@ -19,6 +19,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendDisabledException;
+import org.phalanx.requestmanager.backend.BackendTask;
 import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
@@ -104,6 +105,11 @@ public final class WriteStage {
                 agreement = new Agreement(chosen, count, disagreement);
             }
             Agreement agreed = agreement;
+            // an auto-commit write whose answer the client waits for anyway runs on this thread
+            Backend runHere = implicit && agreed == null && (chosen.size() == 1 || p.waitPolicy() == WaitPolicy.ALL)
+                    ? chosen.get(0) : null;
+            BackendTask<?>[] leftToMe = new BackendTask<?>[1];
+            Thread me = Thread.currentThread(); // a write ordering delivering elsewhere (later) runs nothing here
             try {
                 p.scheduler().order(position -> {
                     logPosition[0] = position;
@@ -125,7 +131,11 @@ public final class WriteStage {
                                         p.scheduler().lockTimeoutMillis(), agreed)
                                 : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
                         // held in memory while queued: Java text takes two bytes a character
-                        CompletableFuture<WriteOutcome> f = s.tails().enqueue(b, access, 2 * sent.approximateBytes(), work);
+                        boolean mine = b == runHere && Thread.currentThread() == me;
+                        BackendTask<WriteOutcome> f = s.tails().enqueue(b, access, 2 * sent.approximateBytes(), mine, work);
+                        if (mine) {
+                            leftToMe[0] = f;
+                        }
                         if (agreed != null) {
                             f.whenComplete((v, e) -> {
                                 if (e != null) {
@@ -144,6 +154,9 @@ public final class WriteStage {
                     }
                 });
             } finally {
+                if (leftToMe[0] != null) {
+                    leftToMe[0].runIfLeftToCaller(); // run now, whatever happened: later conflicting work waits for it
+                }
                 if (agreed != null) {
                     for (Backend b : chosen) {
                         if (!futures.containsKey(b)) {

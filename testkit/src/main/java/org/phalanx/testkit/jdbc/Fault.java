@@ -3,6 +3,7 @@ package org.phalanx.testkit.jdbc;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -64,11 +65,29 @@ public final class Fault {
     }
 
     /** Waits while the backend is hung. */
-    void awaitResumed() throws InterruptedException {
+    void awaitResumed() throws InterruptedException, SQLException {
+        awaitResumed(() -> false);
+    }
+
+    /**
+     * Waits while the backend is hung, unless the connection waiting is aborted meanwhile: then it
+     * fails, as a real driver's call does once {@code Connection.abort} closed its socket.
+     */
+    void awaitResumed(BooleanSupplier aborted) throws InterruptedException, SQLException {
         synchronized (resumed) {
             while (hung) {
+                if (aborted.getAsBoolean()) {
+                    throw new SQLNonTransientConnectionException("injected fault: connection aborted while hung", "08006");
+                }
                 resumed.wait();
             }
+        }
+    }
+
+    /** Wakes whatever waits on the hung backend, to look whether its connection was aborted. */
+    void wakeWaiters() {
+        synchronized (resumed) {
+            resumed.notifyAll();
         }
     }
 
@@ -76,13 +95,13 @@ public final class Fault {
      * Breaks the backend if {@link #breakBefore} matches the statement; else waits while hung,
      * counts an execution and waits the injected delay, before the statement reaches its backend.
      */
-    void beforeExecution(String sql) throws InterruptedException, SQLException {
+    void beforeExecution(String sql, BooleanSupplier aborted) throws InterruptedException, SQLException {
         Predicate<String> breaking = breakBefore;
         if (breaking != null && sql != null && breaking.test(sql)) {
             broken = true;
             check();
         }
-        awaitResumed();
+        awaitResumed(aborted);
         executions.incrementAndGet();
         long delay = delayMillis;
         if (delay > 0) {

@@ -18,6 +18,8 @@ final class WrappedConnection implements InvocationHandler {
     private final Capacity capacity;
     private final boolean countRows;
     private Connection proxy;
+    /** Set by {@code abort}: calls waiting on a hung backend then fail, as on a closed socket. */
+    private volatile boolean aborted;
 
     private WrappedConnection(Connection real, Fault fault, Capacity capacity, boolean countRows) {
         this.real = real;
@@ -47,7 +49,12 @@ final class WrappedConnection implements InvocationHandler {
             case "toString" -> {
                 return "faulty[" + fault.name + "] " + real;
             }
-            case "close", "isClosed", "abort" -> {
+            case "abort" -> {
+                aborted = true;
+                fault.wakeWaiters();
+                return Reflection.invoke(method, real, args);
+            }
+            case "close", "isClosed" -> {
                 // a broken connection can still be closed, as a dead socket can
                 return Reflection.invoke(method, real, args);
             }
@@ -61,7 +68,7 @@ final class WrappedConnection implements InvocationHandler {
         }
         fault.check();
         if (m.equals("commit") || m.equals("rollback") || m.equals("isValid")) {
-            fault.awaitResumed(); // a stopped server answers none of these
+            fault.awaitResumed(() -> aborted); // a stopped server answers none of these
         }
         switch (m) {
             case "createStatement" -> {
@@ -89,6 +96,6 @@ final class WrappedConnection implements InvocationHandler {
     }
 
     private Statement statement(Class<? extends Statement> type, Statement s, String preparedSql) {
-        return WrappedStatement.wrap(type, s, preparedSql, proxy, fault, capacity, countRows);
+        return WrappedStatement.wrap(type, s, preparedSql, proxy, () -> aborted, fault, capacity, countRows);
     }
 }

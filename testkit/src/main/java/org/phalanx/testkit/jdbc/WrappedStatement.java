@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * A real statement seen through its backend's {@link Fault} and {@link Capacity}: every call fails
@@ -22,17 +23,19 @@ final class WrappedStatement implements InvocationHandler {
     private final Statement real;
     private final String preparedSql;
     private final Connection connection;
+    private final BooleanSupplier aborted;
     private final Fault fault;
     private final Capacity capacity;
     private final boolean countRows;
     /** The SQL of the entries added to the batch; only an emulated capacity needs it. */
     private final List<String> batch;
 
-    private WrappedStatement(Statement real, String preparedSql, Connection connection, Fault fault,
-                             Capacity capacity, boolean countRows) {
+    private WrappedStatement(Statement real, String preparedSql, Connection connection, BooleanSupplier aborted,
+                             Fault fault, Capacity capacity, boolean countRows) {
         this.real = real;
         this.preparedSql = preparedSql;
         this.connection = connection;
+        this.aborted = aborted;
         this.fault = fault;
         this.capacity = capacity;
         this.countRows = countRows;
@@ -40,9 +43,9 @@ final class WrappedStatement implements InvocationHandler {
     }
 
     static Statement wrap(Class<? extends Statement> type, Statement real, String preparedSql, Connection connection,
-                          Fault fault, Capacity capacity, boolean countRows) {
+                          BooleanSupplier aborted, Fault fault, Capacity capacity, boolean countRows) {
         return (Statement) Proxy.newProxyInstance(WrappedStatement.class.getClassLoader(), new Class<?>[] {type},
-                new WrappedStatement(real, preparedSql, connection, fault, capacity, countRows));
+                new WrappedStatement(real, preparedSql, connection, aborted, fault, capacity, countRows));
     }
 
     @Override
@@ -63,7 +66,7 @@ final class WrappedStatement implements InvocationHandler {
         }
         fault.check();
         if (EXECUTE.contains(m)) {
-            fault.beforeExecution(args != null && args.length > 0 && args[0] instanceof String s ? s : preparedSql);
+            fault.beforeExecution(args != null && args.length > 0 && args[0] instanceof String s ? s : preparedSql, aborted);
             Object result = execute(m, method, args);
             return m.equals("executeQuery") ? results(result) : result;
         }
