@@ -31,6 +31,7 @@ import org.phalanx.requestmanager.cache.ResultCacheStage;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.config.ReplicationLevel;
+import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.exec.BackendReads;
 import org.phalanx.requestmanager.hetero.BackendStatements;
@@ -92,11 +93,12 @@ public final class RequestManager implements AutoCloseable {
                 : Routing.EVERYWHERE;
         boolean lockWholeDatabase = switch (config.lockGranularity()) {
             case DATABASE -> true;
-            case TABLE -> false;
+            case TABLE, KEY -> false;
             case AUTO -> backends.all().stream().anyMatch(b -> b.engine().locksWholeDatabase());
         };
         long lastLogged = config.recovery() == null ? 0 : config.recovery().log().lastPosition();
-        Scheduler scheduler = new Scheduler(new LocalWriteOrdering(lastLogged), lockWholeDatabase, config.lockTimeout());
+        Scheduler scheduler = new Scheduler(new LocalWriteOrdering(lastLogged), lockWholeDatabase,
+                config.lockGranularity() == LockGranularity.KEY, config.lockTimeout());
         SqlAnalyzer analyzer = new SqlAnalyzer(config.analysisCacheSize());
         this.admin = new BackendAdministration(name, backends, config.recovery(), scheduler, schema, analyzer,
                 config.replication().isPartial());

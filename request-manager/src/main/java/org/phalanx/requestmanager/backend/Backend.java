@@ -36,6 +36,7 @@ import org.phalanx.requestmanager.config.HangLimits;
 import org.phalanx.requestmanager.config.RewriteRule;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
+import org.phalanx.requestmanager.scheduler.RowKeys;
 import org.phalanx.requestmanager.stats.BackendStatistics;
 
 /**
@@ -646,12 +647,17 @@ public final class Backend implements BackendView {
         if (task.isDone()) {
             return;
         }
+        // a row counts as its table: reads look for what was acknowledged on the tables they read
+        Set<String> tables = new java.util.HashSet<>();
         for (String r : resources) {
+            tables.add(RowKeys.tableOf(r));
+        }
+        for (String r : tables) {
             acknowledgedNotRun.computeIfAbsent(r, k -> ConcurrentHashMap.newKeySet()).add(task);
         }
         // registered after the adds: runs at once if the task finished meanwhile
         task.whenComplete((v, e) -> {
-            for (String r : resources) {
+            for (String r : tables) {
                 acknowledgedNotRun.get(r).remove(task);
             }
         });

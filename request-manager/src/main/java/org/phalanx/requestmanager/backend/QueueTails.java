@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
+import org.phalanx.requestmanager.scheduler.RowKeys;
 
 /**
  * The ends of one backend's queue, per resource: the last task queued that writes it, and the
@@ -19,6 +21,9 @@ import org.phalanx.requestmanager.scheduler.LockManager;
  *       it, on every backend;</li>
  *   <li>writing {@link LockManager#ALL}: everything queued; and everything waits for it.</li>
  * </ul>
+ * A row of a table ({@link RowKeys}) is a resource of its own that also counts as its table: a
+ * task on a row orders against the table's ends, a task on the table against the ends of every
+ * row of it, and tasks on different rows not at all.
  * Writers of R therefore run one after another in queue order, which is the total order.
  *
  * <p>Changed only inside the write ordering's delivery (one thread at a time); read concurrently
@@ -42,6 +47,8 @@ final class QueueTails {
     }
 
     private final Map<String, Ends> ends = new ConcurrentHashMap<>();
+    /** Per table, the rows ({@link RowKeys}) with ends of their own: a task on the whole table orders against them. */
+    private final Map<String, Set<String>> rows = new ConcurrentHashMap<>();
 
     /** The unfinished tasks a new task with this access must wait for. */
     List<CompletableFuture<?>> predecessors(Access access) {
@@ -54,21 +61,40 @@ final class QueueTails {
             addIfPending(deps, all.lastWrite);
         }
         for (String r : access.writes()) {
-            Ends e = ends.get(r);
-            if (e != null) {
-                addIfPending(deps, e.lastWrite);
-                for (CompletableFuture<?> reader : e.readsSince) {
-                    addIfPending(deps, reader);
+            for (String other : overlapping(r)) {
+                Ends e = ends.get(other);
+                if (e != null) {
+                    addIfPending(deps, e.lastWrite);
+                    for (CompletableFuture<?> reader : e.readsSince) {
+                        addIfPending(deps, reader);
+                    }
                 }
             }
         }
         for (String r : access.reads()) {
-            Ends e = ends.get(r);
-            if (e != null) {
-                addIfPending(deps, e.lastWrite);
+            for (String other : overlapping(r)) {
+                Ends e = ends.get(other);
+                if (e != null) {
+                    addIfPending(deps, e.lastWrite);
+                }
             }
         }
         return deps;
+    }
+
+    /** What may name the same rows as r: r, and its table for a row, or the table's rows for a table. */
+    private List<String> overlapping(String r) {
+        List<String> result = new ArrayList<>();
+        result.add(r);
+        if (RowKeys.isRow(r)) {
+            result.add(RowKeys.tableOf(r));
+        } else {
+            Set<String> tableRows = rows.get(r);
+            if (tableRows != null) {
+                result.addAll(tableRows);
+            }
+        }
+        return result;
     }
 
     /** Records a task just queued with this access (after {@link #predecessors} for it). */
@@ -76,10 +102,20 @@ final class QueueTails {
         if (access.writesAll()) {
             ends.put(LockManager.ALL, new Ends(task, List.of()));
             ends.keySet().removeIf(k -> !k.equals(LockManager.ALL)); // the new task comes after all of them
+            rows.clear();
             return;
         }
         for (String r : access.writes()) {
             ends.put(r, new Ends(task, List.of()));
+            if (RowKeys.isRow(r)) {
+                rows.computeIfAbsent(RowKeys.tableOf(r), k -> ConcurrentHashMap.newKeySet()).add(r);
+            } else {
+                // it comes after every task on the table's rows: those ends are covered by its own
+                Set<String> tableRows = rows.remove(r);
+                if (tableRows != null) {
+                    tableRows.forEach(ends::remove);
+                }
+            }
         }
         for (String r : access.reads()) {
             Ends e = ends.get(r);
@@ -94,6 +130,8 @@ final class QueueTails {
         }
         if (ends.size() > 1024) {
             ends.values().removeIf(Ends::isDone);
+            rows.values().forEach(tableRows -> tableRows.removeIf(row -> !ends.containsKey(row)));
+            rows.values().removeIf(Set::isEmpty);
         }
     }
 
@@ -106,8 +144,10 @@ final class QueueTails {
             return unfinished().isEmpty();
         }
         for (String r : resources) {
-            if (!isDone(ends.get(r))) {
-                return false;
+            for (String other : overlapping(r)) {
+                if (!isDone(ends.get(other))) {
+                    return false;
+                }
             }
         }
         // checked last: a whole-database task is put before it replaces the tables' ends, so a

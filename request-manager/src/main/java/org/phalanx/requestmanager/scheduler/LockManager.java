@@ -11,8 +11,9 @@ import org.phalanx.engine.SqlState;
 
 /**
  * Locks that writing transactions hold until their commit or rollback is queued on every
- * backend, so two transactions never interleave conflicting writes. A resource is a table name
- * or {@link #ALL}, which conflicts with every other resource.
+ * backend, so two transactions never interleave conflicting writes. A resource is a table name,
+ * one row of a table ({@link RowKeys}: it conflicts with that row and with its table), or
+ * {@link #ALL}, which conflicts with every other resource.
  *
  * <p>A table a transaction only reads (the source of an {@code INSERT ... SELECT}) is held
  * shared: other readers may hold it too, a writer may not. A table it writes is held
@@ -141,46 +142,25 @@ public final class LockManager {
         return waiting.containsKey(tx);
     }
 
-    /** Other transactions holding something that conflicts with {@code access}. */
+    /** Other transactions holding something that conflicts with {@code access}, and older ones it must queue behind. */
     private Set<Long> blockers(long tx, Access access) {
         Set<Long> result = new HashSet<>();
         Set<String> mine = held.getOrDefault(tx, Set.of());
         if (mine.isEmpty()) {
             olderWaiters(tx, access, result);
         }
-        if (access.writesAll()) {
-            result.addAll(held.keySet());
-            result.remove(tx);
-            return result;
-        }
-        Holders all = holders.get(ALL);
-        if (all != null) {
-            addOther(result, all.exclusive, tx);
-            if (!access.writes().isEmpty()) {
-                for (Long reader : all.shared) {
-                    addOther(result, reader, tx);
-                }
-            }
-        }
-        if (access.reads().contains(ALL)) {
-            for (Holders h : holders.values()) {
-                addOther(result, h.exclusive, tx);
-            }
-        }
-        for (String r : access.writes()) {
-            Holders h = holders.get(r);
-            if (h != null) {
+        for (Map.Entry<String, Holders> e : holders.entrySet()) {
+            Holders h = e.getValue();
+            if (writesAny(access, Set.of(e.getKey()))) {
                 addOther(result, h.exclusive, tx);
                 for (Long reader : h.shared) {
                     addOther(result, reader, tx);
                 }
+            } else if (overlapsAny(access.reads(), e.getKey())) {
+                addOther(result, h.exclusive, tx);
             }
         }
         for (String r : access.reads()) {
-            Holders h = holders.get(r);
-            if (h != null) {
-                addOther(result, h.exclusive, tx);
-            }
             if (!mine.contains(r)) {
                 waitingWriters(r, tx, result);
             }
@@ -197,8 +177,7 @@ public final class LockManager {
      */
     private void waitingWriters(String r, long tx, Set<Long> result) {
         for (Map.Entry<Long, Access> w : waiting.entrySet()) {
-            Set<String> writes = w.getValue().writes();
-            if (w.getKey() < tx && (writes.contains(r) || writes.contains(ALL) || ALL.equals(r) && !writes.isEmpty())) {
+            if (w.getKey() < tx && overlapsAny(w.getValue().writes(), r)) {
                 result.add(w.getKey());
             }
         }
@@ -219,16 +198,19 @@ public final class LockManager {
         }
     }
 
-    /** Whether {@code access} writes one of these resources ({@link #ALL} on either side meets everything). */
+    /** Whether {@code access} writes something that may be one of these resources (see {@link RowKeys#overlap}). */
     private static boolean writesAny(Access access, Set<String> resources) {
-        if (resources.isEmpty() || access.writes().isEmpty()) {
-            return false;
-        }
-        if (access.writesAll() || resources.contains(ALL)) {
-            return true;
-        }
         for (String r : resources) {
-            if (access.writes().contains(r)) {
+            if (overlapsAny(access.writes(), r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean overlapsAny(Set<String> resources, String r) {
+        for (String mine : resources) {
+            if (RowKeys.overlap(mine, r)) {
                 return true;
             }
         }

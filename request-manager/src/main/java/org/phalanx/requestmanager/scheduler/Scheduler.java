@@ -17,6 +17,8 @@ public final class Scheduler {
     private final WriteOrdering ordering;
     /** The engine (SQLite) or our ignorance of it allows one writing transaction at a time. */
     private final boolean lockWholeDatabase;
+    /** Writes of one row by its key may lock that row only ({@code lockGranularity="key"}). */
+    private final boolean locksRows;
     private final long lockTimeoutMillis;
     /**
      * Transaction ids never repeat across restarts (they start from the clock, in thousandths of a
@@ -26,13 +28,22 @@ public final class Scheduler {
     private final AtomicLong transactionIds = new AtomicLong(System.currentTimeMillis() * 1000);
 
     public Scheduler(WriteOrdering ordering, boolean lockWholeDatabase, Duration lockTimeout) {
+        this(ordering, lockWholeDatabase, false, lockTimeout);
+    }
+
+    public Scheduler(WriteOrdering ordering, boolean lockWholeDatabase, boolean locksRows, Duration lockTimeout) {
         this.ordering = ordering;
         this.lockWholeDatabase = lockWholeDatabase;
+        this.locksRows = locksRows && !lockWholeDatabase;
         this.lockTimeoutMillis = lockTimeout.toMillis();
     }
 
     public long nextTransactionId() {
         return transactionIds.incrementAndGet();
+    }
+
+    public boolean locksRows() {
+        return locksRows;
     }
 
     public long lockTimeoutMillis() {

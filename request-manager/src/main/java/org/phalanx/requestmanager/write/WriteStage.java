@@ -45,6 +45,7 @@ public final class WriteStage {
     private final Pipeline p;
     private final ChosenKeys keys;
     private final TransactionControl transactions;
+    private final RowLocking rows;
 
     /**
      * Agreed writes hold a pooled connection on every backend while they wait for each other: no
@@ -57,13 +58,15 @@ public final class WriteStage {
         this.p = p;
         this.keys = keys;
         this.transactions = transactions;
+        this.rows = new RowLocking(p.scheduler().locksRows());
         this.agreementSlots = new Semaphore(p.backends().all().stream().mapToInt(b -> b.config().poolSize())
                 .min().orElse(1));
     }
 
     public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
         refuseIfTooLarge(r, p.backends().enabled());
-        Access access = p.scheduler().lockResources(a);
+        Access access = rows.refine(p.scheduler().lockResources(a), a, r.sql(), r.params(), p.backends().enabled(),
+                s.user());
         boolean implicit = s.autoCommit();
         Transaction t = implicit ? null : s.currentTransaction(p.scheduler());
         long txId = implicit ? p.scheduler().nextTransactionId() : t.id();
@@ -148,6 +151,7 @@ public final class WriteStage {
                     if (a.ddl() != null) {
                         schemaUndo.addAll(followSchema(chosen, a, t));
                         keys.forget(a);
+                        rows.forget();
                     }
                     if (implicit) {
                         p.cache().invalidate(Touch.ofWrite(a, r.params()));

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.scheduler.Access;
+import org.phalanx.requestmanager.scheduler.RowKeys;
 
 /**
  * One backend's ordered queue with tasks that only read a table (INSERT ... SELECT from it) and
@@ -147,5 +148,32 @@ class BackendQueueTest {
         assertFalse(soFar.isDone(), "the first insert-select still runs");
         hold.countDown();
         soFar.get(LONG, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Rows of one table (key-level conflicts): writes of different rows run together, a write of
+     * the same row waits, a write of the whole table waits for every row's writer, and a later
+     * row write or read of the table waits for it.
+     */
+    @Test
+    void writesOfDifferentRowsRunTogetherAndTheWholeTableOrdersAgainstThemAll() throws Exception {
+        Access row1 = Access.writing(Set.of(RowKeys.of("acc", 1)));
+        Access row2 = Access.writing(Set.of(RowKeys.of("acc", 2L)));
+        CountDownLatch holdRow1 = new CountDownLatch(1);
+        CompletableFuture<Void> first = task("row 1", row1, holdRow1);
+        task("row 2", row2, null).get(LONG, TimeUnit.SECONDS); // another row: not behind row 1
+        CompletableFuture<Void> again = task("row 1 again", Access.writing(Set.of(RowKeys.of("acc", "1"))), null);
+        CompletableFuture<Void> table = task("table", Access.writing(Set.of("acc")), null);
+        CompletableFuture<Void> after = task("row 2 after table", row2, null);
+        CompletableFuture<Void> read = task("read acc", insertSelect("work", "acc"), null);
+        assertFalse(backend.caughtUp(Set.of("acc")), "a write of a row of acc is pending");
+        assertFalse(again.isDone() || table.isDone() || after.isDone() || read.isDone());
+        holdRow1.countDown();
+        CompletableFuture.allOf(first, again, table, after, read).get(LONG, TimeUnit.SECONDS);
+        assertBefore("end row 1", "start row 1 again");
+        assertBefore("end row 1 again", "start table");
+        assertBefore("end table", "start row 2 after table");
+        assertBefore("end table", "start read acc");
+        assertTrue(backend.caughtUp(Set.of("acc")));
     }
 }

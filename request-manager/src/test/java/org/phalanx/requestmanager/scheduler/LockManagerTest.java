@@ -252,4 +252,22 @@ class LockManagerTest {
         locks.releaseAll(1);
         paymentAgain.get(LONG, TimeUnit.MILLISECONDS);
     }
+
+    /** Key-level conflicts: rows of a table lock apart; a row conflicts with itself and with its table. */
+    @Test
+    void rowsOfATableLockApartAndConflictWithTheirTable() throws Exception {
+        locks.acquire(1, writes(RowKeys.of("acc", 1)), BLOCKED);
+        locks.acquire(2, writes(RowKeys.of("acc", 2)), BLOCKED); // another row
+        assertRefused(() -> locks.acquire(3, writes(RowKeys.of("acc", "1")), BLOCKED)); // the same row
+        assertRefused(() -> locks.acquire(3, writes("acc"), BLOCKED)); // the whole table
+        assertRefused(() -> locks.acquire(3, reads("acc"), BLOCKED)); // a read of the table
+        locks.acquire(3, writes(RowKeys.of("other", 1)), BLOCKED);
+        locks.releaseAll(1);
+        locks.releaseAll(2);
+        locks.acquire(4, reads("acc"), BLOCKED);
+        assertRefused(() -> locks.acquire(5, writes(RowKeys.of("acc", 7)), BLOCKED)); // the table is read
+        locks.releaseAll(4);
+        locks.acquire(5, writes(RowKeys.of("acc", 7)), BLOCKED);
+        assertRefused(() -> locks.acquire(6, Access.EVERYTHING, BLOCKED));
+    }
 }

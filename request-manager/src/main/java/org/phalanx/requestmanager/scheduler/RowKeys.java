@@ -1,0 +1,64 @@
+package org.phalanx.requestmanager.scheduler;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/**
+ * Resources that name one row of a table by its integer primary key, for key-level write
+ * conflicts ({@code lockGranularity="key"}): {@code table NUL value}. A row resource conflicts
+ * with the same row and with its whole table ({@link #tableOf}); rows of one table do not
+ * conflict with each other.
+ */
+public final class RowKeys {
+    private static final char SEPARATOR = '\0';
+
+    private RowKeys() {
+    }
+
+    /** The row of {@code table} whose integer key is {@code value}, or null if the value is not an integer. */
+    public static String of(String table, Object value) {
+        BigInteger key = integer(value);
+        return key == null ? null : table + SEPARATOR + key;
+    }
+
+    public static boolean isRow(String resource) {
+        return resource.indexOf(SEPARATOR) >= 0;
+    }
+
+    /** The table a resource is in: itself for a table (or {@link LockManager#ALL}). */
+    public static String tableOf(String resource) {
+        int i = resource.indexOf(SEPARATOR);
+        return i < 0 ? resource : resource.substring(0, i);
+    }
+
+    /** Whether the two resources may name the same rows: equal, or a row and its table (ALL meets everything). */
+    public static boolean overlap(String a, String b) {
+        if (a.equals(b) || a.equals(LockManager.ALL) || b.equals(LockManager.ALL)) {
+            return true;
+        }
+        boolean rowA = isRow(a);
+        boolean rowB = isRow(b);
+        if (rowA && rowB) {
+            return false; // different rows
+        }
+        return tableOf(a).equals(tableOf(b));
+    }
+
+    /** 5, 5L, "5", 5.0 are one key: the engines compare an integer column with any of them as the same row. */
+    private static BigInteger integer(Object value) {
+        try {
+            if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+                return BigInteger.valueOf(((Number) value).longValue());
+            }
+            if (value instanceof BigInteger b) {
+                return b;
+            }
+            if (value instanceof Number || value instanceof String) {
+                return new BigDecimal(value.toString().trim()).toBigIntegerExact();
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // not an integer: no row of an integer key
+        }
+        return null;
+    }
+}
