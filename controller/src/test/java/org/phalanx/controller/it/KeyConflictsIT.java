@@ -1,0 +1,190 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.phalanx.controller.it.EngineCluster.Kind;
+
+/**
+ * Key-level write conflicts ({@code lockGranularity="key"}, issue 17) on PostgreSQL and MariaDB
+ * virtual databases of three backends, the last one slow: transactions writing different rows of
+ * a table do not wait for each other; and a randomized workload of many clients — overlapping
+ * and disjoint keys, deletes and re-inserts of one key, transfers between two rows, a table with
+ * a second unique column, a table whose key the engine generates — leaves every replica
+ * identical with every backend enabled, the only errors being the ones one database gives
+ * (duplicate keys) and 40001 refusals of lock cycles.
+ */
+class KeyConflictsIT {
+    private static final int CLIENTS = 12;
+    private static final long RUN_MILLIS = Long.getLong("keyConflicts.millis", 4_000);
+    private static final int ACCOUNTS = 20;
+
+    @TempDir
+    Path dir;
+    private EngineCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private void start(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 3, "phalanx_keys", "lockGranularity=\"key\"");
+        String generatedKey = kind == Kind.POSTGRESQL ? "SERIAL PRIMARY KEY" : "INTEGER AUTO_INCREMENT PRIMARY KEY";
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE acc (id INTEGER PRIMARY KEY, bal BIGINT NOT NULL)");
+            s.executeUpdate("CREATE TABLE uniq (id INTEGER PRIMARY KEY, email VARCHAR(40) UNIQUE, n INTEGER NOT NULL)");
+            s.executeUpdate("CREATE TABLE gen (id " + generatedKey + ", v INTEGER NOT NULL)");
+            for (int i = 0; i < ACCOUNTS; i++) {
+                s.executeUpdate("INSERT INTO acc VALUES (" + i + ", 1000)");
+            }
+        }
+        cluster.slow().delayMillis = 1;
+    }
+
+    private static int update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    private static long one(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), sql);
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** With table-level conflicts the second update would wait for the first transaction (then 40001 after 20 s). */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void transactionsWritingDifferentRowsDoNotWaitForEachOther(Kind kind) throws Exception {
+        start(kind);
+        try (Connection a = cluster.connect(); Connection b = cluster.connect()) {
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            assertEquals(1, update(a, "UPDATE acc SET bal = bal + 1 WHERE id = ?", 1));
+            assertEquals(1, update(b, "UPDATE acc SET bal = bal + 2 WHERE id = ?", 2));
+            assertEquals(1, update(b, "DELETE FROM acc WHERE id = ?", 3));
+            assertEquals(1, update(b, "INSERT INTO acc (id, bal) VALUES (?, ?)", 3, 7));
+            b.commit();
+            a.commit();
+            assertEquals(1001, one(a, "SELECT bal FROM acc WHERE id = ?", 1));
+            assertEquals(1002, one(a, "SELECT bal FROM acc WHERE id = ?", 2));
+            assertEquals(7, one(a, "SELECT bal FROM acc WHERE id = ?", 3));
+            a.commit();
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("acc", "id");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void aRandomizedWorkloadLeavesEveryReplicaIdentical(Kind kind) throws Exception {
+        start(kind);
+        AtomicLong done = new AtomicLong();
+        AtomicLong duplicates = new AtomicLong();
+        AtomicLong refusals = new AtomicLong();
+        long end = System.currentTimeMillis() + RUN_MILLIS;
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        List<Future<?>> clients = new ArrayList<>();
+        for (int n = 0; n < CLIENTS; n++) {
+            SplittableRandom r = new SplittableRandom(n);
+            clients.add(pool.submit(() -> {
+                try (Connection c = cluster.connect()) {
+                    while (System.currentTimeMillis() < end) {
+                        try {
+                            step(c, r);
+                            done.incrementAndGet();
+                        } catch (SQLException e) {
+                            if (!c.getAutoCommit()) {
+                                c.rollback();
+                                c.setAutoCommit(true);
+                            }
+                            String state = e.getSQLState();
+                            if ("40001".equals(state)) {
+                                refusals.incrementAndGet();
+                            } else if (state != null && state.startsWith("23")) {
+                                duplicates.incrementAndGet(); // as one database answers
+                            } else {
+                                throw e;
+                            }
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : clients) {
+            f.get(2, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        assertTrue(done.get() > 100, done.get() + " operations");
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        long accounts = cluster.assertIdentical("acc", "id");
+        long unique = cluster.assertIdentical("uniq", "id");
+        long generated = cluster.assertIdentical("gen", "id");
+        System.out.printf("KeyConflictsIT %s: %d operations, %d refused by a unique or key constraint, %d refused"
+                + " with 40001; rows: acc %d, uniq %d, gen %d%n", kind, done.get(), duplicates.get(), refusals.get(),
+                accounts, unique, generated);
+    }
+
+    /** One random operation: mostly single-row writes of overlapping keys, some transfers and the other tables. */
+    private static void step(Connection c, SplittableRandom r) throws SQLException {
+        int id = r.nextInt(ACCOUNTS);
+        switch (r.nextInt(10)) {
+            case 0, 1, 2 -> update(c, "UPDATE acc SET bal = bal + ? WHERE id = ?", 1 + r.nextInt(9), id);
+            case 3 -> update(c, "DELETE FROM acc WHERE id = ?", id);
+            case 4 -> update(c, "INSERT INTO acc (id, bal) VALUES (?, ?)", id, r.nextInt(100));
+            case 5 -> { // a transfer between two rows: lock cycles between two such are refused with 40001
+                int other = (id + 1 + r.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+                c.setAutoCommit(false);
+                update(c, "UPDATE acc SET bal = bal - 5 WHERE id = ?", id);
+                update(c, "UPDATE acc SET bal = bal + 5 WHERE id = ?", other);
+                c.commit();
+                c.setAutoCommit(true);
+            }
+            case 6 -> update(c, "INSERT INTO uniq (id, email, n) VALUES (?, ?, 0)", r.nextInt(30), "u" + r.nextInt(10));
+            case 7 -> update(c, "UPDATE uniq SET email = ?, n = n + 1 WHERE id = ?", "u" + r.nextInt(10), r.nextInt(30));
+            case 8 -> update(c, r.nextBoolean() ? "DELETE FROM uniq WHERE id = ?" : "DELETE FROM gen WHERE id = ?",
+                    r.nextInt(30));
+            default -> {
+                if (r.nextBoolean()) {
+                    update(c, "INSERT INTO gen (v) VALUES (?)", r.nextInt(100));
+                } else {
+                    update(c, "UPDATE gen SET v = v + 1 WHERE id = ?", 1 + r.nextInt(30));
+                }
+            }
+        }
+    }
+}
