@@ -36,7 +36,7 @@ import org.phalanx.testkit.db.DatabaseServer;
  * 1 client (latency) and 16 clients (throughput), through pgjdbc straight to the server
  * ("direct") and through the Phalanx driver to a controller process whose virtual database has
  * one backend ("Phalanx 1") or two ("Phalanx 2": RAIDb-1, default wait policy, least-pending
- * balancing). Every path has databases of its own on the same local server, loaded alike.
+ * balancing), both with key-level write conflicts. Every path has databases of its own on the same local server, loaded alike.
  * PostgreSQL only: without the server the scenario is skipped (or fails under
  * PHALANX_REQUIRE_SERVERS=1).
  */
@@ -121,10 +121,12 @@ public final class DirectVsPhalanx implements Scenario {
                 + " pgjdbc straight to PostgreSQL (its default server-side prepare after 5 executions). **Phalanx"
                 + " 1**: the Phalanx driver to a controller process (its own JVM) whose virtual database has one"
                 + " PostgreSQL backend. **Phalanx 2**: the same controller, a virtual database with two PostgreSQL"
-                + " backends (`RAIDb-1`, default `waitPolicy` (`first`), `balancing=\"least-pending\"`, default"
-                + " `lockGranularity`: per table on PostgreSQL), so every UPDATE runs on both backends and the client"
+                + " backends (`RAIDb-1`, default `waitPolicy` (`first`), `balancing=\"least-pending\"`), so every"
+                + " UPDATE runs on both backends and the client"
                 + " is answered after the first, and each SELECT goes to the backend with fewer requests in"
-                + " progress. Pools of " + POOL + " connections per backend, no recovery log, no cache. Each path has"
+                + " progress. Both Phalanx virtual databases have `lockGranularity=\"key\"`: UPDATEs of different"
+                + " rows run in parallel (per table, every UPDATE of `accounts` would wait for the one before it)."
+                + " Pools of " + POOL + " connections per backend, no recovery log, no cache. Each path has"
                 + " databases of its own with the same data, all on the one local server (`fsync` and"
                 + " `synchronous_commit` on): Phalanx 2's two backends share that server's cores and disk, so its"
                 + " second copy of every UPDATE costs the same machine as the first — this measures the price of"
@@ -273,7 +275,8 @@ public final class DirectVsPhalanx implements Scenario {
     }
 
     private static VirtualDatabaseSpec vdb(String name, List<BackendSpec> backends) {
-        return new VirtualDatabaseSpec(name, backends, Map.of("replication", "RAIDb-1", "balancing", "least-pending"));
+        return new VirtualDatabaseSpec(name, backends, Map.of("replication", "RAIDb-1", "balancing", "least-pending",
+                "lockGranularity", "key"));
     }
 
     private static BackendSpec backend(String name, String url) {

@@ -19,6 +19,11 @@ public final class AnswerTimes {
         micros.recordValue(Math.max(0, elapsedNanos) / 1_000);
     }
 
+    /** How many answers were recorded so far (cheap: no copy). */
+    public long count() {
+        return micros.getTotalCount();
+    }
+
     /** A copy of everything recorded so far, in microseconds (for readers that compare two copies). */
     public Histogram snapshot() {
         return micros.copy();

@@ -26,8 +26,9 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
  * row of it, and tasks on different rows not at all.
  * Writers of R therefore run one after another in queue order, which is the total order.
  *
- * <p>Changed only inside the write ordering's delivery (one thread at a time); read concurrently
- * by {@link #writesDone}. Each resource's ends are one immutable value, replaced in one step, so a
+ * <p>Changed inside the write ordering's delivery (one thread at a time), and when a row's write
+ * is done (its end is dropped), both under this object's lock; read concurrently by
+ * {@link #writesDone}. Each resource's ends are one immutable value, replaced in one step, so a
  * concurrent reader never sees a moment without a newly queued task.
  */
 final class QueueTails {
@@ -98,7 +99,7 @@ final class QueueTails {
     }
 
     /** Records a task just queued with this access (after {@link #predecessors} for it). */
-    void add(Access access, CompletableFuture<?> task) {
+    synchronized void add(Access access, CompletableFuture<?> task) {
         if (access.writesAll()) {
             ends.put(LockManager.ALL, new Ends(task, List.of()));
             ends.keySet().removeIf(k -> !k.equals(LockManager.ALL)); // the new task comes after all of them
@@ -106,9 +107,12 @@ final class QueueTails {
             return;
         }
         for (String r : access.writes()) {
-            ends.put(r, new Ends(task, List.of()));
+            Ends mine = new Ends(task, List.of());
+            ends.put(r, mine);
             if (RowKeys.isRow(r)) {
                 rows.computeIfAbsent(RowKeys.tableOf(r), k -> ConcurrentHashMap.newKeySet()).add(r);
+                // gone once done: a table's reads and writes look at its rows' ends, which must stay few
+                task.whenComplete((v, e) -> forgetRow(r, mine));
             } else {
                 // it comes after every task on the table's rows: those ends are covered by its own
                 Set<String> tableRows = rows.remove(r);
@@ -132,6 +136,16 @@ final class QueueTails {
             ends.values().removeIf(Ends::isDone);
             rows.values().forEach(tableRows -> tableRows.removeIf(row -> !ends.containsKey(row)));
             rows.values().removeIf(Set::isEmpty);
+        }
+    }
+
+    /** Drops a row's end once its last write is done (unless a newer write of the row replaced it). */
+    private synchronized void forgetRow(String row, Ends done) {
+        if (ends.remove(row, done)) {
+            Set<String> tableRows = rows.get(RowKeys.tableOf(row));
+            if (tableRows != null) {
+                tableRows.remove(row);
+            }
         }
     }
 
