@@ -91,14 +91,10 @@ public final class RequestManager implements AutoCloseable {
         Routing routing = config.replication().isPartial()
                 ? new PartialReplication(schema, new Placement(config.placementRules(), defaultPlacement(config)))
                 : Routing.EVERYWHERE;
-        boolean lockWholeDatabase = switch (config.lockGranularity()) {
-            case DATABASE -> true;
-            case TABLE, KEY -> false;
-            case AUTO -> backends.all().stream().anyMatch(b -> b.engine().locksWholeDatabase());
-        };
+        LockGranularity granularity = granularity(config.lockGranularity(), backends.all());
         long lastLogged = config.recovery() == null ? 0 : config.recovery().log().lastPosition();
-        Scheduler scheduler = new Scheduler(new LocalWriteOrdering(lastLogged), lockWholeDatabase,
-                config.lockGranularity() == LockGranularity.KEY, config.lockTimeout());
+        Scheduler scheduler = new Scheduler(new LocalWriteOrdering(lastLogged), granularity == LockGranularity.DATABASE,
+                granularity == LockGranularity.KEY, config.lockTimeout());
         SqlAnalyzer analyzer = new SqlAnalyzer(config.analysisCacheSize());
         this.admin = new BackendAdministration(name, backends, config.recovery(), scheduler, schema, analyzer,
                 config.replication().isPartial());
@@ -112,6 +108,20 @@ public final class RequestManager implements AutoCloseable {
         this.sessions = new Sessions(pipeline,
                 statements.heterogeneous() ? new ChosenKeys.Controller(scheduler) : ChosenKeys.NONE,
                 defaultIsolation(config, backends.all()));
+    }
+
+    /**
+     * AUTO: the whole database where an engine (SQLite, another controller, one we do not know)
+     * allows one writing transaction at a time; else rows, where every backend locks rows.
+     */
+    private static LockGranularity granularity(LockGranularity configured, List<Backend> backends) {
+        if (configured != LockGranularity.AUTO) {
+            return configured;
+        }
+        if (backends.stream().anyMatch(b -> b.engine().locksWholeDatabase())) {
+            return LockGranularity.DATABASE;
+        }
+        return LockGranularity.KEY;
     }
 
     /**
