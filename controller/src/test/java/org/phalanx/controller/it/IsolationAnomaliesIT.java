@@ -3,11 +3,11 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.phalanx.controller.it.Sql.one;
+import static org.phalanx.controller.it.Sql.update;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -63,26 +63,7 @@ class IsolationAnomaliesIT {
         cluster.slow().delayMillis = 2;
     }
 
-    private static long one(Connection c, String sql, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setObject(i + 1, params[i]);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                assertTrue(rs.next(), sql);
-                return rs.getLong(1);
-            }
-        }
-    }
 
-    private static void update(Connection c, String sql, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setObject(i + 1, params[i]);
-            }
-            ps.executeUpdate();
-        }
-    }
 
     /** A connection whose transactions run at {@code level}. */
     private Connection transactional(int level) throws SQLException {

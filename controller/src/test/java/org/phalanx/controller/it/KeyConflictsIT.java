@@ -2,11 +2,11 @@ package org.phalanx.controller.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.phalanx.controller.it.Sql.one;
+import static org.phalanx.controller.it.Sql.update;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -62,26 +62,7 @@ class KeyConflictsIT {
         cluster.slow().delayMillis = 1;
     }
 
-    private static int update(Connection c, String sql, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setObject(i + 1, params[i]);
-            }
-            return ps.executeUpdate();
-        }
-    }
 
-    private static long one(Connection c, String sql, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                ps.setObject(i + 1, params[i]);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                assertTrue(rs.next(), sql);
-                return rs.getLong(1);
-            }
-        }
-    }
 
     /** With table-level conflicts the second update would wait for the first transaction (then 40001 after 20 s). */
     @ParameterizedTest
