@@ -37,7 +37,8 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
  * either way (a child row's insert and its parent's delete), and no trigger (it may touch other
  * rows). The statement must be one UPDATE or DELETE restricted by {@code key = value}, not
  * changing the key, or one INSERT of a given key into a table whose columns have no default
- * computed at insert (a sequence, auto-increment, a function), and contain no subquery. Anything
+ * computed at insert (a sequence, auto-increment, a function), and contain no subquery nor function
+ * call (a function may read or write other rows). Anything
  * else keeps its table-level access. A table's traits are read from a backend's metadata once,
  * and forgotten at any DDL.
  */
@@ -46,6 +47,9 @@ final class RowLocking {
     private static final Pattern SIMPLE_INSERT = Pattern.compile("(?is)\\s*INSERT\\s+INTO\\b.*");
     private static final Pattern UPSERT = Pattern.compile("(?is).*\\bON\\s+(CONFLICT|DUPLICATE)\\b.*");
     private static final Pattern SUBQUERY = Pattern.compile("(?i)\\bSELECT\\b");
+    /** A call: a function may read or write other rows (a column list or VALUES is not one). */
+    private static final Pattern CALL = Pattern.compile("([A-Za-z_][\\w.\"]*)\\s*\\(");
+    private static final Pattern STRING_LITERAL = Pattern.compile("'(?:[^']|'')*'");
     private static final Set<Integer> INTEGER_TYPES = Set.of(Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT);
     private static final Pattern LITERAL_DEFAULT = Pattern.compile("(?s)\\s*(-?[0-9.]+|'[^']*'(::[a-z ]+)?|NULL|null)\\s*");
 
@@ -68,6 +72,9 @@ final class RowLocking {
             return tableLevel;
         }
         String table = tableLevel.writes().iterator().next();
+        if (callsFunctions(sql, table)) {
+            return tableLevel;
+        }
         List<TableFootprint> footprints = a.footprint().tables();
         if (footprints.size() != 1 || !footprints.get(0).table().equals(table) || !a.readTables().stream().allMatch(table::equals)) {
             return tableLevel;
@@ -102,6 +109,18 @@ final class RowLocking {
             }
         }
         return tableLevel;
+    }
+
+    /** Whether the statement calls something (outside string literals) other than its table's column list and VALUES. */
+    static boolean callsFunctions(String sql, String table) {
+        java.util.regex.Matcher m = CALL.matcher(STRING_LITERAL.matcher(sql).replaceAll("''"));
+        while (m.find()) {
+            String name = m.group(1).replace("\"", "").toLowerCase(Locale.ROOT);
+            if (!name.equals("values") && !name.equals(table) && !name.endsWith("." + table)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** After DDL: tables, keys, indexes or triggers may have changed. */
