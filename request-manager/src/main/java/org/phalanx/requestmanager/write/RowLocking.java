@@ -59,6 +59,8 @@ final class RowLocking {
 
     private final boolean enabled;
     private final Map<String, Optional<Traits>> traits = new ConcurrentHashMap<>();
+    /** Counts the schema changes seen: a write refined before one must not rely on what it found. */
+    private final java.util.concurrent.atomic.AtomicLong schemaChanges = new java.util.concurrent.atomic.AtomicLong();
 
     RowLocking(boolean enabled) {
         this.enabled = enabled;
@@ -123,9 +125,18 @@ final class RowLocking {
         return false;
     }
 
-    /** After DDL: tables, keys, indexes or triggers may have changed. */
+    /** After DDL (or a statement not understood): tables, keys, indexes or triggers may have changed. */
     void forget() {
+        schemaChanges.incrementAndGet();
         traits.clear();
+    }
+
+    /**
+     * How many schema changes were seen so far: read it before {@link #refine}, compare once the
+     * write holds its locks (a DDL takes the whole database, so it has run its course by then).
+     */
+    long schemaChanges() {
+        return schemaChanges.get();
     }
 
     private static Optional<Traits> read(Backend b, String user, String table) {

@@ -65,8 +65,9 @@ public final class WriteStage {
 
     public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
         refuseIfTooLarge(r, p.backends().enabled());
-        Access access = rows.refine(p.scheduler().lockResources(a), a, r.sql(), r.params(), p.backends().enabled(),
-                s.user());
+        Access tableLevel = p.scheduler().lockResources(a);
+        long schemaSeen = rows.schemaChanges();
+        Access refined = rows.refine(tableLevel, a, r.sql(), r.params(), p.backends().enabled(), s.user());
         boolean implicit = s.autoCommit();
         Transaction t = implicit ? null : s.currentTransaction(p.scheduler());
         long txId = implicit ? p.scheduler().nextTransactionId() : t.id();
@@ -74,7 +75,12 @@ public final class WriteStage {
             transactions.throwIfDoomed(s, t);
         }
         try {
-            p.scheduler().acquire(txId, access);
+            p.scheduler().acquire(txId, refined);
+            // a schema change came between the row-level decision and the lock: the table may no longer qualify
+            Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen ? tableLevel : refined;
+            if (access != refined) {
+                p.scheduler().acquire(txId, access);
+            }
             String sql = a.hasMacros() ? p.macros().rewrite(r.sql()) : r.sql();
             List<Backend> targets = p.routing().writeTargets(a, p.backends().enabled());
             if (!implicit) {
@@ -151,7 +157,9 @@ public final class WriteStage {
                     if (a.ddl() != null) {
                         schemaUndo.addAll(followSchema(chosen, a, t));
                         keys.forget(a);
-                        rows.forget();
+                    }
+                    if (ddl || a.allTables()) {
+                        rows.forget(); // a unique index, a foreign key or a trigger may have come
                     }
                     if (implicit) {
                         p.cache().invalidate(Touch.ofWrite(a, r.params()));
