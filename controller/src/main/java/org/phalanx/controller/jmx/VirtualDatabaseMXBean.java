@@ -31,6 +31,9 @@ public interface VirtualDatabaseMXBean {
     long getErrors();
 
     /** Reads retried on another backend after one failed. */
+    /** Writes that locked one row rather than their table (lockGranularity key). */
+    long getRowLevelWrites();
+
     long getReadRetries();
 
     /** Statements the SQL parser could not read (treated as writes on every table). */

@@ -94,7 +94,7 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
 
     private Statistics.Snapshot statistics() {
         Statistics.Snapshot s = vdb.statistics();
-        return s != null ? s : new Statistics.Snapshot(0, 0, 0, 0, 0, 0, 0);
+        return s != null ? s : new Statistics.Snapshot(0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     @Override
@@ -136,6 +136,11 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     @Override
     public long getUnparsedStatements() {
         return statistics().unparsedStatements();
+    }
+
+    @Override
+    public long getRowLevelWrites() {
+        return statistics().rowLevelWrites();
     }
 
     @Override

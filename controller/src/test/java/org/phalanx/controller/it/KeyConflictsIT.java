@@ -88,6 +88,35 @@ class KeyConflictsIT {
         cluster.assertIdentical("acc", "id");
     }
 
+    private long rowLevelWrites() {
+        return cluster.vdb().statistics().rowLevelWrites();
+    }
+
+    /**
+     * Which writes lock rows only: a single-row write of a qualifying table; not one of a table with
+     * a second unique index, nor, once such an index is created through the virtual database, of
+     * the table that qualified before.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void onlyQualifyingTablesLockRowsAndASchemaChangeIsSeen(Kind kind) throws Exception {
+        start(kind);
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            long before = rowLevelWrites();
+            update(c, "UPDATE acc SET bal = bal + 1 WHERE id = ?", 1);
+            assertEquals(before + 1, rowLevelWrites(), "acc qualifies");
+            update(c, "INSERT INTO uniq (id, email, n) VALUES (?, ?, 0)", 1, "a");
+            update(c, "UPDATE uniq SET n = n + 1 WHERE id = ?", 1);
+            update(c, "UPDATE acc SET bal = bal + 1 WHERE id IN (?, ?)", 1, 2);
+            assertEquals(before + 1, rowLevelWrites(), "a second unique column, or no single key: the table");
+            s.executeUpdate("UPDATE acc SET bal = id"); // distinct balances, for the index; the whole table
+            s.executeUpdate("CREATE UNIQUE INDEX acc_bal ON acc (bal)");
+            update(c, "UPDATE acc SET bal = bal + 100 WHERE id = ?", 3);
+            assertEquals(before + 1, rowLevelWrites(), "acc no longer qualifies");
+        }
+        cluster.assertAllEnabled();
+    }
+
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void aRandomizedWorkloadLeavesEveryReplicaIdentical(Kind kind) throws Exception {
@@ -130,6 +159,7 @@ class KeyConflictsIT {
         }
         pool.shutdown();
         assertTrue(done.get() > 100, done.get() + " operations");
+        assertTrue(rowLevelWrites() > 0, "some writes locked rows only");
         cluster.assertAllEnabled();
         cluster.stopController();
         long accounts = cluster.assertIdentical("acc", "id");

@@ -80,6 +80,8 @@ public final class WriteStage {
             Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen ? tableLevel : refined;
             if (access != refined) {
                 p.scheduler().acquire(txId, access);
+            } else if (access != tableLevel) {
+                p.statistics().rowLevelWrite();
             }
             String sql = a.hasMacros() ? p.macros().rewrite(r.sql()) : r.sql();
             List<Backend> targets = p.routing().writeTargets(a, p.backends().enabled());
