@@ -190,7 +190,8 @@ final class Commands {
             VirtualDatabaseMXBean v = client().vdb(vdb);
             println("requests: reads " + v.getReads() + ", writes " + v.getWrites() + ", commits " + v.getCommits()
                     + ", rollbacks " + v.getRollbacks() + ", errors " + v.getErrors() + ", read retries "
-                    + v.getReadRetries() + ", unparsed " + v.getUnparsedStatements());
+                    + v.getReadRetries() + ", unparsed " + v.getUnparsedStatements() + ", row-level writes "
+                    + v.getRowLevelWrites());
             println("now: pending " + v.getPendingRequests() + ", sessions " + v.getOpenSessions()
                     + ", open transactions " + v.getOpenTransactions());
             Map<String, Double> answers = v.getAnswerTimeMicros();
