@@ -109,6 +109,16 @@ class KeyConflictsIT {
             update(c, "UPDATE uniq SET n = n + 1 WHERE id = ?", 1);
             update(c, "UPDATE acc SET bal = bal + 1 WHERE id IN (?, ?)", 1, 2);
             assertEquals(before + 1, rowLevelWrites(), "a second unique column, or no single key: the table");
+            // a table whose writes the engine extends to another: a rule (PostgreSQL) or a trigger (MariaDB)
+            s.executeUpdate("CREATE TABLE ruled (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
+            s.executeUpdate("CREATE TABLE audit (n INTEGER)");
+            s.executeUpdate(kind == Kind.POSTGRESQL
+                    ? "CREATE RULE ruled_audit AS ON UPDATE TO ruled DO ALSO INSERT INTO audit VALUES (1)"
+                    : "CREATE TRIGGER ruled_audit AFTER UPDATE ON ruled FOR EACH ROW INSERT INTO audit VALUES (1)");
+            s.executeUpdate("INSERT INTO ruled VALUES (1, 0)");
+            update(c, "UPDATE ruled SET v = v + 1 WHERE id = ?", 1);
+            assertEquals(before + 1, rowLevelWrites(), "a rule or trigger: the table");
+            assertEquals(1, one(c, "SELECT COUNT(*) FROM audit"));
             s.executeUpdate("UPDATE acc SET bal = id"); // distinct balances, for the index; the whole table
             s.executeUpdate("CREATE UNIQUE INDEX acc_bal ON acc (bal)");
             update(c, "UPDATE acc SET bal = bal + 100 WHERE id = ?", 3);

@@ -34,8 +34,8 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
  * <p>They commute only where nothing links rows: so a table qualifies only when every backend is
  * PostgreSQL or MariaDB (they lock rows), its primary key is one integer column, and it has no
  * other unique index (two rows' writes could then fail differently by order), no foreign key
- * either way (a child row's insert and its parent's delete), and no trigger (it may touch other
- * rows). The statement must be one UPDATE or DELETE restricted by {@code key = value}, not
+ * either way (a child row's insert and its parent's delete), and no trigger or PostgreSQL rule
+ * (it may touch other rows). The statement must be one UPDATE or DELETE restricted by {@code key = value}, not
  * changing the key, or one INSERT of a given key into a table whose columns have no default
  * computed at insert (a sequence, auto-increment, a function), and contain no subquery nor function
  * call (a function may read or write other rows). Anything
@@ -206,13 +206,18 @@ final class RowLocking {
         }
     }
 
+    /** Triggers (and PostgreSQL's rules): they may touch other rows. */
     private static boolean hasTriggers(Connection c, Engine engine, String table) throws SQLException {
+        // PostgreSQL's rules rewrite a write into others, as triggers add some
         String sql = engine == Engine.POSTGRESQL
-                ? "SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND NOT tgisinternal"
+                ? "SELECT (SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND NOT tgisinternal)"
+                        + " + (SELECT COUNT(*) FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename <> '_RETURN')"
                 : "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = DATABASE()"
                         + " AND EVENT_OBJECT_TABLE = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, table);
+            for (int i = 1; i <= sql.chars().filter(ch -> ch == '?').count(); i++) {
+                ps.setString(i, table);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 return !rs.next() || rs.getLong(1) > 0;
             }
