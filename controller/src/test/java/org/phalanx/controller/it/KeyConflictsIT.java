@@ -7,6 +7,8 @@ import static org.phalanx.controller.it.Sql.update;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -36,6 +38,8 @@ class KeyConflictsIT {
     private static final int CLIENTS = 12;
     private static final long RUN_MILLIS = Long.getLong("keyConflicts.millis", 4_000);
     private static final int ACCOUNTS = 20;
+    private static final int WAREHOUSES = 2;
+    private static final int DISTRICTS = 3;
 
     @TempDir
     Path dir;
@@ -57,6 +61,22 @@ class KeyConflictsIT {
             s.executeUpdate("CREATE TABLE gen (id " + generatedKey + ", v INTEGER NOT NULL)");
             for (int i = 0; i < ACCOUNTS; i++) {
                 s.executeUpdate("INSERT INTO acc VALUES (" + i + ", 1000)");
+            }
+            // TPC-C's shape: composite keys, foreign keys (cascading and not), a table without a key
+            s.executeUpdate("CREATE TABLE dist (w INTEGER NOT NULL, d INTEGER NOT NULL, next_o INTEGER NOT NULL,"
+                    + " ytd BIGINT NOT NULL, PRIMARY KEY (w, d))");
+            s.executeUpdate("CREATE TABLE ord (w INTEGER NOT NULL, d INTEGER NOT NULL, o INTEGER NOT NULL,"
+                    + " amount INTEGER NOT NULL, PRIMARY KEY (w, d, o),"
+                    + " FOREIGN KEY (w, d) REFERENCES dist (w, d) ON DELETE CASCADE)");
+            s.executeUpdate("CREATE TABLE line (w INTEGER NOT NULL, d INTEGER NOT NULL, o INTEGER NOT NULL,"
+                    + " n INTEGER NOT NULL, qty INTEGER NOT NULL, PRIMARY KEY (w, d, o, n),"
+                    + " FOREIGN KEY (w, d, o) REFERENCES ord (w, d, o) ON DELETE CASCADE)");
+            s.executeUpdate("CREATE TABLE hist (w INTEGER NOT NULL, d INTEGER NOT NULL, amount INTEGER NOT NULL,"
+                    + " FOREIGN KEY (w, d) REFERENCES dist (w, d) ON DELETE CASCADE)");
+            for (int w = 1; w <= WAREHOUSES; w++) {
+                for (int d = 1; d <= DISTRICTS; d++) {
+                    s.executeUpdate("INSERT INTO dist VALUES (" + w + ", " + d + ", 1, 0)");
+                }
             }
         }
         cluster.slow().delayMillis = 1;
@@ -86,6 +106,12 @@ class KeyConflictsIT {
         cluster.assertAllEnabled();
         cluster.stopController();
         cluster.assertIdentical("acc", "id");
+    }
+
+    private void awaitQueuesEmpty() throws InterruptedException {
+        while (cluster.vdb().requestManager().orElseThrow().backends().stream().anyMatch(b -> b.queuedWrites() > 0)) {
+            Thread.sleep(10);
+        }
     }
 
     private long rowLevelWrites() {
@@ -119,10 +145,33 @@ class KeyConflictsIT {
             update(c, "UPDATE ruled SET v = v + 1 WHERE id = ?", 1);
             assertEquals(before + 1, rowLevelWrites(), "a rule or trigger: the table");
             assertEquals(1, one(c, "SELECT COUNT(*) FROM audit"));
+            // composite keys, foreign keys, a table without a key, locking reads; once the trigger is
+            // created on every backend (until then, writes lock the whole database)
+            awaitQueuesEmpty();
+            update(c, "UPDATE dist SET ytd = ytd + 1 WHERE w = ? AND d = ?", 1, 1);
+            assertEquals(before + 2, rowLevelWrites(), "a composite key");
+            c.setAutoCommit(false);
+            assertEquals(1, one(c, "SELECT next_o FROM dist WHERE w = ? AND d = ? FOR UPDATE", 1, 2));
+            update(c, "INSERT INTO ord (w, d, o, amount) VALUES (?, ?, ?, ?)", 1, 2, 1, 10);
+            update(c, "INSERT INTO line (w, d, o, n, qty) VALUES (?, ?, ?, ?, ?)", 1, 2, 1, 1, 5);
+            update(c, "INSERT INTO hist (w, d, amount) VALUES (?, ?, ?)", 1, 2, 7);
+            update(c, "UPDATE line SET qty = qty + 1 WHERE w = ? AND d = ? AND o = ? AND n = ?", 1, 2, 1, 1);
+            assertEquals(before + 7, rowLevelWrites(), "a locking read, inserts of children, of a table without a key");
+            update(c, "UPDATE line SET qty = 0 WHERE w = ? AND d = ? AND o = ?", 1, 2, 1);
+            assertEquals(before + 7, rowLevelWrites(), "part of a key: the table");
+            update(c, "DELETE FROM line WHERE w = ? AND d = ? AND o = ? AND n = ?", 1, 2, 1, 1);
+            assertEquals(before + 8, rowLevelWrites(), "a child's delete");
+            update(c, "UPDATE ord SET d = ? WHERE w = ? AND d = ? AND o = ?", 3, 1, 2, 1);
+            assertEquals(before + 8, rowLevelWrites(), "a key changed: the table");
+            update(c, "DELETE FROM ord WHERE w = ? AND d = ? AND o = ?", 1, 3, 1);
+            assertEquals(before + 8, rowLevelWrites(), "a parent's delete: the table and its descendants");
+            c.commit();
+            c.setAutoCommit(true);
             s.executeUpdate("UPDATE acc SET bal = id"); // distinct balances, for the index; the whole table
             s.executeUpdate("CREATE UNIQUE INDEX acc_bal ON acc (bal)");
+            awaitQueuesEmpty();
             update(c, "UPDATE acc SET bal = bal + 100 WHERE id = ?", 3);
-            assertEquals(before + 1, rowLevelWrites(), "acc no longer qualifies");
+            assertEquals(before + 8, rowLevelWrites(), "acc no longer qualifies");
         }
         cluster.assertAllEnabled();
     }
@@ -175,13 +224,75 @@ class KeyConflictsIT {
         long accounts = cluster.assertIdentical("acc", "id");
         long unique = cluster.assertIdentical("uniq", "id");
         long generated = cluster.assertIdentical("gen", "id");
+        long orders = cluster.assertIdentical("ord", "w, d, o");
+        long lines = cluster.assertIdentical("line", "w, d, o, n");
+        long history = cluster.assertIdentical("hist", "w, d, amount");
+        cluster.assertIdentical("dist", "w, d");
         System.out.printf("KeyConflictsIT %s: %d operations, %d refused by a unique or key constraint, %d refused"
-                + " with 40001; rows: acc %d, uniq %d, gen %d%n", kind, done.get(), duplicates.get(), refusals.get(),
-                accounts, unique, generated);
+                + " with 40001; rows: acc %d, uniq %d, gen %d, ord %d, line %d, hist %d%n", kind, done.get(),
+                duplicates.get(), refusals.get(), accounts, unique, generated, orders, lines, history);
+    }
+
+    /**
+     * One random operation on TPC-C's shape: a new order (the district's counter read FOR UPDATE and
+     * increased, the order and two lines inserted), a payment (the district updated, a history row
+     * inserted), an order or history row inserted on its own, a line changed or deleted, an order deleted (its lines cascade), a
+     * district deleted (its orders, their lines and its history cascade) or
+     * inserted again.
+     */
+    private static void orderStep(Connection c, SplittableRandom r) throws SQLException {
+        int w = 1 + r.nextInt(WAREHOUSES);
+        int d = 1 + r.nextInt(DISTRICTS);
+        switch (r.nextInt(12)) {
+            case 0, 1, 2 -> {
+                c.setAutoCommit(false);
+                try (PreparedStatement ps = c.prepareStatement("SELECT next_o FROM dist WHERE w = ? AND d = ? FOR UPDATE")) {
+                    ps.setInt(1, w);
+                    ps.setInt(2, d);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            int o = rs.getInt(1);
+                            update(c, "UPDATE dist SET next_o = next_o + 1 WHERE w = ? AND d = ?", w, d);
+                            update(c, "INSERT INTO ord (w, d, o, amount) VALUES (?, ?, ?, ?)", w, d, o, r.nextInt(100));
+                            for (int n = 1; n <= 2; n++) {
+                                update(c, "INSERT INTO line (w, d, o, n, qty) VALUES (?, ?, ?, ?, ?)", w, d, o, n, 5);
+                            }
+                        }
+                    }
+                }
+                c.commit();
+                c.setAutoCommit(true);
+            }
+            case 3 -> {
+                c.setAutoCommit(false);
+                update(c, "UPDATE dist SET ytd = ytd + ? WHERE w = ? AND d = ?", 10, w, d);
+                update(c, "INSERT INTO hist (w, d, amount) VALUES (?, ?, ?)", w, d, r.nextInt(100));
+                c.commit();
+                c.setAutoCommit(true);
+            }
+            case 4, 5 -> { // a child inserted on its own: it succeeds or fails by whether the district is there
+                if (r.nextBoolean()) {
+                    update(c, "INSERT INTO hist (w, d, amount) VALUES (?, ?, ?)", w, d, r.nextInt(100));
+                } else {
+                    update(c, "INSERT INTO ord (w, d, o, amount) VALUES (?, ?, ?, 0)", w, d, 100 + r.nextInt(4));
+                }
+            }
+            case 6 -> update(c, "UPDATE line SET qty = qty + 1 WHERE w = ? AND d = ? AND o = ? AND n = ?", w, d,
+                    1 + r.nextInt(8), 1 + r.nextInt(2));
+            case 7 -> update(c, "DELETE FROM line WHERE w = ? AND d = ? AND o = ? AND n = ?", w, d, 1 + r.nextInt(8),
+                    1 + r.nextInt(2));
+            case 8 -> update(c, "DELETE FROM ord WHERE w = ? AND d = ? AND o = ?", w, d, 1 + r.nextInt(8));
+            case 9 -> update(c, "DELETE FROM dist WHERE w = ? AND d = ?", w, d);
+            default -> update(c, "INSERT INTO dist (w, d, next_o, ytd) VALUES (?, ?, ?, 0)", w, d, 1 + r.nextInt(4));
+        }
     }
 
     /** One random operation: mostly single-row writes of overlapping keys, some transfers and the other tables. */
     private static void step(Connection c, SplittableRandom r) throws SQLException {
+        if (r.nextBoolean()) {
+            orderStep(c, r);
+            return;
+        }
         int id = r.nextInt(ACCOUNTS);
         switch (r.nextInt(10)) {
             case 0, 1, 2 -> update(c, "UPDATE acc SET bal = bal + ? WHERE id = ?", 1 + r.nextInt(9), id);

@@ -151,8 +151,10 @@ public final class SqlAnalyzer {
                 return new SqlAnalysis(StatementKind.READ, all, Set.of(), false, true, macros)
                         .withFootprint(Footprints.read(statement));
             }
-            // SELECT ... FOR UPDATE takes row locks and SELECT INTO creates data: both are writes.
-            return new SqlAnalysis(StatementKind.WRITE, all, all, false, true, macros);
+            // SELECT ... FOR UPDATE takes row locks and SELECT INTO creates data: both are writes. A
+            // locking read's footprint names the rows it locks (key-level conflicts); it changes nothing.
+            SqlAnalysis write = new SqlAnalysis(StatementKind.WRITE, all, all, false, true, macros);
+            return into ? write : write.withFootprint(Footprints.read(statement));
         }
         Table target = null;
         if (statement instanceof Insert insert) {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.phalanx.requestmanager.backend.Backend;
@@ -39,6 +40,9 @@ public final class Transaction {
      * rollback task, after the DDL itself has run there. Filled from backend threads.
      */
     private final Map<Backend, List<Runnable>> schemaUndo = new ConcurrentHashMap<>();
+
+    /** Completes once its commit or rollback has finished on every branch (or it ended without any). */
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
 
     public Transaction(long id) {
         this.id = id;
@@ -95,6 +99,10 @@ public final class Transaction {
         } else if (cacheWrites != null) {
             cacheWrites.addAll(touches);
         }
+    }
+
+    public CompletableFuture<Void> ended() {
+        return ended;
     }
 
     public SQLException doomed() {

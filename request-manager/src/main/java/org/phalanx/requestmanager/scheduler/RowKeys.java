@@ -2,12 +2,13 @@ package org.phalanx.requestmanager.scheduler;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.List;
 
 /**
  * Resources that name one row of a table by its integer primary key, for key-level write
- * conflicts ({@code lockGranularity="key"}): {@code table NUL value}. A row resource conflicts
- * with the same row and with its whole table ({@link #tableOf}); rows of one table do not
- * conflict with each other.
+ * conflicts ({@code lockGranularity="key"}): {@code table NUL value [NUL value...]}, the values in
+ * key order. A row resource conflicts with the same row and with its whole table
+ * ({@link #tableOf}); rows of one table do not conflict with each other.
  */
 public final class RowKeys {
     private static final char SEPARATOR = '\0';
@@ -17,8 +18,28 @@ public final class RowKeys {
 
     /** The row of {@code table} whose integer key is {@code value}, or null if the value is not an integer. */
     public static String of(String table, Object value) {
-        BigInteger key = integer(value);
-        return key == null ? null : table + SEPARATOR + key;
+        return of(table, List.of(value));
+    }
+
+    /** The row of {@code table} whose key columns hold these integers, or null if one is not an integer. */
+    public static String of(String table, List<?> values) {
+        StringBuilder row = new StringBuilder(table);
+        for (Object value : values) {
+            BigInteger key = integer(value);
+            if (key == null) {
+                return null;
+            }
+            row.append(SEPARATOR).append(key);
+        }
+        return row.toString();
+    }
+
+    /**
+     * A row no other write names: a row inserted into a table without key or unique index, which
+     * conflicts with no other such insert (only with its table).
+     */
+    public static String fresh(String table, long serial) {
+        return table + SEPARATOR + "+" + serial;
     }
 
     public static boolean isRow(String resource) {

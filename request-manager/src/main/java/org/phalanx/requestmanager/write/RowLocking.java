@@ -1,19 +1,21 @@
 package org.phalanx.requestmanager.write;
 
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -28,89 +30,206 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
 
 /**
  * Key-level write conflicts ({@code lockGranularity="key"}): a write that provably touches one row
- * of a table, named by its integer primary key, locks and queues on that row only
- * ({@link RowKeys}), so writes of different rows run in parallel on every backend, in any order.
+ * of a table, named by its integer primary key (of one or several columns), locks and queues on
+ * that row only ({@link RowKeys}), so writes of different rows run in parallel on every backend,
+ * in any order.
  *
- * <p>They commute only where nothing links rows: so a table qualifies only when every backend is
- * PostgreSQL or MariaDB (they lock rows), its primary key is one integer column, and it has no
- * other unique index (two rows' writes could then fail differently by order), no foreign key
- * either way (a child row's insert and its parent's delete), and no trigger or PostgreSQL rule
- * (it may touch other rows). The statement must be one UPDATE or DELETE restricted by {@code key = value}, not
- * changing the key, or one INSERT of a given key into a table whose columns have no default
- * computed at insert (a sequence, auto-increment, a function), and contain no subquery nor function
- * call (a function may read or write other rows). Anything
- * else keeps its table-level access. A table's traits are read from a backend's metadata once,
- * and forgotten at any DDL.
+ * <p>They commute only where nothing else links rows. So every backend must be PostgreSQL or
+ * MariaDB (they lock rows), and the table must qualify ({@link TableTraits#rowsCommute}). The
+ * statement must be one UPDATE or DELETE restricted by {@code key = value} on every key column,
+ * not changing a key or foreign-key column; or one INSERT giving every key column (a table
+ * without key or unique index: any one-row INSERT) and every column whose default is computed,
+ * into a table with no counter default; or one {@code SELECT ... FOR UPDATE/SHARE} of one row.
+ * It must contain no subquery nor function call (a function may read or write other rows).
+ *
+ * <p>Foreign keys: an INSERT also locks the parent row of each of its foreign keys (its insert
+ * depends on that row existing); a DELETE of a table that has children stays at table level.
+ * Every write left at table level in such a vdb locks its foreign-key relatives too: it reads its
+ * parent tables (an insert needs their rows), and writes its descendants (a delete cascades, or
+ * fails, by what they hold). A table's traits are read from a backend's metadata once, and
+ * forgotten at any DDL.
  */
 final class RowLocking {
     private static final Logger LOG = LogManager.getLogger(RowLocking.class);
     private static final Pattern SIMPLE_INSERT = Pattern.compile("(?is)\\s*INSERT\\s+INTO\\b.*");
+    private static final Pattern LOCKING_READ = Pattern.compile("(?is)\\s*SELECT\\b.*");
+    private static final Pattern DELETE = Pattern.compile("(?is)\\s*DELETE\\b.*");
     private static final Pattern UPSERT = Pattern.compile("(?is).*\\bON\\s+(CONFLICT|DUPLICATE)\\b.*");
-    private static final Pattern SUBQUERY = Pattern.compile("(?i)\\bSELECT\\b");
+    private static final Pattern SELECT = Pattern.compile("(?i)\\bSELECT\\b");
     /** A call: a function may read or write other rows (a column list or VALUES is not one). */
     private static final Pattern CALL = Pattern.compile("([A-Za-z_][\\w.\"]*)\\s*\\(");
     private static final Pattern STRING_LITERAL = Pattern.compile("'(?:[^']|'')*'");
-    private static final Set<Integer> INTEGER_TYPES = Set.of(Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT);
-    private static final Pattern LITERAL_DEFAULT = Pattern.compile("(?s)\\s*(-?[0-9.]+|'[^']*'(::[a-z ]+)?|NULL|null)\\s*");
-
-    /** A qualifying table: its key column, and whether an INSERT commutes (no default computed at insert). */
-    private record Traits(String keyColumn, boolean insertsCommute) {
-    }
 
     private final boolean enabled;
-    private final Map<String, Optional<Traits>> traits = new ConcurrentHashMap<>();
+    private final Map<String, TableTraits> traits = new ConcurrentHashMap<>();
     /** Counts the schema changes seen: a write refined before one must not rely on what it found. */
-    private final java.util.concurrent.atomic.AtomicLong schemaChanges = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong schemaChanges = new AtomicLong();
+    /** Schema changes ordered and not yet finished on every backend. */
+    private final AtomicInteger settling = new AtomicInteger();
+    /** Names the rows inserted into tables without a key. */
+    private final AtomicLong freshRows = new AtomicLong();
 
     RowLocking(boolean enabled) {
         this.enabled = enabled;
     }
 
-    /** The write's access at row level where it qualifies; otherwise {@code tableLevel}. */
+    /**
+     * The write's access: at row level where it qualifies; otherwise {@code tableLevel} with the
+     * foreign-key relatives of its tables.
+     */
     Access refine(Access tableLevel, SqlAnalysis a, String sql, List<Object> params, List<Backend> backends, String user) {
-        if (!enabled || a.kind() != StatementKind.WRITE || !a.parsed() || a.allTables() || a.footprint() == null
-                || !tableLevel.reads().isEmpty() || tableLevel.writes().size() != 1 || backends.isEmpty()
-                || SUBQUERY.matcher(sql).find()) {
+        if (!appliesTo(tableLevel, backends)) {
             return tableLevel;
         }
-        String table = tableLevel.writes().iterator().next();
-        if (callsFunctions(sql, table)) {
-            return tableLevel;
+        if (settling.get() > 0) {
+            return Access.EVERYTHING;
         }
-        List<TableFootprint> footprints = a.footprint().tables();
-        if (footprints.size() != 1 || !footprints.get(0).table().equals(table) || !a.readTables().stream().allMatch(table::equals)) {
-            return tableLevel;
+        Backend source = backends.get(0);
+        Access rows = rowLevel(tableLevel, a, sql, params, source, user);
+        return rows != null ? rows : withRelatives(tableLevel, source, user);
+    }
+
+    /**
+     * After a schema change that came while the write waited for its locks: the tables of
+     * everything it locked, with their relatives as the schema now says.
+     */
+    Access afterSchemaChange(Access tableLevel, Access refined, List<Backend> backends, String user) {
+        Set<String> writes = new HashSet<>(tableLevel.writes());
+        refined.writes().forEach(r -> writes.add(RowKeys.tableOf(r)));
+        Set<String> reads = new HashSet<>(tableLevel.reads());
+        refined.reads().forEach(r -> reads.add(RowKeys.tableOf(r)));
+        Access tables = Access.of(reads, writes);
+        if (!appliesTo(tables, backends)) {
+            return tables;
+        }
+        return settling.get() > 0 ? Access.EVERYTHING : withRelatives(tables, backends.get(0), user);
+    }
+
+    /** Key-level conflicts apply to a write of some tables when every backend locks rows. */
+    private boolean appliesTo(Access tableLevel, List<Backend> backends) {
+        if (!enabled || tableLevel.writesAll() || tableLevel.writes().isEmpty() || backends.isEmpty()) {
+            return false;
         }
         for (Backend b : backends) {
             if (b.engine() != Engine.POSTGRESQL && b.engine() != Engine.MARIADB) {
-                return tableLevel;
+                return false;
             }
         }
-        Traits t = traits.computeIfAbsent(table, k -> read(backends.get(0), user, k)).orElse(null);
-        if (t == null) {
-            return tableLevel;
+        return true;
+    }
+
+    /** Whether the access names a row (rather than only whole tables). */
+    static boolean isRowLevel(Access access) {
+        return access.writes().stream().anyMatch(RowKeys::isRow);
+    }
+
+    private Access rowLevel(Access tableLevel, SqlAnalysis a, String sql, List<Object> params, Backend source,
+                            String user) {
+        if (a.kind() != StatementKind.WRITE || !a.parsed() || a.footprint() == null || !tableLevel.reads().isEmpty()
+                || tableLevel.writes().size() != 1) {
+            return null;
+        }
+        String table = tableLevel.writes().iterator().next();
+        boolean lockingRead = LOCKING_READ.matcher(sql).matches();
+        if (SELECT.matcher(sql).results().count() != (lockingRead ? 1 : 0) || callsFunctions(sql, table)) {
+            return null;
+        }
+        List<TableFootprint> footprints = a.footprint().tables();
+        if (footprints.size() != 1 || !footprints.get(0).table().equals(table) || !a.readTables().stream().allMatch(table::equals)) {
+            return null;
+        }
+        TableTraits t = traits(table, source, user);
+        if (!t.rowsCommute()) {
+            return null;
         }
         TableFootprint f = footprints.get(0);
-        boolean insert = SIMPLE_INSERT.matcher(sql).matches();
-        if (insert && (!t.insertsCommute() || UPSERT.matcher(sql).matches())) {
-            return tableLevel;
-        }
-        if (!insert && f.columns() != null && f.columns().stream().anyMatch(c -> c.equalsIgnoreCase(t.keyColumn()))) {
-            return tableLevel; // the key moves
-        }
-        if (!insert && f.rowsChange() && !sql.stripLeading().regionMatches(true, 0, "DELETE", 0, 6)) {
-            return tableLevel; // REPLACE, MERGE
-        }
+        Map<String, Object> given = new HashMap<>();
         for (KeyValue k : f.keys()) {
-            if (k.column().equalsIgnoreCase(t.keyColumn())) {
-                Object value = k.isParameter()
-                        ? (k.parameter() <= params.size() ? params.get(k.parameter() - 1) : null)
-                        : k.literal();
-                String row = value == null ? null : RowKeys.of(table, value);
-                return row == null ? tableLevel : Access.writing(Set.of(row));
+            if (!k.isParameter()) {
+                given.put(k.column().toLowerCase(Locale.ROOT), k.literal());
+            } else if (k.parameter() <= params.size()) {
+                given.put(k.column().toLowerCase(Locale.ROOT), params.get(k.parameter() - 1));
             }
         }
-        return tableLevel;
+        if (SIMPLE_INSERT.matcher(sql).matches()) {
+            return insert(table, t, sql, given);
+        }
+        if (t.key().isEmpty() || !given.keySet().containsAll(t.key())) {
+            return null;
+        }
+        if (!lockingRead) {
+            if (DELETE.matcher(sql).matches() ? !t.children().isEmpty() : f.rowsChange()) {
+                return null; // a parent's delete reaches its children; REPLACE, MERGE
+            }
+            if (!DELETE.matcher(sql).matches() && (f.columns() == null || moves(f.columns(), t))) {
+                return null;
+            }
+        }
+        String row = RowKeys.of(table, values(t.key(), given));
+        return row == null ? null : Access.writing(Set.of(row));
+    }
+
+    /** An INSERT: its row, and the parent row of each foreign key it sets. */
+    private Access insert(String table, TableTraits t, String sql, Map<String, Object> given) {
+        if (!t.insertsCommute() || UPSERT.matcher(sql).matches() || !given.keySet().containsAll(t.computedDefaults())
+                || !given.keySet().containsAll(t.key())) {
+            return null;
+        }
+        Set<String> rows = new HashSet<>();
+        String own = t.key().isEmpty() ? RowKeys.fresh(table, freshRows.incrementAndGet())
+                : RowKeys.of(table, values(t.key(), given));
+        if (own == null) {
+            return null;
+        }
+        rows.add(own);
+        for (TableTraits.ForeignKey fk : t.parents()) {
+            if (!given.keySet().containsAll(fk.columns())) {
+                return null;
+            }
+            List<Object> values = values(fk.columns(), given);
+            if (values.contains(null)) {
+                continue; // a NULL in a foreign key: nothing to reference
+            }
+            String parent = RowKeys.of(fk.parent(), values);
+            if (parent == null) {
+                return null;
+            }
+            rows.add(parent);
+        }
+        return Access.writing(rows);
+    }
+
+    /** Whether an UPDATE of these columns changes a key: its own, or a foreign key (the parent row changes). */
+    private static boolean moves(Set<String> changed, TableTraits t) {
+        Set<String> keys = new HashSet<>(t.key());
+        t.parents().forEach(fk -> keys.addAll(fk.columns()));
+        return changed.stream().anyMatch(c -> keys.contains(c.toLowerCase(Locale.ROOT)));
+    }
+
+    private static List<Object> values(List<String> columns, Map<String, Object> given) {
+        List<Object> values = new ArrayList<>();
+        for (String c : columns) {
+            values.add(given.get(c));
+        }
+        return values;
+    }
+
+    /** A table-level write with its relatives: reading the parent tables, writing every descendant. */
+    private Access withRelatives(Access tableLevel, Backend source, String user) {
+        Set<String> reads = new HashSet<>(tableLevel.reads());
+        Set<String> writes = new HashSet<>(tableLevel.writes());
+        Deque<String> toVisit = new ArrayDeque<>(tableLevel.writes());
+        while (!toVisit.isEmpty()) {
+            TableTraits t = traits(toVisit.pop(), source, user);
+            t.parents().forEach(fk -> reads.add(fk.parent()));
+            for (String child : t.children()) {
+                if (writes.add(child)) {
+                    toVisit.push(child);
+                }
+            }
+        }
+        return writes.size() == tableLevel.writes().size() && reads.equals(tableLevel.reads()) ? tableLevel
+                : Access.of(reads, writes);
     }
 
     /** Whether the statement calls something (outside string literals) other than its table's column list and VALUES. */
@@ -125,102 +244,54 @@ final class RowLocking {
         return false;
     }
 
-    /** After DDL (or a statement not understood): tables, keys, indexes or triggers may have changed. */
-    void forget() {
+    /**
+     * A DDL (or a statement not understood) was ordered: tables, keys, indexes or triggers may
+     * change. Until it has finished on every backend, their schemas may differ and a backend's
+     * metadata may not show it yet: writes meanwhile lock the whole database.
+     */
+    void schemaChanging(Collection<? extends CompletableFuture<?>> onEveryBackend) {
+        settling.incrementAndGet();
+        forget();
+        CompletableFuture.allOf(onEveryBackend.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
+            forget();
+            settling.decrementAndGet();
+        });
+    }
+
+    private synchronized void forget() {
         schemaChanges.incrementAndGet();
         traits.clear();
     }
 
     /**
      * How many schema changes were seen so far: read it before {@link #refine}, compare once the
-     * write holds its locks (a DDL takes the whole database, so it has run its course by then).
+     * write holds its locks (a DDL ordered in between found the tables' traits out of date).
      */
     long schemaChanges() {
         return schemaChanges.get();
     }
 
-    private static Optional<Traits> read(Backend b, String user, String table) {
+    private TableTraits traits(String table, Backend source, String user) {
+        TableTraits known = traits.get(table);
+        if (known != null) {
+            return known;
+        }
+        long seen = schemaChanges.get();
+        TableTraits read = read(source, user, table);
+        synchronized (this) {
+            if (schemaChanges.get() == seen) { // else read before a schema change: not kept
+                traits.putIfAbsent(table, read);
+            }
+        }
+        return read;
+    }
+
+    private static TableTraits read(Backend b, String user, String table) {
         try (Connection c = b.connectionFor(user)) {
-            DatabaseMetaData md = c.getMetaData();
-            String catalog = c.getCatalog();
-            String schema = b.engine() == Engine.POSTGRESQL ? c.getSchema() : null;
-            String key = onlyKeyColumn(md, catalog, schema, table);
-            if (key == null || !uniqueIndexesAreTheKey(md, catalog, schema, table, key)
-                    || has(md.getImportedKeys(catalog, schema, table)) || has(md.getExportedKeys(catalog, schema, table))
-                    || hasTriggers(c, b.engine(), table)) {
-                return Optional.empty();
-            }
-            boolean keyIsInteger = false;
-            boolean insertsCommute = true;
-            try (ResultSet rs = md.getColumns(catalog, schema, table, null)) {
-                while (rs.next()) {
-                    if (rs.getString("COLUMN_NAME").equalsIgnoreCase(key)) {
-                        keyIsInteger = INTEGER_TYPES.contains(rs.getInt("DATA_TYPE"));
-                    }
-                    String def = rs.getString("COLUMN_DEF");
-                    if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))
-                            || "YES".equalsIgnoreCase(rs.getString("IS_GENERATEDCOLUMN"))
-                            || def != null && !LITERAL_DEFAULT.matcher(def).matches()) {
-                        insertsCommute = false;
-                    }
-                }
-            }
-            return keyIsInteger ? Optional.of(new Traits(key, insertsCommute)) : Optional.empty();
+            return TableTraits.read(c, b.engine(), table);
         } catch (SQLException | RuntimeException e) {
             LOG.debug("table {} keeps table-level write conflicts: {}", table, e.getMessage());
-            return Optional.empty();
-        }
-    }
-
-    private static String onlyKeyColumn(DatabaseMetaData md, String catalog, String schema, String table) throws SQLException {
-        String key = null;
-        try (ResultSet rs = md.getPrimaryKeys(catalog, schema, table)) {
-            while (rs.next()) {
-                if (key != null) {
-                    return null; // a composite key
-                }
-                key = rs.getString("COLUMN_NAME");
-            }
-        }
-        return key;
-    }
-
-    /** Whether every unique index is on the key column alone. */
-    private static boolean uniqueIndexesAreTheKey(DatabaseMetaData md, String catalog, String schema, String table,
-                                                  String key) throws SQLException {
-        Map<String, Set<String>> unique = new HashMap<>();
-        try (ResultSet rs = md.getIndexInfo(catalog, schema, table, true, false)) {
-            while (rs.next()) {
-                String column = rs.getString("COLUMN_NAME");
-                if (!rs.getBoolean("NON_UNIQUE") && column != null) {
-                    unique.computeIfAbsent(rs.getString("INDEX_NAME"), k -> new HashSet<>()).add(column.toLowerCase(Locale.ROOT));
-                }
-            }
-        }
-        return unique.values().stream().allMatch(Set.of(key.toLowerCase(Locale.ROOT))::equals);
-    }
-
-    private static boolean has(ResultSet rs) throws SQLException {
-        try (rs) {
-            return rs.next();
-        }
-    }
-
-    /** Triggers (and PostgreSQL's rules): they may touch other rows. */
-    private static boolean hasTriggers(Connection c, Engine engine, String table) throws SQLException {
-        // PostgreSQL's rules rewrite a write into others, as triggers add some
-        String sql = engine == Engine.POSTGRESQL
-                ? "SELECT (SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND NOT tgisinternal)"
-                        + " + (SELECT COUNT(*) FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename <> '_RETURN')"
-                : "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = DATABASE()"
-                        + " AND EVENT_OBJECT_TABLE = ?";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 1; i <= sql.chars().filter(ch -> ch == '?').count(); i++) {
-                ps.setString(i, table);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                return !rs.next() || rs.getLong(1) > 0;
-            }
+            return TableTraits.UNKNOWN;
         }
     }
 }

@@ -94,6 +94,7 @@ public final class TransactionControl {
         s.endTransaction();
         if (!t.begun()) {
             p.scheduler().releaseAll(t.id());
+            t.ended().complete(null);
             return;
         }
         Map<Backend, CompletableFuture<Void>> futures = new LinkedHashMap<>();
@@ -144,6 +145,8 @@ public final class TransactionControl {
             });
         } finally {
             p.scheduler().releaseAll(t.id());
+            CompletableFuture.allOf(futures.values().toArray(CompletableFuture[]::new))
+                    .whenComplete((v, e) -> t.ended().complete(null));
         }
         if (futures.isEmpty()) {
             if (commit) {

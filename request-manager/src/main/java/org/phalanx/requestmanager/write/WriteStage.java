@@ -77,10 +77,11 @@ public final class WriteStage {
         try {
             p.scheduler().acquire(txId, refined);
             // a schema change came between the row-level decision and the lock: the table may no longer qualify
-            Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen ? tableLevel : refined;
+            Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen
+                    ? rows.afterSchemaChange(tableLevel, refined, p.backends().enabled(), s.user()) : refined;
             if (access != refined) {
                 p.scheduler().acquire(txId, access);
-            } else if (access != tableLevel) {
+            } else if (RowLocking.isRowLevel(access)) {
                 p.statistics().rowLevelWrite();
             }
             String sql = a.hasMacros() ? p.macros().rewrite(r.sql()) : r.sql();
@@ -161,7 +162,8 @@ public final class WriteStage {
                         keys.forget(a);
                     }
                     if (ddl || a.allTables()) {
-                        rows.forget(); // a unique index, a foreign key or a trigger may have come
+                        // a unique index, a foreign key or a trigger may come: settled once it has run (committed) everywhere
+                        rows.schemaChanging(implicit ? futures.values() : List.of(t.ended()));
                     }
                     if (implicit) {
                         p.cache().invalidate(Touch.ofWrite(a, r.params()));

@@ -1,0 +1,166 @@
+package org.phalanx.requestmanager.write;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.phalanx.engine.Engine;
+
+/**
+ * What a table's schema says about which of its writes commute, read from one backend's metadata
+ * ({@link RowLocking}): its primary key, the unique indexes, foreign keys both ways, triggers and
+ * the defaults computed at insert.
+ *
+ * @param key          the primary key's columns in key order (lower case); empty when there is none
+ * @param rowsCommute  whether writes of different rows commute at all: every key column is an
+ *                     integer, every unique index contains the whole key (so it cannot fail for a
+ *                     row the key does not), every foreign key references its parent's whole
+ *                     primary key, and no trigger or rule may touch other rows; for a table without
+ *                     a key: no unique index either (its inserts then never conflict)
+ * @param insertsCommute no column gets a value from a counter (sequence default, AUTO_INCREMENT,
+ *                     identity) or is generated
+ * @param computedDefaults columns whose default is computed (a function, {@code CURRENT_TIMESTAMP}):
+ *                     an INSERT that leaves one of them out is not bounded to what it says
+ * @param parents      the foreign keys this table holds, each as its parent and this table's
+ *                     columns in the order of the parent's key
+ * @param children     tables holding a foreign key to this one (lower case)
+ */
+record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute, Set<String> computedDefaults,
+                   List<ForeignKey> parents, Set<String> children) {
+
+    /** A foreign key: the parent table and this table's columns matching the parent's key, in its order. */
+    record ForeignKey(String parent, List<String> columns) {
+    }
+
+    /** Nothing known: writes of the table keep table-level conflicts, and it has no relatives. */
+    static final TableTraits UNKNOWN = new TableTraits(List.of(), false, false, Set.of(), List.of(), Set.of());
+
+    private static final Set<Integer> INTEGER_TYPES = Set.of(Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT);
+    /** A constant default (with PostgreSQL's cast): the same on every replica, whatever the order. */
+    private static final Pattern LITERAL_DEFAULT = Pattern.compile("(?s)\\s*\\(?(-?[0-9.]+|'[^']*'|NULL|null)\\)?(::[a-z ]+)?\\s*");
+    private static final Pattern COUNTER_DEFAULT = Pattern.compile("(?i).*\\bnextval\\s*\\(.*");
+
+    static TableTraits read(Connection c, Engine engine, String table) throws SQLException {
+        DatabaseMetaData md = c.getMetaData();
+        String catalog = c.getCatalog();
+        String schema = engine == Engine.POSTGRESQL ? c.getSchema() : null;
+        List<String> key = primaryKey(md, catalog, schema, table);
+        boolean rowsCommute = uniqueIndexesContain(md, catalog, schema, table, key) && !hasTriggers(c, engine, table);
+        boolean insertsCommute = true;
+        Set<String> computed = new HashSet<>();
+        Set<String> integers = new HashSet<>();
+        try (ResultSet rs = md.getColumns(catalog, schema, table, null)) {
+            while (rs.next()) {
+                String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
+                if (INTEGER_TYPES.contains(rs.getInt("DATA_TYPE"))) {
+                    integers.add(column);
+                }
+                String def = rs.getString("COLUMN_DEF");
+                if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))
+                        || "YES".equalsIgnoreCase(rs.getString("IS_GENERATEDCOLUMN"))
+                        || def != null && COUNTER_DEFAULT.matcher(def).matches()) {
+                    insertsCommute = false;
+                } else if (def != null && !LITERAL_DEFAULT.matcher(def).matches()) {
+                    computed.add(column);
+                }
+            }
+        }
+        rowsCommute &= integers.containsAll(key);
+        List<ForeignKey> parents = new ArrayList<>();
+        for (Map.Entry<List<String>, Map<String, String>> fk : importedKeys(md, catalog, schema, table).entrySet()) {
+            String parent = fk.getKey().get(0);
+            List<String> parentKey = primaryKey(md, catalog, schema, parent);
+            if (parentKey.isEmpty() || !fk.getValue().keySet().equals(new HashSet<>(parentKey))) {
+                rowsCommute = false; // a reference to something else than the parent's key: rows we cannot name
+                continue;
+            }
+            List<String> columns = new ArrayList<>();
+            for (String pk : parentKey) {
+                columns.add(fk.getValue().get(pk));
+            }
+            parents.add(new ForeignKey(parent, List.copyOf(columns)));
+        }
+        Set<String> children = new HashSet<>();
+        try (ResultSet rs = md.getExportedKeys(catalog, schema, table)) {
+            while (rs.next()) {
+                children.add(rs.getString("FKTABLE_NAME").toLowerCase(Locale.ROOT));
+            }
+        }
+        return new TableTraits(key, rowsCommute, insertsCommute, Set.copyOf(computed), List.copyOf(parents),
+                Set.copyOf(children));
+    }
+
+    private static List<String> primaryKey(DatabaseMetaData md, String catalog, String schema, String table)
+            throws SQLException {
+        TreeMap<Short, String> bySeq = new TreeMap<>();
+        try (ResultSet rs = md.getPrimaryKeys(catalog, schema, table)) {
+            while (rs.next()) {
+                bySeq.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT));
+            }
+        }
+        return List.copyOf(bySeq.values());
+    }
+
+    /** Whether every unique index contains the whole key (none at all for a table without a key). */
+    private static boolean uniqueIndexesContain(DatabaseMetaData md, String catalog, String schema, String table,
+                                                List<String> key) throws SQLException {
+        Map<String, Set<String>> unique = new HashMap<>();
+        try (ResultSet rs = md.getIndexInfo(catalog, schema, table, true, false)) {
+            while (rs.next()) {
+                String column = rs.getString("COLUMN_NAME");
+                if (!rs.getBoolean("NON_UNIQUE")) {
+                    // an index on an expression has no column name: it contains no key column
+                    unique.computeIfAbsent(rs.getString("INDEX_NAME"), k -> new HashSet<>())
+                            .add(column == null ? "" : column.toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return key.isEmpty() ? unique.isEmpty() : unique.values().stream().allMatch(s -> s.containsAll(key));
+    }
+
+    /** Per foreign key (parent table, name): parent column → this table's column. */
+    private static Map<List<String>, Map<String, String>> importedKeys(DatabaseMetaData md, String catalog,
+                                                                       String schema, String table) throws SQLException {
+        Map<List<String>, Map<String, String>> keys = new LinkedHashMap<>();
+        try (ResultSet rs = md.getImportedKeys(catalog, schema, table)) {
+            while (rs.next()) {
+                String parent = rs.getString("PKTABLE_NAME").toLowerCase(Locale.ROOT);
+                String name = String.valueOf(rs.getString("FK_NAME"));
+                keys.computeIfAbsent(List.of(parent, name), k -> new HashMap<>())
+                        .put(rs.getString("PKCOLUMN_NAME").toLowerCase(Locale.ROOT),
+                                rs.getString("FKCOLUMN_NAME").toLowerCase(Locale.ROOT));
+            }
+        }
+        return keys;
+    }
+
+    /** Triggers (and PostgreSQL's rules): they may touch other rows. */
+    private static boolean hasTriggers(Connection c, Engine engine, String table) throws SQLException {
+        // PostgreSQL's rules rewrite a write into others, as triggers add some
+        String sql = engine == Engine.POSTGRESQL
+                ? "SELECT (SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND NOT tgisinternal)"
+                        + " + (SELECT COUNT(*) FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename <> '_RETURN')"
+                : "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = DATABASE()"
+                        + " AND EVENT_OBJECT_TABLE = ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 1; i <= sql.chars().filter(ch -> ch == '?').count(); i++) {
+                ps.setString(i, table);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return !rs.next() || rs.getLong(1) > 0;
+            }
+        }
+    }
+}
