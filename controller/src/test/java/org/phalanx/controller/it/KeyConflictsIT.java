@@ -158,20 +158,22 @@ class KeyConflictsIT {
             update(c, "UPDATE line SET qty = qty + 1 WHERE w = ? AND d = ? AND o = ? AND n = ?", 1, 2, 1, 1);
             assertEquals(before + 7, rowLevelWrites(), "a locking read, inserts of children, of a table without a key");
             update(c, "UPDATE line SET qty = 0 WHERE w = ? AND d = ? AND o = ?", 1, 2, 1);
-            assertEquals(before + 7, rowLevelWrites(), "part of a key: the table");
+            assertEquals(before + 8, rowLevelWrites(), "the first key columns: the rows they start");
+            update(c, "UPDATE line SET qty = 0 WHERE d = ? AND o = ?", 2, 1);
+            assertEquals(before + 8, rowLevelWrites(), "key columns, but not the first: the table");
             update(c, "DELETE FROM line WHERE w = ? AND d = ? AND o = ? AND n = ?", 1, 2, 1, 1);
-            assertEquals(before + 8, rowLevelWrites(), "a child's delete");
+            assertEquals(before + 9, rowLevelWrites(), "a child's delete");
             update(c, "UPDATE ord SET d = ? WHERE w = ? AND d = ? AND o = ?", 3, 1, 2, 1);
-            assertEquals(before + 8, rowLevelWrites(), "a key changed: the table");
+            assertEquals(before + 9, rowLevelWrites(), "a key changed: the table");
             update(c, "DELETE FROM ord WHERE w = ? AND d = ? AND o = ?", 1, 3, 1);
-            assertEquals(before + 8, rowLevelWrites(), "a parent's delete: the table and its descendants");
+            assertEquals(before + 9, rowLevelWrites(), "a parent's delete: the table and its descendants");
             c.commit();
             c.setAutoCommit(true);
             s.executeUpdate("UPDATE acc SET bal = id"); // distinct balances, for the index; the whole table
             s.executeUpdate("CREATE UNIQUE INDEX acc_bal ON acc (bal)");
             awaitQueuesEmpty();
             update(c, "UPDATE acc SET bal = bal + 100 WHERE id = ?", 3);
-            assertEquals(before + 8, rowLevelWrites(), "acc no longer qualifies");
+            assertEquals(before + 9, rowLevelWrites(), "acc no longer qualifies");
         }
         cluster.assertAllEnabled();
     }
@@ -236,7 +238,7 @@ class KeyConflictsIT {
     /**
      * One random operation on TPC-C's shape: a new order (the district's counter read FOR UPDATE and
      * increased, the order and two lines inserted), a payment (the district updated, a history row
-     * inserted), an order or history row inserted on its own, a line changed or deleted, an order deleted (its lines cascade), a
+     * inserted), an order or history row inserted on its own, a line or every line of an order changed or deleted, an order deleted (its lines cascade), a
      * district deleted (its orders, their lines and its history cascade) or
      * inserted again.
      */
@@ -277,10 +279,22 @@ class KeyConflictsIT {
                     update(c, "INSERT INTO ord (w, d, o, amount) VALUES (?, ?, ?, 0)", w, d, 100 + r.nextInt(4));
                 }
             }
-            case 6 -> update(c, "UPDATE line SET qty = qty + 1 WHERE w = ? AND d = ? AND o = ? AND n = ?", w, d,
-                    1 + r.nextInt(8), 1 + r.nextInt(2));
-            case 7 -> update(c, "DELETE FROM line WHERE w = ? AND d = ? AND o = ? AND n = ?", w, d, 1 + r.nextInt(8),
-                    1 + r.nextInt(2));
+            case 6 -> {
+                if (r.nextBoolean()) {
+                    update(c, "UPDATE line SET qty = qty + 1 WHERE w = ? AND d = ? AND o = ? AND n = ?", w, d,
+                            1 + r.nextInt(8), 1 + r.nextInt(2));
+                } else { // TPC-C's Delivery: every line of an order (a key prefix)
+                    update(c, "UPDATE line SET qty = qty * 2 WHERE w = ? AND d = ? AND o = ?", w, d, 1 + r.nextInt(8));
+                }
+            }
+            case 7 -> {
+                if (r.nextBoolean()) {
+                    update(c, "DELETE FROM line WHERE w = ? AND d = ? AND o = ? AND n = ?", w, d, 1 + r.nextInt(8),
+                            1 + r.nextInt(2));
+                } else {
+                    update(c, "DELETE FROM line WHERE w = ? AND d = ? AND o = ?", w, d, 1 + r.nextInt(8));
+                }
+            }
             case 8 -> update(c, "DELETE FROM ord WHERE w = ? AND d = ? AND o = ?", w, d, 1 + r.nextInt(8));
             case 9 -> update(c, "DELETE FROM dist WHERE w = ? AND d = ?", w, d);
             default -> update(c, "INSERT INTO dist (w, d, next_o, ytd) VALUES (?, ?, ?, 0)", w, d, 1 + r.nextInt(4));

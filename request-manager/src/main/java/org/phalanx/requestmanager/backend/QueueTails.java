@@ -23,7 +23,7 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
  * </ul>
  * A row of a table ({@link RowKeys}) is a resource of its own that also counts as its table: a
  * task on a row orders against the table's ends, a task on the table against the ends of every
- * row of it, and tasks on different rows not at all.
+ * row of it, and tasks on different rows not at all (unless a key prefix names both).
  * Writers of R therefore run one after another in queue order, which is the total order.
  *
  * <p>Changed inside the write ordering's delivery (one thread at a time), and when a row's write
@@ -50,6 +50,8 @@ final class QueueTails {
     private final Map<String, Ends> ends = new ConcurrentHashMap<>();
     /** Per table, the rows ({@link RowKeys}) with ends of their own: a task on the whole table orders against them. */
     private final Map<String, Set<String>> rows = new ConcurrentHashMap<>();
+    /** Per table, those of its rows that are {@link RowKeys#prefix prefixes} (few): a task on a row orders against them. */
+    private final Map<String, Set<String>> prefixes = new ConcurrentHashMap<>();
 
     /** The unfinished tasks a new task with this access must wait for. */
     List<CompletableFuture<?>> predecessors(Access access) {
@@ -83,12 +85,24 @@ final class QueueTails {
         return deps;
     }
 
-    /** What may name the same rows as r: r, and its table for a row, or the table's rows for a table. */
+    /**
+     * What may name the same rows as r: r, and its table for a row, or the table's rows for a
+     * table; for a row, also the table's prefixes that cover it, and for a prefix the rows it covers.
+     */
     private List<String> overlapping(String r) {
         List<String> result = new ArrayList<>();
         result.add(r);
         if (RowKeys.isRow(r)) {
-            result.add(RowKeys.tableOf(r));
+            String table = RowKeys.tableOf(r);
+            result.add(table);
+            Set<String> others = RowKeys.isPrefix(r) ? rows.get(table) : prefixes.get(table);
+            if (others != null) {
+                for (String other : others) {
+                    if (!other.equals(r) && RowKeys.overlap(r, other)) {
+                        result.add(other);
+                    }
+                }
+            }
         } else {
             Set<String> tableRows = rows.get(r);
             if (tableRows != null) {
@@ -104,6 +118,7 @@ final class QueueTails {
             ends.put(LockManager.ALL, new Ends(task, List.of()));
             ends.keySet().removeIf(k -> !k.equals(LockManager.ALL)); // the new task comes after all of them
             rows.clear();
+            prefixes.clear();
             return;
         }
         for (String r : access.writes()) {
@@ -111,6 +126,9 @@ final class QueueTails {
             ends.put(r, mine);
             if (RowKeys.isRow(r)) {
                 rows.computeIfAbsent(RowKeys.tableOf(r), k -> ConcurrentHashMap.newKeySet()).add(r);
+                if (RowKeys.isPrefix(r)) {
+                    prefixes.computeIfAbsent(RowKeys.tableOf(r), k -> ConcurrentHashMap.newKeySet()).add(r);
+                }
                 // gone once done: a table's reads and writes look at its rows' ends, which must stay few
                 task.whenComplete((v, e) -> forgetRow(r, mine));
             } else {
@@ -119,6 +137,7 @@ final class QueueTails {
                 if (tableRows != null) {
                     tableRows.forEach(ends::remove);
                 }
+                prefixes.remove(r);
             }
         }
         for (String r : access.reads()) {
@@ -136,15 +155,20 @@ final class QueueTails {
             ends.values().removeIf(Ends::isDone);
             rows.values().forEach(tableRows -> tableRows.removeIf(row -> !ends.containsKey(row)));
             rows.values().removeIf(Set::isEmpty);
+            prefixes.values().forEach(tablePrefixes -> tablePrefixes.removeIf(row -> !ends.containsKey(row)));
+            prefixes.values().removeIf(Set::isEmpty);
         }
     }
 
     /** Drops a row's end once its last write is done (unless a newer write of the row replaced it). */
     private synchronized void forgetRow(String row, Ends done) {
         if (ends.remove(row, done)) {
-            Set<String> tableRows = rows.get(RowKeys.tableOf(row));
-            if (tableRows != null) {
-                tableRows.remove(row);
+            String table = RowKeys.tableOf(row);
+            for (Map<String, Set<String>> index : List.of(rows, prefixes)) {
+                Set<String> tableRows = index.get(table);
+                if (tableRows != null) {
+                    tableRows.remove(row);
+                }
             }
         }
     }

@@ -8,10 +8,14 @@ import java.util.List;
  * Resources that name one row of a table by its integer primary key, for key-level write
  * conflicts ({@code lockGranularity="key"}): {@code table NUL value [NUL value...]}, the values in
  * key order. A row resource conflicts with the same row and with its whole table
- * ({@link #tableOf}); rows of one table do not conflict with each other.
+ * ({@link #tableOf}); rows of one table do not conflict with each other. A leading part of a key
+ * of several columns ({@link #prefix}, {@code table NUL value... NUL *}) names every row whose key
+ * starts with it: it conflicts with those rows, and with the prefixes that share them.
  */
 public final class RowKeys {
     private static final char SEPARATOR = '\0';
+    private static final char PREFIX_END = '*';
+    private static final String PREFIX_MARK = "" + SEPARATOR + PREFIX_END;
 
     private RowKeys() {
     }
@@ -42,6 +46,20 @@ public final class RowKeys {
         return table + SEPARATOR + "+" + serial;
     }
 
+    /**
+     * The rows of {@code table} whose key starts with these integers (the first key columns, not
+     * all of them), or null if one is not an integer.
+     */
+    public static String prefix(String table, List<?> values) {
+        String row = of(table, values);
+        return row == null ? null : row + SEPARATOR + PREFIX_END;
+    }
+
+    /** Whether the resource is a {@link #prefix}. */
+    public static boolean isPrefix(String resource) {
+        return resource.endsWith(PREFIX_MARK);
+    }
+
     public static boolean isRow(String resource) {
         return resource.indexOf(SEPARATOR) >= 0;
     }
@@ -60,9 +78,18 @@ public final class RowKeys {
         boolean rowA = isRow(a);
         boolean rowB = isRow(b);
         if (rowA && rowB) {
-            return false; // different rows
+            return covers(a, b) || covers(b, a); // different rows, unless a prefix names both
         }
         return tableOf(a).equals(tableOf(b));
+    }
+
+    /** Whether {@code prefix} is a {@link #prefix} of {@code row}'s key (a row, or a longer prefix). */
+    private static boolean covers(String prefix, String row) {
+        if (!isPrefix(prefix)) {
+            return false;
+        }
+        int stem = prefix.length() - 1; // up to and including the separator before the mark
+        return row.length() > stem && row.regionMatches(0, prefix, 0, stem);
     }
 
     /** 5, 5L, "5", 5.0 are one key: the engines compare an integer column with any of them as the same row. */

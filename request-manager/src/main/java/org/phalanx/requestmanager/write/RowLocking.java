@@ -36,17 +36,18 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
  *
  * <p>They commute only where nothing else links rows. So every backend must be PostgreSQL or
  * MariaDB (they lock rows), and the table must qualify ({@link TableTraits#rowsCommute}). The
- * statement must be one UPDATE or DELETE restricted by {@code key = value} on every key column,
- * not changing a key or foreign-key column; or one INSERT giving every key column (a table
- * without key or unique index: any one-row INSERT) and every column whose default is computed,
- * into a table with no counter default; or one {@code SELECT ... FOR UPDATE/SHARE} of one row.
+ * statement must be one UPDATE or DELETE restricted by {@code key = value} on every key column
+ * (or on the first ones: it then locks the {@link RowKeys#prefix prefix}), not changing a key or
+ * foreign-key column; or one INSERT giving every key column (a table without key or unique index:
+ * any one-row INSERT) and every column whose default is computed, into a table with no counter
+ * default; or one {@code SELECT ... FOR UPDATE/SHARE} restricted in the same way.
  * It must contain no subquery nor function call (a function may read or write other rows).
  *
  * <p>Foreign keys: an INSERT also locks the parent row of each of its foreign keys (its insert
  * depends on that row existing); a DELETE of a table that has children stays at table level.
  * Every write left at table level in such a vdb locks its foreign-key relatives too: it reads its
- * parent tables (an insert needs their rows), and writes its descendants (a delete cascades, or
- * fails, by what they hold). A table's traits are read from a backend's metadata once, and
+ * parent tables if it may set a foreign key (an insert needs their rows), and writes its
+ * descendants (a delete cascades, or fails, by what they hold). A table's traits are read from a backend's metadata once, and
  * forgotten at any DDL.
  */
 final class RowLocking {
@@ -86,7 +87,7 @@ final class RowLocking {
         }
         Backend source = backends.get(0);
         Access rows = rowLevel(tableLevel, a, sql, params, source, user);
-        return rows != null ? rows : withRelatives(tableLevel, source, user);
+        return rows != null ? rows : withRelatives(tableLevel, a, sql, source, user);
     }
 
     /**
@@ -102,7 +103,8 @@ final class RowLocking {
         if (!appliesTo(tables, backends)) {
             return tables;
         }
-        return settling.get() > 0 ? Access.EVERYTHING : withRelatives(tables, backends.get(0), user);
+        SqlAnalysis unknown = new SqlAnalysis(StatementKind.WRITE, Set.of(), Set.of(), false, false, false);
+        return settling.get() > 0 ? Access.EVERYTHING : withRelatives(tables, unknown, "", backends.get(0), user);
     }
 
     /** Key-level conflicts apply to a write of some tables when every backend locks rows. */
@@ -143,18 +145,22 @@ final class RowLocking {
             return null;
         }
         TableFootprint f = footprints.get(0);
-        Map<String, Object> given = new HashMap<>();
+        Map<String, Object> values = new HashMap<>();
         for (KeyValue k : f.keys()) {
             if (!k.isParameter()) {
-                given.put(k.column().toLowerCase(Locale.ROOT), k.literal());
+                values.put(k.column().toLowerCase(Locale.ROOT), k.literal());
             } else if (k.parameter() <= params.size()) {
-                given.put(k.column().toLowerCase(Locale.ROOT), params.get(k.parameter() - 1));
+                values.put(k.column().toLowerCase(Locale.ROOT), params.get(k.parameter() - 1));
             }
         }
         if (SIMPLE_INSERT.matcher(sql).matches()) {
-            return insert(table, t, sql, given);
+            return insert(table, t, sql, values);
         }
-        if (t.key().isEmpty() || !given.keySet().containsAll(t.key())) {
+        int given = 0; // the leading key columns it names a value for
+        while (given < t.key().size() && values.containsKey(t.key().get(given))) {
+            given++;
+        }
+        if (given == 0) {
             return null;
         }
         if (!lockingRead) {
@@ -165,8 +171,9 @@ final class RowLocking {
                 return null;
             }
         }
-        String row = RowKeys.of(table, values(t.key(), given));
-        return row == null ? null : Access.writing(Set.of(row));
+        List<Object> key = values(t.key().subList(0, given), values);
+        String rows = given == t.key().size() ? RowKeys.of(table, key) : RowKeys.prefix(table, key);
+        return rows == null ? null : Access.writing(Set.of(rows));
     }
 
     /** An INSERT: its row, and the parent row of each foreign key it sets. */
@@ -214,15 +221,23 @@ final class RowLocking {
         return values;
     }
 
-    /** A table-level write with its relatives: reading the parent tables, writing every descendant. */
-    private Access withRelatives(Access tableLevel, Backend source, String user) {
+    /**
+     * A table-level write with its relatives: reading the parent tables of the tables it writes
+     * (unless it only deletes, or updates no foreign-key column: then it needs no parent row),
+     * and writing every descendant (a delete cascades there, or fails by what they hold).
+     */
+    private Access withRelatives(Access tableLevel, SqlAnalysis a, String sql, Backend source, String user) {
         Set<String> reads = new HashSet<>(tableLevel.reads());
         Set<String> writes = new HashSet<>(tableLevel.writes());
+        for (String table : tableLevel.writes()) {
+            TableTraits t = traits(table, source, user);
+            if (setsForeignKeys(t, table, a, sql)) {
+                t.parents().forEach(fk -> reads.add(fk.parent()));
+            }
+        }
         Deque<String> toVisit = new ArrayDeque<>(tableLevel.writes());
         while (!toVisit.isEmpty()) {
-            TableTraits t = traits(toVisit.pop(), source, user);
-            t.parents().forEach(fk -> reads.add(fk.parent()));
-            for (String child : t.children()) {
+            for (String child : traits(toVisit.pop(), source, user).children()) {
                 if (writes.add(child)) {
                     toVisit.push(child);
                 }
@@ -230,6 +245,27 @@ final class RowLocking {
         }
         return writes.size() == tableLevel.writes().size() && reads.equals(tableLevel.reads()) ? tableLevel
                 : Access.of(reads, writes);
+    }
+
+    /** Whether the write may set a foreign key of the table: anything but a DELETE, or an UPDATE of other columns. */
+    private static boolean setsForeignKeys(TableTraits t, String table, SqlAnalysis a, String sql) {
+        if (t.parents().isEmpty()) {
+            return false;
+        }
+        if (!a.parsed() || a.footprint() == null || a.footprint().tables().size() != 1
+                || !a.footprint().tables().get(0).table().equals(table)) {
+            return true;
+        }
+        TableFootprint f = a.footprint().tables().get(0);
+        if (DELETE.matcher(sql).matches()) {
+            return false;
+        }
+        if (f.rowsChange() || f.columns() == null || SIMPLE_INSERT.matcher(sql).matches()) {
+            return true;
+        }
+        Set<String> foreign = new HashSet<>();
+        t.parents().forEach(fk -> foreign.addAll(fk.columns()));
+        return f.columns().stream().anyMatch(c -> foreign.contains(c.toLowerCase(Locale.ROOT)));
     }
 
     /** Whether the statement calls something (outside string literals) other than its table's column list and VALUES. */

@@ -176,4 +176,22 @@ class BackendQueueTest {
         assertBefore("end table", "start read acc");
         assertTrue(backend.caughtUp(Set.of("acc")));
     }
+
+    /** A key prefix in a backend's queue: after the rows it starts that came before, before those after it; not others. */
+    @Test
+    void aKeyPrefixOrdersAgainstTheRowsItStartsOnly() throws Exception {
+        Access row = Access.writing(Set.of(RowKeys.of("line", List.of(1, 2, 3, 1))));
+        Access prefix = Access.writing(Set.of(RowKeys.prefix("line", List.of(1, 2, 3))));
+        CountDownLatch holdRow = new CountDownLatch(1);
+        CompletableFuture<Void> first = task("row", row, holdRow);
+        CompletableFuture<Void> lines = task("prefix", prefix, null);
+        task("other order", Access.writing(Set.of(RowKeys.of("line", List.of(1, 2, 4, 1)))), null)
+                .get(LONG, TimeUnit.SECONDS);
+        CompletableFuture<Void> later = task("row after prefix", Access.writing(Set.of(RowKeys.of("line", List.of(1, 2, 3, 2)))), null);
+        assertFalse(lines.isDone() || later.isDone());
+        holdRow.countDown();
+        CompletableFuture.allOf(first, lines, later).get(LONG, TimeUnit.SECONDS);
+        assertBefore("end row", "start prefix");
+        assertBefore("end prefix", "start row after prefix");
+    }
 }

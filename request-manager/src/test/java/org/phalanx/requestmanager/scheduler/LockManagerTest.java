@@ -270,4 +270,18 @@ class LockManagerTest {
         locks.acquire(5, writes(RowKeys.of("acc", 7)), BLOCKED);
         assertRefused(() -> locks.acquire(6, Access.EVERYTHING, BLOCKED));
     }
+
+    /** Composite keys: a key prefix locks every row it starts, and only those. */
+    @Test
+    void aKeyPrefixConflictsWithTheRowsItStartsOnly() throws Exception {
+        String line = RowKeys.of("line", List.of(1, 2, 3, 1));
+        locks.acquire(1, writes(RowKeys.prefix("line", List.of(1, 2, 3))), BLOCKED);
+        assertRefused(() -> locks.acquire(2, writes(line), BLOCKED)); // a row of the prefix
+        assertRefused(() -> locks.acquire(2, writes(RowKeys.prefix("line", List.of(1, 2))), BLOCKED)); // a shorter one
+        locks.acquire(2, writes(RowKeys.of("line", List.of(1, 2, 33, 1))), BLOCKED); // 33 does not start with 3
+        locks.acquire(2, writes(RowKeys.prefix("line", List.of(1, 3))), BLOCKED);
+        locks.acquire(2, writes(RowKeys.of("line", List.of(1, 2))), BLOCKED); // a shorter key is not under it
+        locks.releaseAll(1);
+        locks.acquire(3, writes(line), BLOCKED);
+    }
 }
