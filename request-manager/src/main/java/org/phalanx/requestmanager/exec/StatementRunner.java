@@ -68,6 +68,33 @@ public final class StatementRunner {
         return executeWrite(c, statements.get(statements.size() - 1), r);
     }
 
+    /**
+     * The statements before the last as they are, then the last as one JDBC batch of the
+     * requests' parameters (they share its text): the update counts.
+     */
+    public static long[] executeBatch(Connection c, java.util.List<String> statements, java.util.List<Request> batch)
+            throws SQLException {
+        for (String sql : statements.subList(0, statements.size() - 1)) {
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement(statements.get(statements.size() - 1))) {
+            for (Request r : batch) {
+                ParameterBinder.bindAll(ps, r.params());
+                ps.addBatch();
+            }
+            if (batch.get(0).queryTimeoutSeconds() > 0) {
+                ps.setQueryTimeout(batch.get(0).queryTimeoutSeconds());
+            }
+            try {
+                return ps.executeLargeBatch();
+            } catch (UnsupportedOperationException | java.sql.SQLFeatureNotSupportedException e) {
+                return java.util.Arrays.stream(ps.executeBatch()).asLongStream().toArray();
+            }
+        }
+    }
+
     public static WriteOutcome executeWrite(Connection c, String sql, Request r) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, r)) {
             if (ps.execute()) {

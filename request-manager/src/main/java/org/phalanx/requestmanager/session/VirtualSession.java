@@ -238,6 +238,13 @@ final class VirtualSession implements Session {
 
     @Override
     public synchronized long[] executeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
+        checkOpen();
+        if (!state.autoCommit() && !state.readOnly()) {
+            long[] whole = wholeBatch(sql, parameterSets, timeout);
+            if (whole != null) {
+                return whole;
+            }
+        }
         long[] counts = new long[parameterSets.size()];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = batchElement(new Request(sql, parameterSets.get(i), Request.Expect.UPDATE_COUNT, null, 0, 0,
@@ -252,6 +259,23 @@ final class VirtualSession implements Session {
         for (int i = 0; i < counts.length; i++) {
             counts[i] = batchElement(new Request(statements.get(i), List.of(), Request.Expect.UPDATE_COUNT, null, 0, 0,
                     timeout), counts, i);
+        }
+        return counts;
+    }
+
+    /** The batch as one write (inside a transaction), or null: then element by element. */
+    private long[] wholeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
+        long start = System.nanoTime();
+        long[] counts;
+        try {
+            counts = writes.writeBatch(sql, parameterSets, timeout, p.analyzer().analyze(sql), state);
+        } catch (SQLException e) {
+            p.statistics().error();
+            p.statistics().statements().forSql(sql).record(System.nanoTime() - start, true, false);
+            throw e;
+        }
+        if (counts != null) {
+            p.statistics().statements().forSql(sql).record(System.nanoTime() - start, false, false);
         }
         return counts;
     }

@@ -46,6 +46,7 @@ public final class WriteStage {
     private final ChosenKeys keys;
     private final TransactionControl transactions;
     private final RowLocking rows;
+    private final BatchWrite batches;
 
     /**
      * Agreed writes hold a pooled connection on every backend while they wait for each other: no
@@ -59,8 +60,18 @@ public final class WriteStage {
         this.keys = keys;
         this.transactions = transactions;
         this.rows = new RowLocking(p.scheduler().locksRows());
+        this.batches = new BatchWrite(p, keys, transactions, rows);
         this.agreementSlots = new Semaphore(p.backends().all().stream().mapToInt(b -> b.config().poolSize())
                 .min().orElse(1));
+    }
+
+    /**
+     * A prepared statement's batch as one write where it may be ({@link BatchWrite}): the
+     * elements' update counts, or null when the caller must run it element by element.
+     */
+    public long[] writeBatch(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a, SessionState s)
+            throws SQLException {
+        return batches.write(sql, parameterSets, timeout, a, s);
     }
 
     public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
@@ -183,7 +194,7 @@ public final class WriteStage {
                 }
             }
             if (!implicit) {
-                noteWrites(t, a, r.params());
+                noteWrites(p, t, a, r.params());
             }
             if (implicit) {
                 p.scheduler().releaseAll(txId); // queued everywhere: later conflicting writes queue behind it
@@ -264,7 +275,7 @@ public final class WriteStage {
      * would refuse it: the virtual database stores only what every replica can (sent anyway,
      * MariaDB would close the connection, and its replica could never be caught up).
      */
-    private static void refuseIfTooLarge(Request r, List<Backend> backends) throws SQLException {
+    static void refuseIfTooLarge(Request r, List<Backend> backends) throws SQLException {
         long size = -1;
         for (Backend b : backends) {
             long max = b.maxStatementBytes();
@@ -289,7 +300,7 @@ public final class WriteStage {
     }
 
     /** Remembers what a transaction's write may change: the cache learns it when the transaction commits. */
-    private void noteWrites(Transaction t, SqlAnalysis a, List<Object> params) {
+    static void noteWrites(Pipeline p, Transaction t, SqlAnalysis a, List<Object> params) {
         if (a.allTables() || a.kind() == StatementKind.DDL) {
             t.writtenTables().add(LockManager.ALL);
         } else {

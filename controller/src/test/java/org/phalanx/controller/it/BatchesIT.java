@@ -1,0 +1,117 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.phalanx.controller.it.Sql.one;
+
+import java.nio.file.Path;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.phalanx.controller.it.EngineCluster.Kind;
+
+/**
+ * A prepared statement's batch inside a transaction runs as one JDBC batch on each backend (one
+ * execution there, not one per element), on three replicas of SQLite, PostgreSQL and MariaDB; an
+ * element that fails makes the batch fail with {@link BatchUpdateException} and the transaction
+ * roll back, as on PostgreSQL, leaving every replica without any of its rows and every backend
+ * enabled. An auto-commit batch still commits element by element.
+ */
+class BatchesIT {
+    private static final int ROWS = 50;
+
+    @TempDir
+    Path dir;
+    private EngineCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private Connection start(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 3, "phalanx_batches", "");
+        Connection c = cluster.connect();
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)");
+        }
+        return c;
+    }
+
+    private static void addRows(PreparedStatement ps, int from, int to) throws SQLException {
+        for (int i = from; i < to; i++) {
+            ps.setInt(1, i);
+            ps.setString(2, "item " + i);
+            ps.addBatch();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aBatchInATransactionIsOneExecutionOnEachBackend(Kind kind) throws Exception {
+        try (Connection c = start(kind)) {
+            c.setAutoCommit(false);
+            long before = cluster.slow().executions.get();
+            long[] counts;
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO item (id, name) VALUES (?, ?)")) {
+                addRows(ps, 0, ROWS);
+                counts = ps.executeLargeBatch();
+            }
+            c.commit();
+            long executions = cluster.slow().executions.get() - before;
+            assertEquals(ROWS, counts.length);
+            for (long n : counts) {
+                assertTrue(n == 1 || n == Statement.SUCCESS_NO_INFO, "count " + n);
+            }
+            // the batch, the commit, and the transaction's begin on some engines: never one per row
+            assertTrue(executions <= 3, executions + " executions on the third backend for " + ROWS + " rows");
+            assertEquals(ROWS, one(c, "SELECT COUNT(*) FROM item"));
+            c.commit();
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement("UPDATE item SET name = ? WHERE id = ?")) {
+                for (int i = 0; i < 5; i++) {
+                    ps.setString(1, "renamed");
+                    ps.setInt(2, i);
+                    ps.addBatch();
+                }
+                assertEquals(5, ps.executeBatch().length); // auto-commit: element by element, as before
+            }
+            assertEquals(5, one(c, "SELECT COUNT(*) FROM item WHERE name = 'renamed'"));
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(ROWS, cluster.assertIdentical("item", "id"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aFailedElementRollsTheTransactionBackEverywhere(Kind kind) throws Exception {
+        try (Connection c = start(kind)) {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO item (id, name) VALUES (?, ?)")) {
+                addRows(ps, 0, 10);
+                addRows(ps, 5, 6); // a duplicate key
+                addRows(ps, 10, 20);
+                BatchUpdateException e = assertThrows(BatchUpdateException.class, ps::executeBatch);
+                assertTrue(e.getSQLState() != null && e.getSQLState().startsWith("23"), e.getSQLState() + " " + e);
+            }
+            SQLException afterwards = assertThrows(SQLException.class, () -> one(c, "SELECT COUNT(*) FROM item"));
+            assertEquals("25P02", afterwards.getSQLState(), afterwards.toString());
+            c.rollback();
+            assertEquals(0, one(c, "SELECT COUNT(*) FROM item"), "nothing of the batch is left");
+            c.commit();
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(0, cluster.assertIdentical("item", "id"));
+    }
+}

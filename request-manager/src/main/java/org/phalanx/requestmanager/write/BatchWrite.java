@@ -1,0 +1,142 @@
+package org.phalanx.requestmanager.write;
+
+import java.sql.BatchUpdateException;
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.phalanx.engine.SqlState;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.exec.ReplicatedWrite;
+import org.phalanx.requestmanager.exec.StatementRunner;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.recovery.LoggedValues;
+import org.phalanx.requestmanager.scheduler.Access;
+
+/**
+ * A prepared statement's batch inside a transaction, as one write: locked once (the union of its
+ * elements' accesses), one log entry per element, and one JDBC batch per backend — one round trip
+ * there (pgjdbc's {@code reWriteBatchedInserts} makes it one multi-row INSERT), where element by
+ * element took one scheduled, awaited write each.
+ *
+ * <p>Only where that changes nothing the client can see: inside a transaction (an auto-commit
+ * batch commits each element), one engine (a mixed vdb compares every statement's outcomes), no
+ * DDL, no key chosen by the controller, no macro to rewrite. Should an element fail, the
+ * transaction is doomed, as PostgreSQL aborts it: it can only roll back, so what the elements
+ * before it did is never committed on some replicas and not others.
+ */
+final class BatchWrite {
+    private final Pipeline p;
+    private final ChosenKeys keys;
+    private final TransactionControl transactions;
+    private final RowLocking rows;
+
+    BatchWrite(Pipeline p, ChosenKeys keys, TransactionControl transactions, RowLocking rows) {
+        this.p = p;
+        this.keys = keys;
+        this.transactions = transactions;
+        this.rows = rows;
+    }
+
+    /** The elements' update counts; null when the batch must run element by element. */
+    long[] write(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a, SessionState s)
+            throws SQLException {
+        List<Backend> enabled = p.backends().enabled();
+        if (s.autoCommit() || parameterSets.size() < 2 || a.kind() != StatementKind.WRITE || a.allTables()
+                || a.hasMacros() || enabled.stream().map(Backend::dialect).distinct().count() > 1) {
+            return null;
+        }
+        List<Request> elements = new ArrayList<>();
+        for (List<Object> set : parameterSets) {
+            Request r = new Request(sql, set, Request.Expect.UPDATE_COUNT, null, 0, 0, timeout);
+            WriteStage.refuseIfTooLarge(r, enabled);
+            elements.add(r);
+        }
+        Transaction t = s.currentTransaction(p.scheduler());
+        transactions.throwIfDoomed(s, t);
+        try {
+            return run(sql, elements, a, s, t, enabled);
+        } catch (SQLTransactionRollbackException e) {
+            transactions.rollbackQuietly(s);
+            throw e;
+        }
+    }
+
+    private long[] run(String sql, List<Request> elements, SqlAnalysis a, SessionState s, Transaction t,
+                       List<Backend> enabled) throws SQLException {
+        Access tableLevel = p.scheduler().lockResources(a);
+        long schemaSeen = rows.schemaChanges();
+        Access access = Access.NOTHING;
+        int rowLevel = 0;
+        for (Request r : elements) {
+            Access element = rows.refine(tableLevel, a, sql, r.params(), enabled, s.user());
+            rowLevel += RowLocking.isRowLevel(element) ? 1 : 0;
+            access = access.union(element);
+        }
+        p.scheduler().acquire(t.id(), access);
+        if (rows.schemaChanges() != schemaSeen) { // see WriteStage
+            access = rows.afterSchemaChange(tableLevel, access, enabled, s.user());
+            p.scheduler().acquire(t.id(), access);
+            rowLevel = 0;
+        }
+        List<Backend> targets = p.routing().writeTargets(a, enabled);
+        s.join(t, targets);
+        t.lock(access);
+        targets = new ArrayList<>(targets);
+        targets.removeIf(b -> !t.branches().containsKey(b) || !b.isEnabled());
+        if (targets.isEmpty()) {
+            throw p.backends().noBackend();
+        }
+        if (keys.plan(sql, elements.get(0).params(), a, targets.get(0), s, access) != null) {
+            return null; // the controller chooses keys: element by element (what it holds, it keeps)
+        }
+        Map<Backend, List<String>> statements = new LinkedHashMap<>();
+        for (Backend b : targets) {
+            statements.put(b, p.statements().forBackend(b, sql, false));
+        }
+        long bytes = 2 * elements.stream().mapToLong(Request::approximateBytes).sum();
+        Access locked = access;
+        Map<Backend, CompletableFuture<long[]>> futures = new LinkedHashMap<>();
+        for (int i = 0; i < elements.size(); i++) {
+            Request r = elements.get(i);
+            boolean last = i == elements.size() - 1;
+            p.scheduler().order(position -> {
+                p.log().append(LogEntry.write(position, t.id(), s.user(), sql, LoggedValues.toLog(r.params()),
+                        TransactionControl.names(statements.keySet())));
+                if (last) { // every element is logged: the whole batch runs as one task on each backend
+                    for (Map.Entry<Backend, List<String>> e : statements.entrySet()) {
+                        Backend b = e.getKey();
+                        futures.put(b, s.tails().enqueue(b, locked, bytes,
+                                () -> StatementRunner.executeBatch(t.branches().get(b), e.getValue(), elements)));
+                    }
+                }
+            });
+        }
+        for (int i = 0; i < elements.size(); i++) {
+            p.statistics().write();
+            WriteStage.noteWrites(p, t, a, elements.get(i).params());
+        }
+        for (int i = 0; i < rowLevel; i++) {
+            p.statistics().rowLevelWrite();
+        }
+        try {
+            return new ReplicatedWrite<>(futures, p.waitPolicy(), Arrays::hashCode, Divergence.ofWrite(t, b -> false))
+                    .await();
+        } catch (SQLException e) {
+            t.doom(new SQLException("current transaction is aborted after a failed batch (" + e.getMessage()
+                    + "), commands ignored until end of transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
+            throw e instanceof BatchUpdateException ? e : new BatchUpdateException(e.getMessage(), e.getSQLState(),
+                    e.getErrorCode(), new long[0], e);
+        }
+    }
+}
