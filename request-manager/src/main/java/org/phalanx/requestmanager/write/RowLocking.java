@@ -60,7 +60,17 @@ final class RowLocking {
     /** A call: a function may read or write other rows (a column list or VALUES is not one). */
     private static final Pattern CALL = Pattern.compile("([A-Za-z_][\\w.\"]*)\\s*\\(");
     private static final Pattern STRING_LITERAL = Pattern.compile("'(?:[^']|'')*'");
+    private static final int MAX_SHAPES = 10_000;
 
+    /**
+     * What a write's text says, read once per text (the regular expressions cost more than the
+     * rest of the request path): whether it may be bounded to rows at all (no subquery, no function
+     * call), and which statement it is.
+     */
+    private record Shape(boolean boundable, boolean insert, boolean upsert, boolean delete, boolean lockingRead) {
+    }
+
+    private final Map<String, Shape> shapes = new ConcurrentHashMap<>();
     private final boolean enabled;
     private final Map<String, TableTraits> traits = new ConcurrentHashMap<>();
     /** Counts the schema changes seen: a write refined before one must not rely on what it found. */
@@ -132,8 +142,8 @@ final class RowLocking {
             return null;
         }
         String table = tableLevel.writes().iterator().next();
-        boolean lockingRead = LOCKING_READ.matcher(sql).matches();
-        if (SELECT.matcher(sql).results().count() != (lockingRead ? 1 : 0) || callsFunctions(sql, table)) {
+        Shape shape = shape(sql, table);
+        if (!shape.boundable()) {
             return null;
         }
         List<TableFootprint> footprints = a.footprint().tables();
@@ -153,8 +163,8 @@ final class RowLocking {
                 values.put(k.column().toLowerCase(Locale.ROOT), params.get(k.parameter() - 1));
             }
         }
-        if (SIMPLE_INSERT.matcher(sql).matches()) {
-            return insert(table, t, sql, values);
+        if (shape.insert()) {
+            return insert(table, t, shape, values);
         }
         int given = 0; // the leading key columns it names a value for
         while (given < t.key().size() && values.containsKey(t.key().get(given))) {
@@ -163,11 +173,11 @@ final class RowLocking {
         if (given == 0) {
             return null;
         }
-        if (!lockingRead) {
-            if (DELETE.matcher(sql).matches() ? !t.children().isEmpty() : f.rowsChange()) {
+        if (!shape.lockingRead()) {
+            if (shape.delete() ? !t.children().isEmpty() : f.rowsChange()) {
                 return null; // a parent's delete reaches its children; REPLACE, MERGE
             }
-            if (!DELETE.matcher(sql).matches() && (f.columns() == null || moves(f.columns(), t))) {
+            if (!shape.delete() && (f.columns() == null || moves(f.columns(), t))) {
                 return null;
             }
         }
@@ -177,8 +187,8 @@ final class RowLocking {
     }
 
     /** An INSERT: its row, and the parent row of each foreign key it sets. */
-    private Access insert(String table, TableTraits t, String sql, Map<String, Object> given) {
-        if (!t.insertsCommute() || UPSERT.matcher(sql).matches() || !given.keySet().containsAll(t.computedDefaults())
+    private Access insert(String table, TableTraits t, Shape shape, Map<String, Object> given) {
+        if (!t.insertsCommute() || shape.upsert() || !given.keySet().containsAll(t.computedDefaults())
                 || !given.keySet().containsAll(t.key())) {
             return null;
         }
@@ -248,7 +258,7 @@ final class RowLocking {
     }
 
     /** Whether the write may set a foreign key of the table: anything but a DELETE, or an UPDATE of other columns. */
-    private static boolean setsForeignKeys(TableTraits t, String table, SqlAnalysis a, String sql) {
+    private boolean setsForeignKeys(TableTraits t, String table, SqlAnalysis a, String sql) {
         if (t.parents().isEmpty()) {
             return false;
         }
@@ -257,15 +267,33 @@ final class RowLocking {
             return true;
         }
         TableFootprint f = a.footprint().tables().get(0);
-        if (DELETE.matcher(sql).matches()) {
+        Shape shape = shape(sql, table);
+        if (shape.delete()) {
             return false;
         }
-        if (f.rowsChange() || f.columns() == null || SIMPLE_INSERT.matcher(sql).matches()) {
+        if (f.rowsChange() || f.columns() == null || shape.insert()) {
             return true;
         }
         Set<String> foreign = new HashSet<>();
         t.parents().forEach(fk -> foreign.addAll(fk.columns()));
         return f.columns().stream().anyMatch(c -> foreign.contains(c.toLowerCase(Locale.ROOT)));
+    }
+
+    /** The write's {@link Shape}; {@code table} is the one table it writes (the same for every execution of the text). */
+    private Shape shape(String sql, String table) {
+        Shape known = shapes.get(sql);
+        if (known != null) {
+            return known;
+        }
+        if (shapes.size() > MAX_SHAPES) {
+            shapes.clear(); // an application that builds its SQL with values inside: start again
+        }
+        boolean lockingRead = LOCKING_READ.matcher(sql).matches();
+        boolean boundable = SELECT.matcher(sql).results().count() == (lockingRead ? 1 : 0) && !callsFunctions(sql, table);
+        Shape shape = new Shape(boundable, SIMPLE_INSERT.matcher(sql).matches(), UPSERT.matcher(sql).matches(),
+                DELETE.matcher(sql).matches(), lockingRead);
+        shapes.put(sql, shape);
+        return shape;
     }
 
     /** Whether the statement calls something (outside string literals) other than its table's column list and VALUES. */
