@@ -3,12 +3,17 @@ package org.phalanx.requestmanager.exec;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.rowset.CachedRowSet;
 import javax.sql.rowset.RowSetFactory;
 import javax.sql.rowset.RowSetProvider;
 import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.RowReader;
 import org.phalanx.requestmanager.backend.ParameterBinder;
 
 /** Runs one statement on one backend connection. */
@@ -99,7 +104,7 @@ public final class StatementRunner {
         try (PreparedStatement ps = prepare(c, sql, r)) {
             if (ps.execute()) {
                 try (ResultSet rs = ps.getResultSet()) {
-                    return new WriteOutcome(-1, detach(rs), null);
+                    return new WriteOutcome(-1, copy(rs), null);
                 }
             }
             long count = updateCount(ps);
@@ -119,6 +124,21 @@ public final class StatementRunner {
         } catch (SQLException | UnsupportedOperationException e) {
             return s.getUpdateCount();
         }
+    }
+
+    /**
+     * The rows as the client will get them (canonical values, as a cached read's), copied so that
+     * they no longer need the statement or connection: far cheaper than a {@link CachedRowSet},
+     * which took a third of the controller's CPU under TPC-C's {@code SELECT ... FOR UPDATE}s.
+     */
+    static Result.Cached copy(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        RowReader reader = RowReader.of(md);
+        List<Object[]> rows = new ArrayList<>();
+        while (rs.next()) {
+            rows.add(reader.read(rs));
+        }
+        return new Result.Cached(RowReader.detach(md), rows);
     }
 
     /** A copy of the rows that no longer needs the statement or connection. */

@@ -5,14 +5,14 @@ import org.phalanx.requestmanager.api.Result;
 
 /**
  * What one backend returned for a write: an update count with optional generated keys, or rows
- * (SELECT ... FOR UPDATE, RETURNING). Rows and keys are detached copies, because the backend's
+ * (SELECT ... FOR UPDATE, RETURNING). Rows (as canonical values) and keys are detached copies, because the backend's
  * statement is closed before the client reads them.
  */
-public record WriteOutcome(long count, ResultSet rows, ResultSet keys) {
+public record WriteOutcome(long count, Result.Cached rows, ResultSet keys) {
 
     public Result toResult() {
         if (rows != null) {
-            return new Result.Rows(rows, rows::close);
+            return rows;
         }
         return new Result.UpdateCount(count, keys);
     }
