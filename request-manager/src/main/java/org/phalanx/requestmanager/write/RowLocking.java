@@ -47,8 +47,9 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
  * depends on that row existing); a DELETE of a table that has children stays at table level.
  * Every write left at table level in such a vdb locks its foreign-key relatives too: it reads its
  * parent tables if it may set a foreign key (an insert needs their rows), and writes its
- * descendants (a delete cascades, or fails, by what they hold). A table's traits are read from a backend's metadata once, and
- * forgotten at any DDL.
+ * descendants (a delete cascades, or fails, by what they hold). A table's traits are read from a
+ * backend's metadata once, and forgotten at any DDL; from a DDL's order until it has run
+ * (committed) on every backend, the backends' schemas may differ, and writes lock the whole database.
  */
 final class RowLocking {
     private static final Logger LOG = LogManager.getLogger(RowLocking.class);
