@@ -93,7 +93,21 @@ class HungBackendTest {
     private void assertIdentical() throws SQLException {
         String expected = cluster.checksum("b1", "t", "id");
         for (String n : NAMES) {
-            assertEquals(expected, cluster.checksum(n, "t", "id"), n);
+            if (!expected.equals(cluster.checksum(n, "t", "id"))) {
+                StringBuilder rows = new StringBuilder();
+                for (String b : NAMES) {
+                    rows.append(b).append(": ").append(values(b)).append("; ");
+                }
+                assertEquals(expected, cluster.checksum(n, "t", "id"), n + " differs from b1 (v by id: " + rows + ")");
+            }
+        }
+    }
+
+    /** The table's v column by id, to tell from a failure which backend missed or repeated what. */
+    private String values(String backend) throws SQLException {
+        try (java.sql.Connection c = cluster.direct(backend); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT group_concat(v) FROM (SELECT v FROM t ORDER BY id)")) {
+            return rs.next() ? rs.getString(1) : "";
         }
     }
 
