@@ -89,11 +89,7 @@ final class BatchWrite {
             p.scheduler().acquire(t.id(), access);
             rowLevel = 0;
         }
-        List<Backend> targets = p.routing().writeTargets(a, enabled);
-        s.join(t, targets);
-        t.lock(access);
-        targets = new ArrayList<>(targets);
-        targets.removeIf(b -> !t.branches().containsKey(b) || !b.isEnabled());
+        List<Backend> targets = WriteStage.joined(s, t, p.routing().writeTargets(a, enabled), access);
         if (targets.isEmpty()) {
             throw p.backends().noBackend();
         }

@@ -98,10 +98,7 @@ public final class WriteStage {
             String sql = a.hasMacros() ? p.macros().rewrite(r.sql()) : r.sql();
             List<Backend> targets = p.routing().writeTargets(a, p.backends().enabled());
             if (!implicit) {
-                s.join(t, targets);
-                t.lock(access);
-                targets = new ArrayList<>(targets);
-                targets.removeIf(b -> !t.branches().containsKey(b) || !b.isEnabled());
+                targets = joined(s, t, targets, access);
             }
             if (targets.isEmpty()) {
                 throw p.backends().noBackend();
@@ -275,6 +272,18 @@ public final class WriteStage {
      * would refuse it: the virtual database stores only what every replica can (sent anyway,
      * MariaDB would close the connection, and its replica could never be caught up).
      */
+    /**
+     * A transaction's write: the transaction joins the write's targets and holds its access; the
+     * targets it has a branch on, enabled (a backend may have left service meanwhile).
+     */
+    static List<Backend> joined(SessionState s, Transaction t, List<Backend> targets, Access access) {
+        s.join(t, targets);
+        t.lock(access);
+        List<Backend> joined = new ArrayList<>(targets);
+        joined.removeIf(b -> !t.branches().containsKey(b) || !b.isEnabled());
+        return joined;
+    }
+
     static void refuseIfTooLarge(Request r, List<Backend> backends) throws SQLException {
         long size = -1;
         for (Backend b : backends) {
