@@ -297,6 +297,11 @@ public final class RequestManager implements AutoCloseable {
         return pipeline.admission().waiting();
     }
 
+    /** Schema changes not yet finished on every backend: while any, writes lock the whole database. */
+    public int schemaChangesSettling() {
+        return sessions.schemaChangesSettling();
+    }
+
     /** The result cache's counters, or null without a cache. */
     public CacheStatistics cacheStatistics() {
         return pipeline.cache().statistics();

@@ -20,6 +20,9 @@ public interface SchedulerMXBean {
     /** Auto-commit reads waiting at the controller for a backend under its maxPending. */
     int getReadsWaitingForRoom();
 
+    /** Schema changes (DDL) not yet finished on every backend: while any, writes lock the whole database. */
+    int getSchemaChangesSettling();
+
     /** Requests in progress per backend. */
     Map<String, Integer> getPendingPerBackend();
 

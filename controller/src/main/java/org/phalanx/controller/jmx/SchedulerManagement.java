@@ -54,6 +54,11 @@ final class SchedulerManagement implements SchedulerMXBean {
     }
 
     @Override
+    public int getSchemaChangesSettling() {
+        return rm.schemaChangesSettling();
+    }
+
+    @Override
     public Map<String, Integer> getPendingPerBackend() {
         Map<String, Integer> pending = new LinkedHashMap<>();
         for (BackendView b : rm.backends()) {

@@ -173,6 +173,7 @@ class JmxManagementIT {
             ObjectName scheduler = new ObjectName("org.phalanx:type=Scheduler,vdb=mydb");
             assertEquals("RAIDB_1", server.getAttribute(scheduler, "Replication"));
             assertEquals(0, server.getAttribute(scheduler, "ReadsWaitingForRoom"));
+            assertEquals(0, server.getAttribute(scheduler, "SchemaChangesSettling"));
             assertEquals(3, server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=mydb,name=b2"), "MaxPending"));
             assertEquals(0, server.getAttribute(new ObjectName("org.phalanx:type=Backend,vdb=mydb,name=b1"), "MaxPending"));
 

@@ -79,6 +79,7 @@ class KeyConflictsIT {
                 }
             }
         }
+        awaitSchemaSettled();
         cluster.slow().delayMillis = 1;
     }
 
@@ -108,8 +109,9 @@ class KeyConflictsIT {
         cluster.assertIdentical("acc", "id");
     }
 
-    private void awaitQueuesEmpty() throws InterruptedException {
-        while (cluster.vdb().requestManager().orElseThrow().backends().stream().anyMatch(b -> b.queuedWrites() > 0)) {
+    /** Until a DDL has run on every backend, every write locks the whole database. */
+    private void awaitSchemaSettled() throws InterruptedException {
+        while (cluster.vdb().requestManager().orElseThrow().schemaChangesSettling() > 0) {
             Thread.sleep(10);
         }
     }
@@ -147,7 +149,7 @@ class KeyConflictsIT {
             assertEquals(1, one(c, "SELECT COUNT(*) FROM audit"));
             // composite keys, foreign keys, a table without a key, locking reads; once the trigger is
             // created on every backend (until then, writes lock the whole database)
-            awaitQueuesEmpty();
+            awaitSchemaSettled();
             update(c, "UPDATE dist SET ytd = ytd + 1 WHERE w = ? AND d = ?", 1, 1);
             assertEquals(before + 2, rowLevelWrites(), "a composite key");
             c.setAutoCommit(false);
@@ -171,7 +173,7 @@ class KeyConflictsIT {
             c.setAutoCommit(true);
             s.executeUpdate("UPDATE acc SET bal = id"); // distinct balances, for the index; the whole table
             s.executeUpdate("CREATE UNIQUE INDEX acc_bal ON acc (bal)");
-            awaitQueuesEmpty();
+            awaitSchemaSettled();
             update(c, "UPDATE acc SET bal = bal + 100 WHERE id = ?", 3);
             assertEquals(before + 9, rowLevelWrites(), "acc no longer qualifies");
         }

@@ -65,6 +65,11 @@ public final class Sessions {
         return n;
     }
 
+    /** Schema changes not yet finished on every backend: while any, writes lock the whole database. */
+    public int schemaChangesSettling() {
+        return writes.schemaChangesSettling();
+    }
+
     /** Refuses new sessions and closes the open ones (rolling back their transactions). */
     public void closeAll() {
         closed = true;

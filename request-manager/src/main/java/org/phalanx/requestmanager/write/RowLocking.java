@@ -323,6 +323,11 @@ final class RowLocking {
         });
     }
 
+    /** Schema changes ordered and not yet finished on every backend: while any, writes lock everything. */
+    int schemaChangesSettling() {
+        return settling.get();
+    }
+
     private synchronized void forget() {
         schemaChanges.incrementAndGet();
         traits.clear();

@@ -74,6 +74,11 @@ public final class WriteStage {
         return batches.write(sql, parameterSets, timeout, a, s);
     }
 
+    /** Schema changes not yet finished on every backend: while any, writes lock the whole database. */
+    public int schemaChangesSettling() {
+        return rows.schemaChangesSettling();
+    }
+
     public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
         refuseIfTooLarge(r, p.backends().enabled());
         Access tableLevel = p.scheduler().lockResources(a);
