@@ -95,6 +95,15 @@ public final class SqlAnalyzer {
             case "savepoint":
             case "release":
                 return new SqlAnalysis(StatementKind.SAVEPOINT, Set.of(), Set.of(), false, true, false);
+            case "set":
+            case "reset":
+                if (SessionCommand.parse(sql) != null) {
+                    return new SqlAnalysis(StatementKind.SESSION, Set.of(), Set.of(), false, true, false);
+                }
+                break;
+            case "show":
+                // SHOW search_path, SHOW VARIABLES: the session's parameters, on any of its connections
+                return new SqlAnalysis(StatementKind.READ, Set.of(), Set.of(), false, true, false);
             default:
                 break;
         }

@@ -17,7 +17,9 @@ public enum StatementKind {
     COMMIT,
     ROLLBACK,
     /** Savepoints: not supported yet (refused with 0A000). */
-    SAVEPOINT;
+    SAVEPOINT,
+    /** Sets the session's own parameters ({@link SessionCommand}): no other session is concerned. */
+    SESSION;
 
     /** Sent to every backend in the total order. */
     public boolean isWrite() {

@@ -1,14 +1,5 @@
 package org.phalanx.requestmanager.backend;
 
-import org.phalanx.engine.Engine;
-import org.phalanx.engine.SqlState;
-
-import org.phalanx.requestmanager.api.BackendListener;
-import org.phalanx.requestmanager.api.BackendView;
-import org.phalanx.requestmanager.api.DatabaseProduct;
-
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -27,10 +18,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.api.BackendListener;
 import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.api.BackendView;
+import org.phalanx.requestmanager.api.DatabaseProduct;
+import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.HangLimits;
 import org.phalanx.requestmanager.config.RewriteRule;
@@ -452,6 +450,34 @@ public final class Backend implements BackendView {
 
     public Connection connectionFor(String virtualUser) throws SQLException {
         return connection(config.credentialsFor(virtualUser));
+    }
+
+    /**
+     * A pooled connection for the real login with a session's settings applied; closing it puts
+     * the defaults back before it returns to the pool, or drops it from the pool if that fails.
+     */
+    public Connection connectionFor(String virtualUser, SessionSettings settings) throws SQLException {
+        Credentials credentials = config.credentialsFor(virtualUser);
+        Connection c = connection(credentials);
+        if (settings.isEmpty()) {
+            return c;
+        }
+        Runnable putBack = () -> {
+            try {
+                settings.resetForPool(c, engine());
+                c.close();
+            } catch (SQLException | RuntimeException e) {
+                LOG.debug("{}: resetting session settings failed, the connection is dropped: {}", name(), e.getMessage());
+                pools.get(credentials).evictConnection(c);
+            }
+        };
+        try {
+            settings.apply(c);
+        } catch (SQLException | RuntimeException e) {
+            putBack.run();
+            throw e;
+        }
+        return SettingsApplied.wrap(c, putBack);
     }
 
     public Credentials credentialsFor(String virtualUser) {

@@ -12,6 +12,7 @@ import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.RowReader;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.Backends;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.backend.SessionTails;
 import org.phalanx.requestmanager.balancer.ReadAdmission;
 import org.phalanx.requestmanager.exec.BackendReads;
@@ -101,7 +102,7 @@ public final class ResultCacheStage implements CacheStage {
             if (chosen == null) {
                 return null;
             }
-            Result result = reads.run(chosen, null, r, user);
+            Result result = reads.run(chosen, null, r, user, SessionSettings.NONE); // sessions with settings bypass the cache
             if (!(result instanceof Result.Rows rows)) {
                 return result;
             }

@@ -11,6 +11,7 @@ import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.ReadStatements;
 import org.phalanx.requestmanager.backend.RunningStatements;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.hetero.BackendStatements;
 
 /** Executes a read on one backend: the execute stage of the read path. */
@@ -32,14 +33,15 @@ public final class BackendReads {
      * backend). A read asking rows in batches ({@code fetchSize}) may go back to the backend for
      * each: it counts until closed.
      */
-    public Result run(Backend b, Connection branch, Request r, String user) throws SQLException {
+    public Result run(Backend b, Connection branch, Request r, String user, SessionSettings settings)
+            throws SQLException {
         Connection c = null;
         ReadStatements.Statement s = null;
         long start = System.nanoTime();
         boolean timed = false;
         boolean rowsEndCount = false; // true once returned rows that end the count when closed
         try {
-            c = branch != null ? branch : b.connectionFor(user);
+            c = branch != null ? branch : b.connectionFor(user, settings);
             s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
             PreparedStatement ps = s.prepared();
             boolean rows;

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionSettings;
 
 /**
  * A transaction's branch on one backend that takes its pooled connection only when first used,
@@ -39,14 +40,14 @@ public final class LazyBranch implements InvocationHandler {
      * (one would abort or see what another does not). Another controller is asked for the level
      * itself; SQLite is serializable anyway.
      */
-    public static Connection of(Backend backend, String user, int isolation) {
+    public static Connection of(Backend backend, String user, SessionSettings settings, int isolation) {
         Integer level = switch (backend.engine()) {
             case POSTGRESQL, MARIADB -> Connection.TRANSACTION_READ_COMMITTED;
             case PHALANX -> isolation;
             default -> null;
         };
         Opener opener = () -> {
-            Connection c = backend.connectionFor(user);
+            Connection c = backend.connectionFor(user, settings);
             try {
                 c.setAutoCommit(false);
                 if (level != null && c.getTransactionIsolation() != level) {

@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.pipeline;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.Closeables;
 
 /**
@@ -26,8 +27,9 @@ public final class ReadOnlySnapshot {
      * for SERIALIZABLE; another controller is told the transaction is read-only at the client's
      * level, and keeps a snapshot itself).
      */
-    public static ReadOnlySnapshot open(Backend b, String user, int isolation) throws SQLException {
-        Connection c = b.connectionFor(user);
+    public static ReadOnlySnapshot open(Backend b, String user, SessionSettings settings, int isolation)
+            throws SQLException {
+        Connection c = b.connectionFor(user, settings);
         try {
             switch (b.engine()) {
                 case POSTGRESQL, MARIADB -> c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);

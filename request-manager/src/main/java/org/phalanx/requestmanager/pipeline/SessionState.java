@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.pipeline;
 import java.util.List;
 import org.phalanx.engine.Isolation;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.backend.SessionTails;
 import org.phalanx.requestmanager.scheduler.Scheduler;
 
@@ -13,6 +14,8 @@ public final class SessionState {
     private boolean autoCommit = true;
     private int isolation;
     private boolean readOnly;
+    /** Its own parameters (SET search_path...), applied to every backend connection that serves it. */
+    private SessionSettings settings = SessionSettings.NONE;
     private Transaction tx;
     /** A read-only REPEATABLE READ or SERIALIZABLE transaction's snapshot, once it has read. */
     private ReadOnlySnapshot snapshot;
@@ -45,6 +48,14 @@ public final class SessionState {
 
     public void isolation(int level) {
         isolation = level;
+    }
+
+    public SessionSettings settings() {
+        return settings;
+    }
+
+    public void settings(SessionSettings now) {
+        settings = now;
     }
 
     public boolean readOnly() {
@@ -88,7 +99,7 @@ public final class SessionState {
 
     /** Joins a transaction to backends with this session's login and isolation. */
     public void join(Transaction t, List<Backend> backends) {
-        t.join(backends, user, isolation);
+        t.join(backends, user, settings, isolation);
     }
 
     /** The open transaction, or null. */

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
@@ -67,10 +68,10 @@ public final class Transaction {
      * takes its connection when the backend's queue reaches it (see {@link LazyBranch}). A backend
      * that cannot be reached then fails that statement and is disabled.
      */
-    public void join(List<Backend> backends, String user, int isolation) {
+    public void join(List<Backend> backends, String user, SessionSettings settings, int isolation) {
         for (Backend b : backends) {
             if (!branches.containsKey(b)) {
-                branches.put(b, LazyBranch.of(b, user, isolation));
+                branches.put(b, LazyBranch.of(b, user, settings, isolation));
             }
         }
     }

@@ -55,7 +55,7 @@ final class AutoCommitRead {
             tried.add(b);
             try {
                 Freshness.awaitChosen(p, b, resources, s.locksReads());
-                return p.reads().run(b, null, r, s.user());
+                return p.reads().run(b, null, r, s.user(), s.settings());
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 p.statistics().readRetry();

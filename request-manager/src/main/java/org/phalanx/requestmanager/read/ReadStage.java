@@ -40,11 +40,13 @@ public final class ReadStage {
         if (s.locksReads()) {
             lockReads(a, s);
         }
-        Transaction begun = s.begunTransaction();
-        CacheStage.Answer cached = p.cache().read(r, a, s.tails(), s.user(),
-                begun == null ? null : begun.writtenTables());
-        if (cached != null) {
-            return cached;
+        if (s.settings().isEmpty()) { // a session's own settings (search_path) may change what a text reads
+            Transaction begun = s.begunTransaction();
+            CacheStage.Answer cached = p.cache().read(r, a, s.tails(), s.user(),
+                    begun == null ? null : begun.writtenTables());
+            if (cached != null) {
+                return cached;
+            }
         }
         return new CacheStage.Answer(readUncached(r, a, s), false);
     }

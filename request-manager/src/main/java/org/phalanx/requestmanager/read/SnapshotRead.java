@@ -54,7 +54,7 @@ final class SnapshotRead {
         Backend b = snapshot.backend();
         b.readStarted();
         try {
-            return p.reads().run(b, snapshot.connection(), r, s.user());
+            return p.reads().run(b, snapshot.connection(), r, s.user(), s.settings());
         } catch (SQLException failure) {
             SQLException e = SqlStates.normalize(failure, b.dialect());
             if (BackendErrors.isConnectionFailure(e)) {
@@ -76,7 +76,7 @@ final class SnapshotRead {
         }
         Backend b = p.balancer().choose(Freshness.choosable(p, s.tails().caughtUp(candidates), EVERYTHING, false));
         Freshness.awaitChosen(p, b, EVERYTHING, false);
-        ReadOnlySnapshot snapshot = ReadOnlySnapshot.open(b, s.user(), s.isolation());
+        ReadOnlySnapshot snapshot = ReadOnlySnapshot.open(b, s.user(), s.settings(), s.isolation());
         s.snapshot(snapshot);
         return snapshot;
     }

@@ -4,13 +4,13 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
-import org.phalanx.engine.Engine;
-import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.SqlStates;
 import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.pipeline.Pipeline;
@@ -48,7 +48,7 @@ final class TransactionRead {
                 if (s.locksReads()) {
                     Freshness.awaitChosen(p, b, resources, true);
                 }
-                return p.reads().run(b, t.branches().get(b), r, s.user());
+                return p.reads().run(b, t.branches().get(b), r, s.user(), s.settings());
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 if (BackendErrors.isConnectionFailure(e)) {

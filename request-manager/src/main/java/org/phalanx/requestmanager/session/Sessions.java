@@ -19,6 +19,7 @@ public final class Sessions {
     private final WriteStage writes;
     private final TransactionControl transactions;
     private final Set<VirtualSession> open = ConcurrentHashMap.newKeySet();
+    private final AdvisoryLocks advisoryLocks = new AdvisoryLocks();
     private final int defaultIsolation;
     private volatile boolean closed;
 
@@ -36,7 +37,8 @@ public final class Sessions {
             throw new SQLException("virtual database " + p.name() + " is shutting down",
                     SqlState.CANNOT_CONNECT_NOW.code());
         }
-        VirtualSession s = new VirtualSession(p, reads, writes, transactions, this, virtualUser, defaultIsolation);
+        VirtualSession s = new VirtualSession(p, reads, writes, transactions, this, advisoryLocks, virtualUser,
+                defaultIsolation);
         open.add(s);
         return s;
     }

@@ -20,6 +20,7 @@ import org.phalanx.requestmanager.cache.CacheStage;
 import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
 import org.phalanx.requestmanager.read.ReadStage;
 import org.phalanx.requestmanager.write.TransactionControl;
 import org.phalanx.requestmanager.write.WriteStage;
@@ -35,13 +36,15 @@ final class VirtualSession implements Session {
     private final WriteStage writes;
     private final TransactionControl transactions;
     private final Sessions registry;
+    private final AdvisoryLocks advisoryLocks;
     private final SessionState state;
     /** The transaction was opened by a BEGIN statement: COMMIT/ROLLBACK restore auto-commit. */
     private boolean begunBySql;
     private boolean closed;
 
     VirtualSession(Pipeline p, ReadStage reads, WriteStage writes, TransactionControl transactions, Sessions registry,
-                   String user, int isolation) {
+                   AdvisoryLocks advisoryLocks, String user, int isolation) {
+        this.advisoryLocks = advisoryLocks;
         this.p = p;
         this.reads = reads;
         this.writes = writes;
@@ -64,7 +67,12 @@ final class VirtualSession implements Session {
     public synchronized void setAutoCommit(boolean on) throws SQLException {
         checkOpen();
         if (on && !state.autoCommit()) {
-            commit();
+            Transaction t = state.transaction();
+            if (t != null && t.doomed() != null) {
+                rollback(); // as pgjdbc: its COMMIT of a failed transaction rolls back, and auto-commit is on
+            } else {
+                commit();
+            }
         }
         state.autoCommit(on);
         begunBySql = false;
@@ -115,7 +123,11 @@ final class VirtualSession implements Session {
             }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
             Result result;
-            if (a.kind() == StatementKind.READ) {
+            AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()
+                    ? AdvisoryLockCall.parse(r.sql(), r.params()) : null;
+            if (lockCall != null) {
+                result = lockCall.run(advisoryLocks, this, !state.autoCommit(), p.scheduler().lockTimeoutMillis());
+            } else if (a.kind() == StatementKind.READ) {
                 CacheStage.Answer answer = read(r, a);
                 answeredFromCache = answer.fromCache();
                 result = answer.result();
@@ -167,6 +179,9 @@ final class VirtualSession implements Session {
                     begunBySql = false;
                 }
                 return new Result.UpdateCount(0, null);
+            case SESSION:
+                SessionParameters.run(p, state, r.sql());
+                return new Result.UpdateCount(0, null);
             case SAVEPOINT:
                 throw new SQLFeatureNotSupportedException("savepoints are not supported yet",
                         SqlState.FEATURE_NOT_SUPPORTED.code());
@@ -217,13 +232,21 @@ final class VirtualSession implements Session {
     @Override
     public synchronized void commit() throws SQLException {
         checkOpen();
-        transactions.commit(state);
+        try {
+            transactions.commit(state);
+        } finally {
+            advisoryLocks.release(this, AdvisoryLocks.Holds.TRANSACTION);
+        }
     }
 
     @Override
     public synchronized void rollback() throws SQLException {
         checkOpen();
-        transactions.rollback(state);
+        try {
+            transactions.rollback(state);
+        } finally {
+            advisoryLocks.release(this, AdvisoryLocks.Holds.TRANSACTION);
+        }
     }
 
     /**
@@ -318,6 +341,7 @@ final class VirtualSession implements Session {
             return;
         }
         transactions.rollbackQuietly(state);
+        advisoryLocks.release(this, AdvisoryLocks.Holds.ALL);
         closed = true;
         registry.closed(this);
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
@@ -25,14 +26,14 @@ final class AutoCommitWrite {
     }
 
     /** @param agreement what the backends must agree on before committing, or null */
-    static WriteOutcome run(Backend b, String user, List<String> statements, Request r, long position,
+    static WriteOutcome run(Backend b, String user, SessionSettings settings, List<String> statements, Request r, long position,
                             CompletableFuture<?> durable, AppliedRecords applied, long lockTimeoutMillis,
                             Agreement agreement) throws Exception {
         long deadline = System.currentTimeMillis() + lockTimeoutMillis;
         long pause = 5;
         while (true) {
             // its connection is aborted if the backend hangs: the thread may be the client's own (WriteStage)
-            try (Connection c = b.connectionFor(user); var running = b.running().startOn(c, "a write")) {
+            try (Connection c = b.connectionFor(user, settings); var running = b.running().startOn(c, "a write")) {
                 AppliedPositions.Work<WriteOutcome> work = () -> {
                     WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r);
                     if (agreement != null) {

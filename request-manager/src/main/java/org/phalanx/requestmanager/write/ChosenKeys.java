@@ -103,7 +103,7 @@ public interface ChosenKeys {
                 if (branch != null) {
                     return ControllerKeys.learn(branch, table);
                 }
-                try (Connection c = b.connectionFor(s.user())) {
+                try (Connection c = b.connectionFor(s.user(), s.settings())) {
                     return ControllerKeys.learn(c, table);
                 }
             })));

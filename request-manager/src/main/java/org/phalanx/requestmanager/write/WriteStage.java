@@ -20,7 +20,9 @@ import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendDisabledException;
 import org.phalanx.requestmanager.backend.BackendTask;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.cache.Touch;
+import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
@@ -28,10 +30,9 @@ import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
-import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
-import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.recovery.LogWriter;
+import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
@@ -85,6 +86,7 @@ public final class WriteStage {
         long schemaSeen = rows.schemaChanges();
         Access refined = rows.refine(tableLevel, a, r.sql(), r.params(), p.backends().enabled(), s.user());
         boolean implicit = s.autoCommit();
+        SessionSettings settings = s.settings(); // as they are now: the write may run after the next SET
         Transaction t = implicit ? null : s.currentTransaction(p.scheduler());
         long txId = implicit ? p.scheduler().nextTransactionId() : t.id();
         if (t != null) {
@@ -152,7 +154,7 @@ public final class WriteStage {
                     for (Backend b : chosen) {
                         List<String> statements = p.statements().forBackend(b, statement, ddl);
                         Callable<WriteOutcome> work = implicit
-                                ? () -> AutoCommitWrite.run(b, s.user(), statements, sent, position, durable, p.applied(),
+                                ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, sent, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed)
                                 : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
                         // held in memory while queued: Java text takes two bytes a character

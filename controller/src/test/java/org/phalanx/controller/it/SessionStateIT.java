@@ -1,0 +1,185 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.phalanx.controller.it.Sql.update;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.controller.it.EngineCluster.Kind;
+
+/**
+ * Session commands are the session's (issue 18): a {@code SET} on one client connection changes
+ * what its reads and writes do on every backend — pooled connections and transaction branches
+ * alike — and nothing for other sessions (the pools get their connections back clean); it never
+ * waits for another client's open writing transaction; a wrong parameter fails as the engine
+ * says and changes nothing. Two backends of PostgreSQL, then of MariaDB.
+ */
+class SessionStateIT {
+    /** Reads repeated so both backends serve some (least-pending balancing alternates between idle ones). */
+    private static final int READS = 20;
+
+    @TempDir
+    Path dir;
+    private EngineCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void postgresqlSearchPathIsTheSessionsOnEveryBackend() throws Exception {
+        cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_session_pg", "");
+        try (Connection setup = cluster.connect(); Statement s = setup.createStatement()) {
+            s.executeUpdate("CREATE SCHEMA s2");
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY, v VARCHAR(10) NOT NULL)");
+            s.executeUpdate("CREATE TABLE s2.t (id INTEGER PRIMARY KEY, v VARCHAR(10) NOT NULL)");
+            s.executeUpdate("CREATE TABLE s2.only_s2 (id INTEGER PRIMARY KEY, v VARCHAR(10) NOT NULL)");
+            s.executeUpdate("INSERT INTO t VALUES (1, 'public')");
+            s.executeUpdate("INSERT INTO s2.t VALUES (1, 's2')");
+        }
+        try (Connection longTx = cluster.connect(); Connection a = cluster.connect()) {
+            longTx.setAutoCommit(false);
+            update(longTx, "UPDATE t SET v = 'public' WHERE id = 1"); // holds its locks until the end
+
+            notWaitingFor(longTx, () -> execute(a, "SET search_path TO s2, public"));
+            assertEveryRead(a, "SELECT v FROM t WHERE id = 1", "s2");
+            assertEveryRead(a, "SHOW search_path", "s2, public");
+            update(a, "INSERT INTO only_s2 VALUES (1, 'auto')");
+            a.setAutoCommit(false);
+            update(a, "INSERT INTO only_s2 VALUES (2, 'tx')");
+            a.commit();
+            a.setAutoCommit(true);
+
+            try (Connection b = cluster.connect()) {
+                assertEveryRead(b, "SHOW search_path", "\"$user\", public");
+                assertEveryRead(b, "SELECT v FROM t WHERE id = 1", "public");
+            }
+            SQLException wrong = assertThrows(SQLException.class, () -> execute(a, "SET no_such_parameter = 1"));
+            assertEquals("42704", wrong.getSQLState(), wrong.getMessage());
+            assertEveryRead(a, "SHOW search_path", "s2, public");
+
+            // inside a transaction: the branch already open switches, after the statements before
+            a.setAutoCommit(false);
+            update(a, "INSERT INTO only_s2 VALUES (3, 'before')");
+            execute(a, "RESET search_path");
+            assertEveryRead(a, "SELECT v FROM t WHERE id = 1", "public");
+            a.commit();
+            a.setAutoCommit(true);
+            assertEveryRead(a, "SHOW search_path", "\"$user\", public");
+            longTx.commit();
+        }
+        for (String backend : cluster.backends()) {
+            try (Connection direct = cluster.direct(backend)) {
+                assertEquals("auto,tx,before", column(direct, "SELECT string_agg(v, ',' ORDER BY id) FROM s2.only_s2"),
+                        "the writes went to s2 on " + backend);
+            }
+        }
+        cluster.assertAllEnabled();
+    }
+
+    /** As pgjdbc does on one database: switching auto-commit on after a failed statement rolls back. */
+    @Test
+    void postgresqlSetAutoCommitAfterAFailedStatementRollsBack() throws Exception {
+        cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_session_pg", "");
+        try (Connection setup = cluster.connect(); Statement s = setup.createStatement()) {
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+        }
+        try (Connection virtual = cluster.connect(); Connection direct = cluster.direct(cluster.backends().get(0))) {
+            for (Connection c : java.util.List.of(direct, virtual)) {
+                String who = c == direct ? "pgjdbc on one database" : "Phalanx";
+                c.setAutoCommit(false);
+                update(c, "INSERT INTO t VALUES (" + (c == direct ? 100 : 1) + ")");
+                assertThrows(SQLException.class, () -> update(c, "INSERT INTO t VALUES (1/0)"), who);
+                c.setAutoCommit(true);
+                assertTrue(c.getAutoCommit(), who);
+                assertEquals("0", column(c, "SELECT COUNT(*) FROM t"), who + ": the transaction rolled back");
+            }
+        }
+    }
+
+    @Test
+    void mariadbTimeZoneAndModesAreTheSessionsOnEveryBackend() throws Exception {
+        cluster = new EngineCluster(dir, Kind.MARIADB, 2, "phalanx_session_my", "");
+        try (Connection setup = cluster.connect(); Statement s = setup.createStatement()) {
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL)");
+            s.executeUpdate("CREATE TABLE ts (id INTEGER PRIMARY KEY, at VARCHAR(30) NOT NULL)");
+            s.executeUpdate("INSERT INTO t VALUES (1, 0)");
+        }
+        try (Connection longTx = cluster.connect(); Connection a = cluster.connect()) {
+            longTx.setAutoCommit(false);
+            update(longTx, "UPDATE t SET v = v + 1 WHERE id = 1");
+
+            notWaitingFor(longTx, () -> execute(a, "SET time_zone = '+05:00'"));
+            execute(a, "SET foreign_key_checks = 0, sql_safe_updates = 1");
+            assertEveryRead(a, "SELECT @@session.time_zone", "+05:00");
+            assertEveryRead(a, "SELECT @@session.foreign_key_checks", "0");
+            // a write computed in the session's time zone, on every backend
+            update(a, "INSERT INTO ts VALUES (1, CAST(FROM_UNIXTIME(0) AS CHAR))");
+            try (Connection b = cluster.connect()) {
+                assertEveryRead(b, "SELECT @@session.time_zone", "SYSTEM");
+                assertEveryRead(b, "SELECT @@session.foreign_key_checks", "1");
+            }
+            SQLException wrong = assertThrows(SQLException.class, () -> execute(a, "SET SESSION no_such_variable = 1"));
+            assertEquals("HY000", wrong.getSQLState(), wrong.getMessage());
+            execute(a, "SET time_zone = DEFAULT");
+            assertEveryRead(a, "SELECT @@session.time_zone", "SYSTEM");
+            longTx.commit();
+        }
+        for (String backend : cluster.backends()) {
+            try (Connection direct = cluster.direct(backend)) {
+                assertEquals("1970-01-01 05:00:00", column(direct, "SELECT at FROM ts WHERE id = 1"), backend);
+            }
+        }
+        cluster.assertAllEnabled();
+    }
+
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /** The work finishes while {@code open}'s transaction is still open (it would wait 20 s, then fail, if it waited for it). */
+    private static void notWaitingFor(Connection open, Work work) throws Exception {
+        CompletableFuture<Void> done = CompletableFuture.runAsync(() -> {
+            try {
+                work.run();
+            } catch (Exception e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        done.get(10, TimeUnit.SECONDS);
+        assertFalse(open.getAutoCommit(), "the other transaction is still open");
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static void assertEveryRead(Connection c, String sql, String expected) throws SQLException {
+        for (int i = 0; i < READS; i++) {
+            assertEquals(expected, column(c, sql), sql + " (read " + i + ")");
+        }
+    }
+
+    private static String column(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package org.phalanx.requestmanager.analysis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A statement that changes only the session's own parameters: PostgreSQL's {@code SET name
+ * {=|TO} value}, {@code SET TIME ZONE}, {@code SET ROLE}, {@code SET SESSION AUTHORIZATION},
+ * {@code SET SCHEMA}, {@code SET NAMES}, {@code RESET name}, {@code RESET ALL}; MariaDB's
+ * {@code SET [SESSION] name = value[, ...]}, {@code SET @@[session.]name = value}, {@code SET NAMES}.
+ * Not: {@code SET LOCAL} and {@code SET CONSTRAINTS} (the transaction's), {@code SET TRANSACTION}
+ * (handled as the JDBC call), {@code SET GLOBAL} / {@code PERSIST} (the server's), user variables
+ * ({@code SET @v}, whose value may be computed differently by each backend), {@code autocommit}.
+ *
+ * @param reset  the names this command resets to their defaults (a SET to DEFAULT resets)
+ * @param set    the assignments it makes, each as a statement of its own
+ * @param resetAll {@code RESET ALL}: every parameter but the role and session authorization
+ */
+public record SessionCommand(List<String> reset, List<Assignment> set, boolean resetAll) {
+    /** One parameter's assignment: its normalized name and the statement that sets it. */
+    public record Assignment(String name, String sql) {
+    }
+
+    /** The role parameters, which PostgreSQL's RESET ALL leaves alone. */
+    public static final Set<String> ROLES = Set.of("role", "session_authorization");
+
+    private static final Set<String> NOT_SESSION = Set.of("local", "transaction", "constraints", "global",
+            "persist", "persist_only", "autocommit", "characteristics", "statement", "password", "default");
+    private static final Set<String> NOT_RESETTABLE = Set.of("master", "slave", "replica", "query", "persist");
+    private static final Pattern SET = Pattern.compile("(?is)\\s*set\\s+(?:session\\s+(?!authorization\\b))?(.+?)[\\s;]*");
+    private static final Pattern RESET = Pattern.compile("(?is)\\s*reset\\s+(.+?)[\\s;]*");
+    private static final Pattern ASSIGNMENT = Pattern.compile(
+            "(?is)(?:@@(?:session\\.)?)?([a-z_][a-z0-9_.]*)\\s*(?:=|:=|\\bto\\b)\\s*(.+)");
+    private static final Pattern SPECIAL = Pattern.compile(
+            "(?is)(time\\s+zone|role|session\\s+authorization|schema|names|character\\s+set)\\s+(.+)");
+
+    /** The command, or null when {@code sql} is not a session command. */
+    public static SessionCommand parse(String sql) {
+        Matcher reset = RESET.matcher(sql);
+        if (reset.matches()) {
+            return parseReset(reset.group(1));
+        }
+        Matcher set = SET.matcher(sql);
+        if (!set.matches()) {
+            return null;
+        }
+        String body = set.group(1);
+        String firstWord = body.split("[\\s=@]", 2)[0].toLowerCase(Locale.ROOT);
+        if (NOT_SESSION.contains(firstWord) || body.startsWith("@") && !body.startsWith("@@")
+                || body.toLowerCase(Locale.ROOT).startsWith("@@global") || body.contains(";")
+                || SqlLexer.containsWord(body, "select")) { // a value each backend would compute itself
+            return null;
+        }
+        Matcher special = SPECIAL.matcher(body);
+        if (special.matches()) {
+            String name = switch (special.group(1).toLowerCase(Locale.ROOT).replaceAll("\\s+", " ")) {
+                case "time zone" -> "timezone";
+                case "session authorization" -> "session_authorization";
+                case "schema" -> "search_path";
+                case "character set" -> "names";
+                default -> special.group(1).toLowerCase(Locale.ROOT);
+            };
+            return one(name, special.group(2), "SET " + body);
+        }
+        List<String> parts = topLevelParts(body);
+        List<Assignment> assignments = new ArrayList<>();
+        List<String> resets = new ArrayList<>();
+        for (String part : parts) {
+            Matcher m = ASSIGNMENT.matcher(part.strip());
+            if (!m.matches()) {
+                // PostgreSQL's list value (SET search_path = a, b): the whole body is one assignment
+                return parts.size() > 1 ? whole(body) : null;
+            }
+            String name = m.group(1).toLowerCase(Locale.ROOT);
+            if (NOT_SESSION.contains(name)) {
+                return null;
+            }
+            if (isDefault(m.group(2))) {
+                resets.add(name);
+            } else {
+                assignments.add(new Assignment(name, "SET " + part.strip()));
+            }
+        }
+        return new SessionCommand(List.copyOf(resets), List.copyOf(assignments), false);
+    }
+
+    private static SessionCommand whole(String body) {
+        Matcher m = ASSIGNMENT.matcher(body);
+        if (!m.matches()) {
+            return null;
+        }
+        return one(m.group(1).toLowerCase(Locale.ROOT), m.group(2), "SET " + body);
+    }
+
+    private static SessionCommand one(String name, String value, String sql) {
+        if (NOT_SESSION.contains(name)) {
+            return null;
+        }
+        String v = value.strip().toLowerCase(Locale.ROOT);
+        boolean backToDefault = isDefault(v) || v.equals("local") && name.equals("timezone")
+                || v.equals("none") && name.equals("role");
+        return backToDefault ? new SessionCommand(List.of(name), List.of(), false)
+                : new SessionCommand(List.of(), List.of(new Assignment(name, sql)), false);
+    }
+
+    private static SessionCommand parseReset(String body) {
+        String what = body.strip().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+        if (what.equals("all")) {
+            return new SessionCommand(List.of(), List.of(), true);
+        }
+        String name = switch (what) {
+            case "time zone" -> "timezone";
+            case "session authorization" -> "session_authorization";
+            default -> what;
+        };
+        if (NOT_RESETTABLE.contains(name.split(" ")[0]) || !name.matches("[a-z_][a-z0-9_.]*")) {
+            return null;
+        }
+        return new SessionCommand(List.of(name), List.of(), false);
+    }
+
+    private static boolean isDefault(String value) {
+        return value.strip().equalsIgnoreCase("default");
+    }
+
+    /** The comma-separated parts of a SET body, commas inside quotes or parentheses left alone. */
+    private static List<String> topLevelParts(String body) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        char quote = 0;
+        int start = 0;
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                parts.add(body.substring(start, i));
+                start = i + 1;
+            }
+        }
+        parts.add(body.substring(start));
+        return parts;
+    }
+}

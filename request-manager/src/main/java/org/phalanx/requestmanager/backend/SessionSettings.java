@@ -1,0 +1,110 @@
+package org.phalanx.requestmanager.backend;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.phalanx.engine.Engine;
+
+/**
+ * A client session's own parameters ({@code SET search_path}, {@code SET time_zone}, ...): for
+ * each parameter, the statement that set it, in the order they were set. Immutable: a task
+ * queued on a backend keeps the settings of the moment it was sent. They are applied to a pooled
+ * connection when it is taken for the session and reset when it goes back
+ * ({@link Backend#connectionFor(String, SessionSettings)}), so no other session sees them.
+ */
+public final class SessionSettings {
+    public static final SessionSettings NONE = new SessionSettings(Map.of());
+
+    private final Map<String, String> byName;
+
+    private SessionSettings(Map<String, String> byName) {
+        this.byName = byName;
+    }
+
+    public boolean isEmpty() {
+        return byName.isEmpty();
+    }
+
+    /** These settings with {@code name} set by {@code sql} (last: it may depend on an earlier one, as a role). */
+    public SessionSettings with(String name, String sql) {
+        Map<String, String> m = new LinkedHashMap<>(byName);
+        m.remove(name);
+        m.put(name, sql);
+        return new SessionSettings(m);
+    }
+
+    /** These settings without the parameters named. */
+    public SessionSettings without(Collection<String> names) {
+        Map<String, String> m = new LinkedHashMap<>(byName);
+        m.keySet().removeAll(names);
+        return m.size() == byName.size() ? this : new SessionSettings(m);
+    }
+
+    /** Only the parameters named. */
+    public SessionSettings only(Collection<String> names) {
+        Map<String, String> m = new LinkedHashMap<>(byName);
+        m.keySet().retainAll(names);
+        return new SessionSettings(m);
+    }
+
+    /** Runs the setting statements on {@code c}. */
+    void apply(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : byName.values()) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /**
+     * Puts back the defaults of every parameter set here, on a connection of {@code engine} going
+     * back to the pool: outside a transaction, since PostgreSQL would undo the reset with it.
+     */
+    void resetForPool(Connection c, Engine engine) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.rollback(); // what closing it would do to anything left uncommitted
+            c.setAutoCommit(true);
+        }
+        reset(c, engine);
+    }
+
+    private void reset(Connection c, Engine engine) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String name : byName.keySet()) {
+                s.execute(resetStatement(name, engine));
+            }
+        }
+    }
+
+    /**
+     * Replaces these settings by {@code next} on a connection that has these applied (a
+     * transaction's branch when its session sets a parameter).
+     */
+    public void switchTo(SessionSettings next, Connection c, Engine engine) throws SQLException {
+        reset(c, engine);
+        next.apply(c);
+    }
+
+    /** How an engine puts a parameter back to its default for the connection. */
+    static String resetStatement(String name, Engine engine) {
+        if (engine == Engine.MARIADB) {
+            // the connector opens every connection with utf8mb4
+            return name.equals("names") ? "SET NAMES utf8mb4" : "SET SESSION " + name + " = DEFAULT";
+        }
+        return switch (name) { // PostgreSQL, and another controller (which reads RESET as a session command)
+            case "role" -> "RESET ROLE";
+            case "session_authorization" -> "RESET SESSION AUTHORIZATION";
+            case "timezone" -> "RESET TIME ZONE";
+            case "names" -> "RESET client_encoding";
+            default -> "RESET " + name;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return String.join("; ", byName.values());
+    }
+}

@@ -1,0 +1,82 @@
+package org.phalanx.requestmanager.session;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.phalanx.requestmanager.analysis.SessionCommand;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionSettings;
+import org.phalanx.requestmanager.backend.SqlStates;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.scheduler.Access;
+
+/**
+ * Runs a session command ({@code SET search_path ...}, {@code RESET ALL}): it changes the
+ * session's settings, which every backend connection serving the session then carries (see
+ * {@link SessionSettings}). It takes no lock and is not ordered with other sessions' writes, so it
+ * never waits for their transactions, as on one database. It is first tried on each backend (a
+ * connection taken with the new settings, then given back) so a wrong name or value fails as the
+ * engine says and changes nothing; inside a transaction it also runs on the transaction's
+ * branches, after the transaction's earlier statements there.
+ */
+final class SessionParameters {
+    private SessionParameters() {
+    }
+
+    static void run(Pipeline p, SessionState s, String sql) throws SQLException {
+        SessionCommand command = SessionCommand.parse(sql);
+        SessionSettings next = s.settings();
+        if (command.resetAll()) {
+            next = next.only(SessionCommand.ROLES);
+        }
+        next = next.without(command.reset());
+        for (SessionCommand.Assignment a : command.set()) {
+            next = next.with(a.name(), a.sql());
+        }
+        List<Backend> backends = p.backends().enabled();
+        if (backends.isEmpty()) {
+            throw p.backends().noBackend();
+        }
+        for (Backend b : backends) {
+            try (Connection tried = b.connectionFor(s.user(), next)) { // applied when taken, reset when closed
+                tried.clearWarnings();
+            } catch (SQLException e) {
+                throw SqlStates.normalize(e, b.dialect());
+            }
+        }
+        Transaction t = s.begunTransaction();
+        if (t != null) {
+            switchBranches(s, t, next);
+        }
+        s.settings(next);
+    }
+
+    /** Each branch of the transaction to the new settings, in its order there; waits until they have. */
+    private static void switchBranches(SessionState s, Transaction t, SessionSettings next) throws SQLException {
+        SessionSettings now = s.settings();
+        List<CompletableFuture<?>> done = new ArrayList<>();
+        for (Map.Entry<Backend, Connection> branch : t.branches().entrySet()) {
+            Backend b = branch.getKey();
+            Connection c = branch.getValue();
+            done.add(s.tails().enqueue(b, Access.NOTHING, () -> {
+                now.switchTo(next, c, b.engine());
+                return null;
+            }));
+        }
+        for (CompletableFuture<?> f : done) {
+            try {
+                f.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof SQLException failure) {
+                    throw failure;
+                }
+                throw e;
+            }
+        }
+    }
+}
