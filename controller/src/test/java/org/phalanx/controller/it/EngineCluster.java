@@ -42,6 +42,15 @@ final class EngineCluster implements AutoCloseable {
      * @param requestManager extra attributes of {@code <requestManager>}, e.g. {@code defaultIsolation="SERIALIZABLE"}
      */
     EngineCluster(Path dir, Kind kind, int replicas, String database, String requestManager) throws Exception {
+        this(dir, kind, replicas, database, requestManager, "", "");
+    }
+
+    /**
+     * @param afterBackends elements after {@code <backends>}, e.g. {@code <rewriting>}
+     * @param afterRequestManager elements after {@code <requestManager>}, e.g. {@code <recoveryLog dir="log"/>}
+     */
+    EngineCluster(Path dir, Kind kind, int replicas, String database, String requestManager, String afterBackends,
+                  String afterRequestManager) throws Exception {
         this.dir = dir;
         this.kind = kind;
         this.database = database;
@@ -56,7 +65,7 @@ final class EngineCluster implements AutoCloseable {
                 });
             }
             slow().reset();
-            writeConfig(requestManager);
+            writeConfig(requestManager, afterBackends, afterRequestManager);
             controller = Controller.fromConfig(dir.resolve("controller.xml"));
             controller.start();
         } catch (Exception | Error e) {
@@ -77,7 +86,7 @@ final class EngineCluster implements AutoCloseable {
         return database + "-slow";
     }
 
-    private void writeConfig(String requestManager) throws Exception {
+    private void writeConfig(String requestManager, String afterBackends, String afterRequestManager) throws Exception {
         String login = switch (kind) {
             case SQLITE -> "";
             case POSTGRESQL -> " user=\"postgres\" password=\"\"";
@@ -99,9 +108,11 @@ final class EngineCluster implements AutoCloseable {
                   </users>
                   <backends>
                 %s  </backends>
+                  %s
                   <requestManager replication="RAIDb-1" waitPolicy="first" balancing="least-pending" lockTimeout="20s" %s/>
+                  %s
                 </virtualDatabase>
-                """.formatted(b, requestManager));
+                """.formatted(b, afterBackends, requestManager, afterRequestManager));
         Files.writeString(dir.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
@@ -129,6 +140,15 @@ final class EngineCluster implements AutoCloseable {
         p.setProperty("user", "app");
         p.setProperty("password", "secret");
         return DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + controller.port() + "/vdb", p);
+    }
+
+    /** The virtual database as a DataSource, as tools like Flyway take it. */
+    org.phalanx.driver.PhalanxDataSource dataSource() {
+        org.phalanx.driver.PhalanxDataSource ds = new org.phalanx.driver.PhalanxDataSource();
+        ds.setUrl("jdbc:phalanx://127.0.0.1:" + controller.port() + "/vdb");
+        ds.setUser("app");
+        ds.setPassword("secret");
+        return ds;
     }
 
     /** A connection straight to one replica, bypassing Phalanx. */

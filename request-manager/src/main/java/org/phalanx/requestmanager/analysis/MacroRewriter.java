@@ -33,6 +33,11 @@ public final class MacroRewriter {
         this.zone = zone;
     }
 
+    /** Whether the text calls a macro (a column default, say). */
+    public static boolean hasMacro(String sql) {
+        return containsMacro(sql);
+    }
+
     /** Cheap test used once per SQL text by the analyser. */
     static boolean containsMacro(String sql) {
         return rewrite(sql, null, null, null) != null;

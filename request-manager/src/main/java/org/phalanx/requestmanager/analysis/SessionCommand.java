@@ -38,6 +38,48 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
     private static final Pattern SPECIAL = Pattern.compile(
             "(?is)(time\\s+zone|role|session\\s+authorization|schema|names|character\\s+set)\\s+(.+)");
 
+    /**
+     * The statement with its parameters written in as literals (Flyway sends {@code SET
+     * foreign_key_checks=?, sql_safe_updates=?}): the settings are kept as text, to run again on
+     * other connections.
+     */
+    public static String withParameters(String sql, List<Object> params) {
+        if (params.isEmpty()) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder();
+        int next = 0;
+        char quote = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (quote != 0) {
+                quote = c == quote ? 0 : quote;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '?' && next < params.size()) {
+                out.append(literal(params.get(next++)));
+                continue;
+            }
+            out.append(c);
+        }
+        return out.toString();
+    }
+
+    private static String literal(Object value) {
+        if (value == null) {
+            return "NULL";
+        }
+        if (value instanceof Number || value instanceof Boolean) {
+            return value.toString();
+        }
+        String text = value.toString();
+        if (text.indexOf('\\') >= 0) {
+            // engines read a backslash in a literal differently (MariaDB: an escape)
+            throw new IllegalArgumentException("a session parameter's value may not contain a backslash");
+        }
+        return "'" + text.replace("'", "''") + "'";
+    }
+
     /** The command, or null when {@code sql} is not a session command. */
     public static SessionCommand parse(String sql) {
         Matcher reset = RESET.matcher(sql);

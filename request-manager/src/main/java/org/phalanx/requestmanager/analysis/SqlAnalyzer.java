@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.analysis;
 
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -9,6 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Table;
@@ -33,6 +36,12 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
  */
 public final class SqlAnalyzer {
     private static final Set<String> DDL_WORDS = Set.of("create", "drop", "alter", "truncate", "rename", "comment");
+    private static final Pattern UNPARSED_DDL_TABLE = Pattern.compile("(?is)\\s*(?:create\\s+(?:temporary\\s+)?table"
+            + "(?:\\s+if\\s+not\\s+exists)?|alter\\s+table|drop\\s+table(?:\\s+if\\s+exists)?"
+            + "|create\\s+(?:unique\\s+)?index\\s+\\S+\\s+on)\\s+([`\"\\w.]+)[\\s(]");
+    /** Words by which a DDL statement reaches tables other than the one it names. */
+    private static final List<String> REACHING_WORDS = List.of("references", "foreign", "inherits",
+            "partition", "like", "trigger", "rule", "policy");
 
     /** One shared daemon pool for JSqlParser's parse timeout, instead of a thread per parse. */
     private static final ExecutorService PARSE_POOL = Executors.newCachedThreadPool(r -> {
@@ -113,20 +122,58 @@ public final class SqlAnalyzer {
             statement = CCJSqlParserUtil.parse(sql, PARSE_POOL, parser -> parser.withTimeOut(2000));
         } catch (JSQLParserException | RuntimeException e) {
             // DDL the parser cannot read still runs (everywhere): it is not counted as unparsed SQL
-            return ddl ? new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false) : unparsed(macros);
+            return ddl ? ddlAnalysis(sql, null) : unparsed(macros);
         }
         if (statement == null || statement instanceof UnsupportedStatement) {
-            return ddl ? new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false) : unparsed(macros);
+            return ddl ? ddlAnalysis(sql, null) : unparsed(macros);
         }
         try {
             if (ddl) {
-                // DDL locks everything; the effect tells partial replication where the table lives now
-                return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false, DdlEffects.of(statement));
+                // the effect tells partial replication where the table lives now
+                return ddlAnalysis(sql, DdlEffects.of(statement));
             }
             return classify(statement, sql, macros);
         } catch (RuntimeException e) {
             return unparsed(macros);
         }
+    }
+
+    /**
+     * A DDL statement locks the tables it creates, changes or drops (and reads the sources of a
+     * CREATE ... AS SELECT or a view), so it does not wait for transactions on other tables, as
+     * on one database; or everything, where it may reach other tables: a foreign key (the parent
+     * is locked by the engine), inheritance or partitions, several tables at once, and any
+     * statement whose effect we do not follow (functions, triggers, sequences...). A DROP or
+     * TRUNCATE ... CASCADE reaches the tables whose foreign keys point to it: with key-level
+     * conflicts, the write stage adds them, as for any table-level write (its relatives).
+     */
+    private static SqlAnalysis ddlAnalysis(String sql, DdlEffect effect) {
+        String table = effect != null ? effect.table() : tableOfUnparsedDdl(sql);
+        String first = SqlLexer.firstWord(sql);
+        boolean reachesOthers = table == null || sql.indexOf(',') >= 0 // DROP TABLE a, b; TRUNCATE a, b
+                && (first.equals("drop") || first.equals("truncate"));
+        for (String word : REACHING_WORDS) {
+            reachesOthers |= SqlLexer.containsWord(sql, word);
+        }
+        if (reachesOthers) {
+            return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false, effect);
+        }
+        if (effect == null) {
+            return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(table), false, true, false, null);
+        }
+        Set<String> written = effect.newName() == null ? Set.of(table) : Set.of(table, effect.newName());
+        Set<String> read = new TreeSet<>(effect.sources());
+        read.removeAll(written);
+        return new SqlAnalysis(StatementKind.DDL, Set.copyOf(read), written, false, true, false, effect);
+    }
+
+    /**
+     * The table of a CREATE TABLE, CREATE INDEX ... ON, ALTER TABLE or DROP TABLE the parser could
+     * not read (a dialect's clause), named right after its keywords; null for anything else.
+     */
+    private static String tableOfUnparsedDdl(String sql) {
+        Matcher m = UNPARSED_DDL_TABLE.matcher(sql);
+        return m.lookingAt() ? normalize(m.group(1)) : null;
     }
 
     private SqlAnalysis unparsed(boolean macros) {

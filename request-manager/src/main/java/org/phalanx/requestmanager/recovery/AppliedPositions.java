@@ -11,13 +11,11 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
-import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 
 /**
- * What a backend has applied, recorded on the backend itself: table {@code phalanx_applied},
- * one row per unit of work at its log position (an auto-commit write at its own position, a
+ * What a backend has applied, recorded on the backend itself (in {@link AppliedTable}), one row per unit of work at its log position (an auto-commit write at its own position, a
  * transaction at its COMMIT's position), inserted in the same backend transaction as the work,
  * so a crash can never separate the work from its record.
  *
@@ -31,8 +29,6 @@ import org.phalanx.engine.SqlState;
  * missing.
  */
 public final class AppliedPositions {
-    static final String TABLE = ControllerTables.APPLIED;
-    private static final String INSERT = "INSERT INTO " + TABLE + " (position) VALUES (?)";
     /**
      * Statements the engines refuse inside a transaction (SQLite's VACUUM, ATTACH, DETACH;
      * PostgreSQL's database commands and CONCURRENTLY variants): run on their own, their
@@ -63,23 +59,23 @@ public final class AppliedPositions {
     }
 
     /** Creates the table if missing and sets it to "everything up to {@code floor} applied, nothing after". */
-    public static void reset(Connection c, long floor) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.executeUpdate("CREATE TABLE IF NOT EXISTS " + TABLE + " (position BIGINT NOT NULL PRIMARY KEY)");
-        }
+    public static void reset(Connection c, Engine engine, long floor) throws SQLException {
+        AppliedTable t = AppliedTable.of(engine);
+        t.ensure(c);
         inTransaction(c, () -> {
             try (Statement s = c.createStatement()) {
-                s.executeUpdate("DELETE FROM " + TABLE);
+                s.executeUpdate("DELETE FROM " + t.table() + t.where(""));
             }
-            record(c, floor);
+            record(c, engine, floor);
         });
     }
 
     /** Creates the table if missing and empties it: nothing is known about what the backend holds. */
-    public static void clear(Connection c) throws SQLException {
+    public static void clear(Connection c, Engine engine) throws SQLException {
+        AppliedTable t = AppliedTable.of(engine);
+        t.ensure(c);
         try (Statement s = c.createStatement()) {
-            s.executeUpdate("CREATE TABLE IF NOT EXISTS " + TABLE + " (position BIGINT NOT NULL PRIMARY KEY)");
-            s.executeUpdate("DELETE FROM " + TABLE);
+            s.executeUpdate("DELETE FROM " + t.table() + t.where(""));
         }
     }
 
@@ -89,19 +85,20 @@ public final class AppliedPositions {
      * late (after an enable by replay raised it further) changes nothing, where inserting it would
      * turn the higher floor into a row above it, a unit the log may not show as sent here.
      */
-    public static void raiseFloor(Connection c, long floor) throws SQLException {
+    public static void raiseFloor(Connection c, Engine engine, long floor) throws SQLException {
+        AppliedTable t = AppliedTable.of(engine);
         inTransaction(c, () -> {
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT MIN(position) FROM " + TABLE)) {
+                 ResultSet rs = s.executeQuery("SELECT MIN(position) FROM " + t.table() + t.where(""))) {
                 if (rs.next() && rs.getObject(1) != null && rs.getLong(1) >= floor) {
                     return;
                 }
             }
-            try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + TABLE + " WHERE position < ?")) {
+            try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + t.table() + t.where("position < ?"))) {
                 delete.setLong(1, floor);
                 delete.executeUpdate();
             }
-            try (PreparedStatement exists = c.prepareStatement("SELECT 1 FROM " + TABLE + " WHERE position = ?")) {
+            try (PreparedStatement exists = c.prepareStatement("SELECT 1 FROM " + t.table() + t.where("position = ?"))) {
                 exists.setLong(1, floor);
                 try (ResultSet rs = exists.executeQuery()) {
                     if (rs.next()) {
@@ -109,28 +106,32 @@ public final class AppliedPositions {
                     }
                 }
             }
-            record(c, floor);
+            record(c, engine, floor);
         });
     }
 
     /** The table's content; throws if the backend has no such table (it never recorded anything). */
-    public static Applied read(Connection c) throws SQLException {
+    public static Applied read(Connection c, Engine engine) throws SQLException {
+        AppliedTable t = AppliedTable.of(engine);
+        t.ensure(c); // an earlier version's record moves first
         TreeSet<Long> positions = new TreeSet<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT position FROM " + TABLE)) {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT position FROM " + t.table() + t.where(""))) {
             while (rs.next()) {
                 positions.add(rs.getLong(1));
             }
         }
         if (positions.isEmpty()) {
-            throw new SQLException("table " + TABLE + " is empty: it lost its floor", SqlState.INTERNAL_ERROR.code());
+            throw new SQLException("table " + t.table() + " holds no position for this backend: it lost its floor",
+                    SqlState.INTERNAL_ERROR.code());
         }
         long floor = positions.pollFirst();
         return new Applied(floor, positions);
     }
 
     /** Records a unit's position on a connection inside the unit's transaction. */
-    public static void record(Connection c, long position) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+    public static void record(Connection c, Engine engine, long position) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(AppliedTable.of(engine).insert())) {
             ps.setLong(1, position);
             ps.executeUpdate();
         }
@@ -146,12 +147,12 @@ public final class AppliedPositions {
         if (engine == Engine.POSTGRESQL) {
             awaitLogged(position, logged);
             try (Statement s = c.createStatement()) {
-                s.execute("INSERT INTO " + TABLE + " (position) VALUES (" + position + "); COMMIT");
+                s.execute(AppliedTable.of(engine).insert().replace("?", Long.toString(position)) + "; COMMIT");
             }
             c.commit(); // nothing left to commit: pgjdbc sends nothing
             return;
         }
-        record(c, position);
+        record(c, engine, position);
         awaitLogged(position, logged);
         c.commit();
     }
@@ -184,7 +185,7 @@ public final class AppliedPositions {
         if (runsOutsideTransactions(sql)) {
             T result = work.run();
             inTransaction(c, () -> {
-                record(c, position);
+                record(c, engine, position);
                 awaitLogged(position, logged);
             });
             return result;

@@ -60,7 +60,7 @@ public final class AppliedRecords {
     Predicate<LogEntry> lacking(Backend b, long from) throws SQLException {
         AppliedPositions.Applied applied;
         try (Connection c = b.connection(b.config().credentials())) {
-            applied = AppliedPositions.read(c);
+            applied = AppliedPositions.read(c, b.engine());
         } catch (SQLException e) {
             if (BackendErrors.isConnectionFailure(e)) {
                 throw e;
@@ -96,7 +96,7 @@ public final class AppliedRecords {
      */
     void clear(Backend b) throws SQLException {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.clear(c);
+            AppliedPositions.clear(c, b.engine());
         }
     }
 
@@ -107,7 +107,7 @@ public final class AppliedRecords {
      */
     boolean restoredTo(Backend b, long position) {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.Applied a = AppliedPositions.read(c);
+            AppliedPositions.Applied a = AppliedPositions.read(c, b.engine());
             return a.floor() == position && a.above().isEmpty();
         } catch (SQLException | RuntimeException e) {
             return false;
@@ -117,7 +117,7 @@ public final class AppliedRecords {
     /** Sets a backend's record to "everything up to {@code position} applied, nothing after". */
     void reset(Backend b, long position) throws SQLException {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.reset(c, position);
+            AppliedPositions.reset(c, b.engine(), position);
         }
         log.setCheckpoint(checkpointName(b), position);
     }
@@ -129,7 +129,7 @@ public final class AppliedRecords {
      */
     void raiseFloorAfterReplay(Backend b, long position) throws SQLException {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.raiseFloor(c, position);
+            AppliedPositions.raiseFloor(c, b.engine(), position);
         }
         log.setCheckpoint(checkpointName(b), position);
     }
@@ -192,7 +192,7 @@ public final class AppliedRecords {
             return; // it may lack a unit up to there: keep the floor where it is
         }
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.raiseFloor(c, position);
+            AppliedPositions.raiseFloor(c, b.engine(), position);
             log.setCheckpoint(checkpointName(b), position); // after: the log may keep more, never less
         } catch (SQLException | RuntimeException e) {
             LOG.warn("virtual database {}: backend {}: its record of applied positions was not trimmed: {}",

@@ -92,7 +92,7 @@ public final class CrashRecovery {
                 continue;
             }
             try (Connection c = b.connection(b.config().credentials())) {
-                applied.put(b, AppliedPositions.read(c));
+                applied.put(b, AppliedPositions.read(c, b.engine()));
             } catch (SQLException e) {
                 String reason = "its record of applied log positions cannot be read: " + e.getMessage();
                 outcomes.put(b, BackendErrors.isConnectionFailure(e) ? new Outcome.Unreachable(reason)

@@ -76,7 +76,10 @@ public final class LockManager {
                 long remaining = (deadline - System.nanoTime()) / 1_000_000L;
                 if (remaining <= 0) {
                     throw new SQLTransactionRollbackException("transaction rolled back: waited more than "
-                            + timeoutMillis + " ms for a conflicting transaction to finish",
+                            + timeoutMillis + " ms for a conflicting transaction to finish (wanted "
+                            + names(access.writes()) + " written, " + names(access.reads()) + " read; "
+                            + blockers.size() + " transaction(s) in the way, one holding "
+                            + names(held.getOrDefault(blockers.iterator().next(), Set.of())) + ")",
                             SqlState.SERIALIZATION_FAILURE.code());
                 }
                 waiting.put(tx, access);
@@ -93,6 +96,12 @@ public final class LockManager {
                 notifyAll(); // it no longer waits: readers queued behind it may go on
             }
         }
+    }
+
+    /** A few resource names, readable: "*" for the whole database, a row's parts joined by ':'. */
+    private static String names(java.util.Collection<String> resources) {
+        return resources.stream().limit(5).map(r -> r.equals(ALL) ? "*" : r.replace('\0', ':'))
+                .collect(java.util.stream.Collectors.joining(", ", "[", resources.size() > 5 ? ", ...]" : "]"));
     }
 
     private void grant(long tx, Access access) {

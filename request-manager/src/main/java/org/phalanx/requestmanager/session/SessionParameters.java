@@ -2,11 +2,14 @@ package org.phalanx.requestmanager.session;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SessionCommand;
+import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.backend.SqlStates;
@@ -28,7 +31,13 @@ final class SessionParameters {
     private SessionParameters() {
     }
 
-    static void run(Pipeline p, SessionState s, String sql) throws SQLException {
+    static void run(Pipeline p, SessionState s, Request r) throws SQLException {
+        String sql;
+        try {
+            sql = SessionCommand.withParameters(r.sql(), r.params());
+        } catch (IllegalArgumentException e) {
+            throw new SQLFeatureNotSupportedException(e.getMessage(), SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
         SessionCommand command = SessionCommand.parse(sql);
         SessionSettings next = s.settings();
         if (command.resetAll()) {

@@ -180,7 +180,7 @@ final class VirtualSession implements Session {
                 }
                 return new Result.UpdateCount(0, null);
             case SESSION:
-                SessionParameters.run(p, state, r.sql());
+                SessionParameters.run(p, state, r);
                 return new Result.UpdateCount(0, null);
             case SAVEPOINT:
                 throw new SQLFeatureNotSupportedException("savepoints are not supported yet",

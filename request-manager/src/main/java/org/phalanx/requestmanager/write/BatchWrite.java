@@ -40,12 +40,14 @@ final class BatchWrite {
     private final ChosenKeys keys;
     private final TransactionControl transactions;
     private final RowLocking rows;
+    private final DefaultValues defaults;
 
-    BatchWrite(Pipeline p, ChosenKeys keys, TransactionControl transactions, RowLocking rows) {
+    BatchWrite(Pipeline p, ChosenKeys keys, TransactionControl transactions, RowLocking rows, DefaultValues defaults) {
         this.p = p;
         this.keys = keys;
         this.transactions = transactions;
         this.rows = rows;
+        this.defaults = defaults;
     }
 
     /** The elements' update counts; null when the batch must run element by element. */
@@ -72,14 +74,14 @@ final class BatchWrite {
         }
     }
 
-    private long[] run(String sql, List<Request> elements, SqlAnalysis a, SessionState s, Transaction t,
+    private long[] run(String text, List<Request> elements, SqlAnalysis a, SessionState s, Transaction t,
                        List<Backend> enabled) throws SQLException {
         Access tableLevel = p.scheduler().lockResources(a);
         long schemaSeen = rows.schemaChanges();
         Access access = Access.NOTHING;
         int rowLevel = 0;
         for (Request r : elements) {
-            Access element = rows.refine(tableLevel, a, sql, r.params(), enabled, s.user());
+            Access element = rows.refine(tableLevel, a, text, r.params(), enabled, s.user());
             rowLevel += RowLocking.isRowLevel(element) ? 1 : 0;
             access = access.union(element);
         }
@@ -93,7 +95,8 @@ final class BatchWrite {
         if (targets.isEmpty()) {
             throw p.backends().noBackend();
         }
-        if (keys.plan(sql, elements.get(0).params(), a, targets.get(0), s, access) != null) {
+        String sql = defaults.complete(text, a, s, t, targets, rows.schemaChanges(), p.macros());
+        if (keys.plan(text, elements.get(0).params(), a, targets.get(0), s, access) != null) {
             return null; // the controller chooses keys: element by element (what it holds, it keeps)
         }
         Map<Backend, List<String>> statements = new LinkedHashMap<>();

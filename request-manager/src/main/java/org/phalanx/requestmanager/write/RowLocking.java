@@ -49,7 +49,9 @@ import org.phalanx.requestmanager.scheduler.RowKeys;
  * parent tables if it may set a foreign key (an insert needs their rows), and writes its
  * descendants (a delete cascades, or fails, by what they hold). A table's traits are read from a
  * backend's metadata once, and forgotten at any DDL; from a DDL's order until it has run
- * (committed) on every backend, the backends' schemas may differ, and writes lock the whole database.
+ * (committed) on every backend, the backends' schemas may differ: writes of the tables it names
+ * stay at table level, and while a DDL whose tables are not known settles, writes lock the whole
+ * database.
  */
 final class RowLocking {
     private static final Logger LOG = LogManager.getLogger(RowLocking.class);
@@ -76,8 +78,10 @@ final class RowLocking {
     private final Map<String, TableTraits> traits = new ConcurrentHashMap<>();
     /** Counts the schema changes seen: a write refined before one must not rely on what it found. */
     private final AtomicLong schemaChanges = new AtomicLong();
-    /** Schema changes ordered and not yet finished on every backend. */
+    /** Schema changes ordered and not yet finished on every backend, whose tables are not known. */
     private final AtomicInteger settling = new AtomicInteger();
+    /** The tables of the other schema changes ordered and not yet finished everywhere (a count per table). */
+    private final Map<String, Integer> settlingTables = new ConcurrentHashMap<>();
     /** Names the rows inserted into tables without a key. */
     private final AtomicLong freshRows = new AtomicLong();
 
@@ -95,6 +99,9 @@ final class RowLocking {
         }
         if (settling.get() > 0) {
             return Access.EVERYTHING;
+        }
+        if (touchesSettling(tableLevel)) {
+            return tableLevel;
         }
         Backend source = backends.get(0);
         Access rows = rowLevel(tableLevel, a, sql, params, source, user);
@@ -114,8 +121,14 @@ final class RowLocking {
         if (!appliesTo(tables, backends)) {
             return tables;
         }
+        if (settling.get() > 0) {
+            return Access.EVERYTHING;
+        }
+        if (touchesSettling(tables)) {
+            return tables;
+        }
         SqlAnalysis unknown = new SqlAnalysis(StatementKind.WRITE, Set.of(), Set.of(), false, false, false);
-        return settling.get() > 0 ? Access.EVERYTHING : withRelatives(tables, unknown, "", backends.get(0), user);
+        return withRelatives(tables, unknown, "", backends.get(0), user);
     }
 
     /** Key-level conflicts apply to a write of some tables when every backend locks rows. */
@@ -310,22 +323,49 @@ final class RowLocking {
     }
 
     /**
-     * A DDL (or a statement not understood) was ordered: tables, keys, indexes or triggers may
-     * change. Until it has finished on every backend, their schemas may differ and a backend's
-     * metadata may not show it yet: writes meanwhile lock the whole database.
+     * A DDL (or a statement not understood) that locks {@code access} was ordered: tables, keys,
+     * indexes or triggers may change. Until it has finished on every backend, their schemas may
+     * differ and a backend's metadata may not show it yet: writes meanwhile lock the tables it
+     * names at table level, or, when it may touch any table, the whole database.
      */
-    void schemaChanging(Collection<? extends CompletableFuture<?>> onEveryBackend) {
-        settling.incrementAndGet();
+    void schemaChanging(Access access, Collection<? extends CompletableFuture<?>> onEveryBackend) {
+        boolean anyTable = access.writesAll();
+        if (anyTable) {
+            settling.incrementAndGet();
+        } else {
+            access.writes().forEach(t -> settlingTables.merge(t, 1, Integer::sum));
+        }
         forget();
         CompletableFuture.allOf(onEveryBackend.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
             forget();
-            settling.decrementAndGet();
+            if (anyTable) {
+                settling.decrementAndGet();
+            } else {
+                access.writes().forEach(t -> settlingTables.computeIfPresent(t, (k, n) -> n == 1 ? null : n - 1));
+            }
         });
     }
 
-    /** Schema changes ordered and not yet finished on every backend: while any, writes lock everything. */
+    private boolean touchesSettling(Access tables) {
+        if (settlingTables.isEmpty()) {
+            return false;
+        }
+        for (String t : tables.writes()) {
+            if (settlingTables.containsKey(t)) {
+                return true;
+            }
+        }
+        for (String t : tables.reads()) {
+            if (settlingTables.containsKey(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Schema changes of any table, and tables of the others, not yet finished on every backend. */
     int schemaChangesSettling() {
-        return settling.get();
+        return settling.get() + settlingTables.size();
     }
 
     private synchronized void forget() {

@@ -43,10 +43,12 @@ import org.phalanx.requestmanager.scheduler.LockManager;
  * answered per the wait policy once durable. Inside a transaction it joins the backends lazily.
  */
 public final class WriteStage {
+    private static final org.apache.logging.log4j.Logger LOG = org.apache.logging.log4j.LogManager.getLogger(WriteStage.class);
     private final Pipeline p;
     private final ChosenKeys keys;
     private final TransactionControl transactions;
     private final RowLocking rows;
+    private final DefaultValues defaults = new DefaultValues();
     private final BatchWrite batches;
 
     /**
@@ -61,7 +63,7 @@ public final class WriteStage {
         this.keys = keys;
         this.transactions = transactions;
         this.rows = new RowLocking(p.scheduler().locksRows());
-        this.batches = new BatchWrite(p, keys, transactions, rows);
+        this.batches = new BatchWrite(p, keys, transactions, rows, defaults);
         this.agreementSlots = new Semaphore(p.backends().all().stream().mapToInt(b -> b.config().poolSize())
                 .min().orElse(1));
     }
@@ -73,6 +75,17 @@ public final class WriteStage {
     public long[] writeBatch(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a, SessionState s)
             throws SQLException {
         return batches.write(sql, parameterSets, timeout, a, s);
+    }
+
+    /** Takes the write's locks; a refusal (lock timeout, deadlock) is logged with the statement, for the operator. */
+    private void acquire(long txId, Access access, String sql) throws SQLException {
+        try {
+            p.scheduler().acquire(txId, access);
+        } catch (java.sql.SQLTransactionRollbackException e) {
+            String text = sql.length() > 300 ? sql.substring(0, 300) + "..." : sql;
+            LOG.info("{}: {}", e.getMessage(), text.replace('\n', ' '));
+            throw e;
+        }
     }
 
     /** Schema changes not yet finished on every backend: while any, writes lock the whole database. */
@@ -93,7 +106,7 @@ public final class WriteStage {
             transactions.throwIfDoomed(s, t);
         }
         try {
-            p.scheduler().acquire(txId, refined);
+            acquire(txId, refined, r.sql());
             // a schema change came between the row-level decision and the lock: the table may no longer qualify
             Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen
                     ? rows.afterSchemaChange(tableLevel, refined, p.backends().enabled(), s.user()) : refined;
@@ -102,7 +115,6 @@ public final class WriteStage {
             } else if (RowLocking.isRowLevel(access)) {
                 p.statistics().rowLevelWrite();
             }
-            String sql = a.hasMacros() ? p.macros().rewrite(r.sql()) : r.sql();
             List<Backend> targets = p.routing().writeTargets(a, p.backends().enabled());
             if (!implicit) {
                 targets = joined(s, t, targets, access);
@@ -110,6 +122,8 @@ public final class WriteStage {
             if (targets.isEmpty()) {
                 throw p.backends().noBackend();
             }
+            String sql = defaults.complete(a.hasMacros() ? p.macros().rewrite(r.sql()) : r.sql(), a, s, t, targets,
+                    rows.schemaChanges(), p.macros());
             List<Backend> chosen = targets;
             ChosenKeys.Plan keyPlan = keys.plan(sql, r.params(), a, chosen.get(0), s, access);
             // with keys chosen here the backends are not asked for theirs (their counters are not used)
@@ -178,7 +192,7 @@ public final class WriteStage {
                     }
                     if (ddl || a.allTables()) {
                         // a unique index, a foreign key or a trigger may come: settled once it has run (committed) everywhere
-                        rows.schemaChanging(implicit ? futures.values() : List.of(t.ended()));
+                        rows.schemaChanging(tableLevel, implicit ? futures.values() : List.of(t.ended()));
                     }
                     if (implicit) {
                         p.cache().invalidate(Touch.ofWrite(a, r.params()));

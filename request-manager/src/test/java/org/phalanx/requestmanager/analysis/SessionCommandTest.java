@@ -45,6 +45,13 @@ class SessionCommandTest {
     }
 
     @Test
+    void parametersAreWrittenInAsLiterals() {
+        assertEquals("SET foreign_key_checks=0, sql_safe_updates=1, x='it''s', y='?'",
+                SessionCommand.withParameters("SET foreign_key_checks=?, sql_safe_updates=?, x=?, y='?'",
+                        java.util.Arrays.asList(0, 1, "it's")));
+    }
+
+    @Test
     void notTheSessions() {
         for (String sql : List.of("SET LOCAL search_path = x", "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "SET CONSTRAINTS ALL DEFERRED",

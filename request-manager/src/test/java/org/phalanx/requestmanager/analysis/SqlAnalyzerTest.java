@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +45,33 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.ROLLBACK, analyzer.analyze("ROLLBACK").kind());
         assertEquals(StatementKind.SAVEPOINT, analyzer.analyze("ROLLBACK TO SAVEPOINT s1").kind());
         assertEquals(StatementKind.SAVEPOINT, analyzer.analyze("SAVEPOINT s1").kind());
+    }
+
+    /** A DDL locks the tables it names, so it does not wait for transactions on others; else everything. */
+    @Test
+    void ddlLocksTheTablesItNamesWhereThatIsAllItReaches() {
+        assertEquals(Set.of("t"), analyzer.analyze("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(3) NOT NULL)")
+                .writtenTables());
+        assertEquals(Set.of("t"), analyzer.analyze("CREATE INDEX t_v ON t (v, id)").writtenTables());
+        assertEquals(Set.of("t"), analyzer.analyze("ALTER TABLE t ADD COLUMN note VARCHAR(20)").writtenTables());
+        assertEquals(Set.of("t"), analyzer.analyze("DROP TABLE t").writtenTables());
+        assertEquals(Set.of("t"), analyzer.analyze("DROP TABLE IF EXISTS t CASCADE").writtenTables());
+        assertEquals(Set.of("t", "u"), analyzer.analyze("ALTER TABLE t RENAME TO u").writtenTables());
+        SqlAnalysis view = analyzer.analyze("CREATE VIEW big AS SELECT * FROM orders WHERE total > 100");
+        assertEquals(Set.of("big"), view.writtenTables());
+        assertEquals(Set.of("orders"), view.readTables());
+        assertFalse(view.allTables());
+        // a dialect's clause the parser cannot read (MariaDB: a constraint without a name, as Flyway writes it)
+        SqlAnalysis unparsed = analyzer.analyze("CREATE TABLE `db`.`history` (\n  `rank` INT NOT NULL,\n"
+                + "  CONSTRAINT  PRIMARY KEY (`rank`)\n) ENGINE=InnoDB");
+        assertEquals(Set.of("db.history"), unparsed.writtenTables());
+        assertFalse(unparsed.allTables());
+        for (String sql : List.of("CREATE TABLE c (id INT PRIMARY KEY, p INT REFERENCES p (id))",
+                "ALTER TABLE c ADD CONSTRAINT fk FOREIGN KEY (p) REFERENCES p (id)", "DROP TABLE a, b",
+                "TRUNCATE a, b", "CREATE SEQUENCE s",
+                "CREATE TABLE part PARTITION OF parent FOR VALUES IN (1)")) {
+            assertTrue(analyzer.analyze(sql).allTables(), sql);
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.phalanx.engine.Engine;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The record of applied positions on a real SQLite file. */
@@ -25,17 +26,17 @@ class AppliedPositionsTest {
     @Test
     void aFloorIsNeverLowered() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("b.db"))) {
-            AppliedPositions.reset(c, 100);
-            AppliedPositions.record(c, 103);
-            AppliedPositions.raiseFloor(c, 3716); // an enable's replay brought it to 3716
-            AppliedPositions.record(c, 3717);
-            AppliedPositions.raiseFloor(c, 3000); // late: a checkpoint from before it was disabled
-            AppliedPositions.Applied applied = AppliedPositions.read(c);
+            AppliedPositions.reset(c, Engine.SQLITE, 100);
+            AppliedPositions.record(c, Engine.SQLITE, 103);
+            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3716); // an enable's replay brought it to 3716
+            AppliedPositions.record(c, Engine.SQLITE, 3717);
+            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3000); // late: a checkpoint from before it was disabled
+            AppliedPositions.Applied applied = AppliedPositions.read(c, Engine.SQLITE);
             assertEquals(3716, applied.floor());
             assertEquals(new TreeSet<>(Set.of(3717L)), applied.above());
 
-            AppliedPositions.raiseFloor(c, 3800);
-            applied = AppliedPositions.read(c);
+            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3800);
+            applied = AppliedPositions.read(c, Engine.SQLITE);
             assertEquals(3800, applied.floor());
             assertEquals(Set.of(), applied.above());
         }

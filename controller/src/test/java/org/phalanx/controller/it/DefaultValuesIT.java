@@ -1,0 +1,74 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.phalanx.controller.it.Sql.update;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.phalanx.controller.it.EngineCluster.Kind;
+
+/**
+ * Column defaults each replica would compute for itself (issue 18): the time and random numbers
+ * are chosen once by the controller, for single inserts and batches, so the replicas hold the same
+ * values; a default the controller cannot choose (a random UUID) refuses an INSERT that leaves
+ * its column out, with the reason.
+ */
+class DefaultValuesIT {
+    @TempDir
+    Path dir;
+    private EngineCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"SQLITE", "POSTGRESQL", "MARIADB"})
+    void replicasStoreTheSameDefaults(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_defaults", "");
+        String table = switch (kind) {
+            case SQLITE -> "CREATE TABLE d (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP,"
+                    + " stamp TEXT DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')), note TEXT)";
+            case POSTGRESQL -> "CREATE TABLE d (id INTEGER PRIMARY KEY, at TIMESTAMP(3) DEFAULT now(),"
+                    + " stamp TIMESTAMPTZ DEFAULT clock_timestamp(), r DOUBLE PRECISION DEFAULT random(), note TEXT)";
+            case MARIADB -> "CREATE TABLE d (id INTEGER PRIMARY KEY, at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),"
+                    + " r DOUBLE DEFAULT (RAND()), note TEXT)";
+        };
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate(table);
+            for (int i = 1; i <= 20; i++) {
+                update(c, "INSERT INTO d (id, note) VALUES (?, 'single')", i);
+            }
+            c.setAutoCommit(false);
+            try (PreparedStatement batch = c.prepareStatement("INSERT INTO d (id, note) VALUES (?, 'batch')")) {
+                for (int i = 21; i <= 40; i++) {
+                    batch.setInt(1, i);
+                    batch.addBatch();
+                }
+                batch.executeBatch();
+            }
+            c.commit();
+            c.setAutoCommit(true);
+            if (kind == Kind.POSTGRESQL) {
+                s.executeUpdate("CREATE TABLE u (id INTEGER PRIMARY KEY, token UUID DEFAULT gen_random_uuid())");
+                SQLException refused = assertThrows(SQLException.class, () -> update(c, "INSERT INTO u (id) VALUES (1)"));
+                assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+                update(c, "INSERT INTO u (id, token) VALUES (1, '6f1b2c1e-8d3a-4c55-9d1a-0b6a1f4e2a77')");
+            }
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(40, cluster.assertIdentical("d", "id"));
+    }
+}

@@ -1,0 +1,2 @@
+ALTER TABLE account ADD COLUMN note VARCHAR(20);
+UPDATE account SET note = 'seed';

@@ -1,0 +1,86 @@
+package org.phalanx.requestmanager.recovery;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.phalanx.engine.Engine;
+import org.phalanx.recoverylog.ControllerTables;
+
+/**
+ * Where a backend's record of applied positions lives, outside the application's schema where
+ * the engine allows, so schema tools (Flyway's "is the schema empty?", SQL shells) never see it
+ * and cannot drop it: PostgreSQL, table {@code applied} of schema {@code phalanx} in the
+ * backend's database; MariaDB, table {@code applied} of database {@code phalanx}, one row set per
+ * backend database (backends may share a server); elsewhere (SQLite, a file of its own), table
+ * {@code phalanx_applied} beside the application's, hidden from metadata answers.
+ *
+ * @param table  the qualified table name
+ * @param mine   the condition selecting this backend's rows ({@code TRUE} where the table is its own)
+ * @param insert the INSERT of one position (one {@code ?})
+ * @param create the statements creating it if missing
+ * @param fromLegacy the INSERT copying an earlier version's {@code phalanx_applied} into it, or null
+ */
+record AppliedTable(String table, String mine, String insert, String[] create, String fromLegacy) {
+    private static final AppliedTable POSTGRESQL = new AppliedTable(ControllerTables.SCHEMA + ".applied", "1 = 1",
+            "INSERT INTO " + ControllerTables.SCHEMA + ".applied (position) VALUES (?)", new String[] {
+                "CREATE SCHEMA IF NOT EXISTS " + ControllerTables.SCHEMA,
+                "CREATE TABLE IF NOT EXISTS " + ControllerTables.SCHEMA + ".applied (position BIGINT NOT NULL PRIMARY KEY)"},
+            "INSERT INTO " + ControllerTables.SCHEMA + ".applied (position) SELECT position FROM " + ControllerTables.APPLIED);
+    private static final AppliedTable MARIADB = new AppliedTable(ControllerTables.SCHEMA + ".applied", "db = DATABASE()",
+            "INSERT INTO " + ControllerTables.SCHEMA + ".applied (db, position) VALUES (DATABASE(), ?)", new String[] {
+                "CREATE DATABASE IF NOT EXISTS " + ControllerTables.SCHEMA,
+                "CREATE TABLE IF NOT EXISTS " + ControllerTables.SCHEMA + ".applied (db VARCHAR(64) NOT NULL,"
+                        + " position BIGINT NOT NULL, PRIMARY KEY (db, position))"},
+            "INSERT INTO " + ControllerTables.SCHEMA + ".applied (db, position) SELECT DATABASE(), position FROM "
+                    + ControllerTables.APPLIED);
+    private static final AppliedTable BESIDE = new AppliedTable(ControllerTables.APPLIED, "1 = 1",
+            "INSERT INTO " + ControllerTables.APPLIED + " (position) VALUES (?)", new String[] {
+                "CREATE TABLE IF NOT EXISTS " + ControllerTables.APPLIED + " (position BIGINT NOT NULL PRIMARY KEY)"}, null);
+
+    static AppliedTable of(Engine engine) {
+        return switch (engine) {
+            case POSTGRESQL -> POSTGRESQL;
+            case MARIADB -> MARIADB;
+            default -> BESIDE;
+        };
+    }
+
+    /**
+     * Creates the table if missing; moves a record an earlier version kept beside the
+     * application's tables ({@code phalanx_applied}) into it, so an upgrade loses nothing.
+     */
+    void ensure(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : create) {
+                s.executeUpdate(sql);
+            }
+        }
+        if (fromLegacy != null && hasLegacyTable(c)) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate(fromLegacy);
+                s.executeUpdate("DROP TABLE " + ControllerTables.APPLIED);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    private static boolean hasLegacyTable(Connection c) throws SQLException {
+        String schema = c.getSchema();
+        String catalog = c.getCatalog();
+        try (var rs = c.getMetaData().getTables(catalog, schema, ControllerTables.APPLIED, null)) {
+            return rs.next();
+        }
+    }
+
+    /** {@code WHERE} this backend's rows, and {@code more} if not empty. */
+    String where(String more) {
+        return " WHERE " + mine + (more.isEmpty() ? "" : " AND " + more);
+    }
+}

@@ -1,0 +1,232 @@
+package org.phalanx.requestmanager.write;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.phalanx.engine.Engine;
+import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.analysis.MacroRewriter;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+
+/**
+ * Column defaults each backend would compute for itself — the time ({@code now()},
+ * {@code CURRENT_TIMESTAMP}, SQLite's {@code 'now'}), a random number — are chosen once by the
+ * controller, as it does for the same calls written in a statement: an INSERT that leaves such a
+ * column out gets it added, with the value chosen, so every replica stores the same. A default
+ * the controller cannot choose (a random UUID) refuses the INSERT: it must give the column. Only
+ * {@code INSERT ... VALUES} with a column list is completed; other forms run as written.
+ */
+final class DefaultValues {
+    /** Calls no backend computes like another, that the controller cannot choose for them. */
+    private static final Pattern UNPREDICTABLE = Pattern.compile(
+            "(?i)\\b(gen_random_uuid|uuid_generate_v[1-5]|uuid|uuid_short|sys_guid|newid|random_bytes|randomblob|timeofday)\\s*\\(");
+    /** PostgreSQL's other clocks, which the controller chooses as it chooses now(). */
+    private static final Pattern OTHER_CLOCKS = Pattern.compile(
+            "(?i)\\b(clock_timestamp|statement_timestamp|transaction_timestamp)\\s*\\(\\s*\\)");
+    /** A precision, {@code CURRENT_TIMESTAMP(6)}: the value chosen has milliseconds. */
+    private static final Pattern PRECISION = Pattern.compile("(?i)\\b(current_timestamp|localtimestamp|current_time)\\s*\\(\\s*\\d+\\s*\\)");
+    /** SQLite's clock: strftime('%s', 'now'), datetime('now'). */
+    private static final Pattern SQLITE_NOW = Pattern.compile("(?i)'now'");
+    private static final Pattern INSERT = Pattern.compile("(?is)\\s*(insert|replace)\\s+(?:into\\s+)?.*");
+
+    private final Map<String, Map<String, String>> varyingByTable = new ConcurrentHashMap<>();
+    private volatile long schemaSeen = -1;
+
+    /**
+     * The write with the varying defaults of the columns it leaves out written in, chosen now,
+     * when it is an INSERT of one table about to run on {@code targets}.
+     *
+     * @param schemaChanges the schema-change count: the defaults known are forgotten when it moves
+     */
+    String complete(String sql, SqlAnalysis a, SessionState s, Transaction t, List<Backend> targets, long schemaChanges,
+                    MacroRewriter macros) throws SQLException {
+        if (a.kind() != StatementKind.WRITE || a.writtenTables().size() != 1 || !INSERT.matcher(sql).matches()) {
+            return sql;
+        }
+        String table = a.writtenTables().iterator().next();
+        if (schemaChanges != schemaSeen) {
+            varyingByTable.clear();
+            schemaSeen = schemaChanges;
+        }
+        Map<String, String> varying = varyingByTable.get(table);
+        if (varying == null) {
+            // where the session's earlier statements are done; in its transaction, to see its own DDL
+            Backend b = s.tails().caughtUp(targets).get(0);
+            Connection branch = t == null ? null : t.branches().get(b);
+            if (branch != null) {
+                varying = varyingDefaults(branch, b.engine(), table);
+            } else {
+                try (Connection c = b.connectionFor(s.user(), s.settings())) {
+                    varying = varyingDefaults(c, b.engine(), table);
+                }
+            }
+            varyingByTable.put(table, varying);
+        }
+        if (varying.isEmpty()) {
+            return sql;
+        }
+        InsertText insert = InsertText.of(sql);
+        if (insert == null) {
+            return sql;
+        }
+        List<String> columns = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (Map.Entry<String, String> d : varying.entrySet()) {
+            if (insert.columns().contains(d.getKey())) {
+                continue;
+            }
+            String value = chosen(d.getValue(), macros);
+            if (value == null) {
+                throw new SQLFeatureNotSupportedException("column " + d.getKey() + " of " + table + " has the default "
+                        + d.getValue() + ", which each backend would compute differently: the replicas would differ."
+                        + " Give the column a value in the INSERT", SqlState.FEATURE_NOT_SUPPORTED.code());
+            }
+            columns.add(d.getKey());
+            values.add(value);
+        }
+        return columns.isEmpty() ? sql : insert.with(columns, values);
+    }
+
+    /** The default with its clock or random calls replaced by values chosen now; null if it has others. */
+    private static String chosen(String def, MacroRewriter macros) {
+        String d = OTHER_CLOCKS.matcher(def).replaceAll("now()");
+        d = PRECISION.matcher(d).replaceAll("$1");
+        d = SQLITE_NOW.matcher(d).replaceAll(java.util.regex.Matcher.quoteReplacement(macros.rewrite("CURRENT_TIMESTAMP")));
+        d = macros.rewrite(d);
+        return UNPREDICTABLE.matcher(d).find() || MacroRewriter.hasMacro(d) ? null : d;
+    }
+
+    /** The columns of {@code table} whose default varies between backends (lower case) and that default. */
+    static Map<String, String> varyingDefaults(Connection c, Engine engine, String table) throws SQLException {
+        DatabaseMetaData md = c.getMetaData();
+        String catalog = c.getCatalog();
+        String schema = engine == Engine.POSTGRESQL ? c.getSchema() : null;
+        String name = table;
+        int dot = table.lastIndexOf('.');
+        if (dot > 0) { // a qualified name: PostgreSQL's schema, MariaDB's database
+            name = table.substring(dot + 1);
+            if (engine == Engine.POSTGRESQL) {
+                schema = table.substring(0, dot);
+            } else {
+                catalog = table.substring(0, dot);
+            }
+        }
+        Map<String, String> varying = new LinkedHashMap<>();
+        for (String candidate : Set.of(name, name.toUpperCase(Locale.ROOT))) {
+            try (ResultSet rs = md.getColumns(catalog, schema, candidate, null)) {
+                while (rs.next()) {
+                    String def = rs.getString("COLUMN_DEF");
+                    if (def != null && varies(def)) {
+                        varying.put(SqlAnalyzer.normalize(rs.getString("COLUMN_NAME")), def);
+                    }
+                }
+            }
+            if (!varying.isEmpty()) {
+                break;
+            }
+        }
+        return Map.copyOf(varying);
+    }
+
+    private static boolean varies(String def) {
+        return MacroRewriter.hasMacro(def) || UNPREDICTABLE.matcher(def).find() || OTHER_CLOCKS.matcher(def).find()
+                || SQLITE_NOW.matcher(def).find();
+    }
+
+    /**
+     * The text of an {@code INSERT INTO t (columns) VALUES (...), (...)}: where its column list and
+     * each row end, to add columns and values there.
+     */
+    record InsertText(String sql, Set<String> columns, int columnsEnd, List<Integer> rowEnds) {
+        static InsertText of(String sql) {
+            int open = sql.indexOf('(');
+            if (open < 0 || !sql.substring(0, open).toLowerCase(Locale.ROOT).matches("(?s)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*")) {
+                return null; // no column list right after the table
+            }
+            int close = matching(sql, open);
+            if (close < 0) {
+                return null;
+            }
+            Set<String> columns = new HashSet<>();
+            for (String c : sql.substring(open + 1, close).split(",")) {
+                columns.add(SqlAnalyzer.normalize(c.strip()));
+            }
+            int i = skipBlanks(sql, close + 1);
+            if (!sql.regionMatches(true, i, "values", 0, 6)) {
+                return null; // INSERT ... SELECT
+            }
+            List<Integer> rowEnds = new ArrayList<>();
+            i = skipBlanks(sql, i + 6);
+            while (i < sql.length() && sql.charAt(i) == '(') {
+                int end = matching(sql, i);
+                if (end < 0) {
+                    return null;
+                }
+                rowEnds.add(end);
+                i = skipBlanks(sql, end + 1);
+                if (i < sql.length() && sql.charAt(i) == ',') {
+                    i = skipBlanks(sql, i + 1);
+                } else {
+                    break;
+                }
+            }
+            return rowEnds.isEmpty() ? null : new InsertText(sql, Set.copyOf(columns), close, List.copyOf(rowEnds));
+        }
+
+        /** The statement with the columns added to its list and the values to each of its rows. */
+        String with(List<String> moreColumns, List<String> moreValues) {
+            String addColumns = ", " + String.join(", ", moreColumns);
+            String addValues = ", " + String.join(", ", moreValues);
+            StringBuilder out = new StringBuilder(sql.length() + 64);
+            out.append(sql, 0, columnsEnd).append(addColumns);
+            int copied = columnsEnd;
+            for (int end : rowEnds) {
+                out.append(sql, copied, end).append(addValues);
+                copied = end;
+            }
+            return out.append(sql, copied, sql.length()).toString();
+        }
+
+        private static int skipBlanks(String sql, int i) {
+            while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+                i++;
+            }
+            return i;
+        }
+
+        /** The index of the parenthesis closing the one at {@code open}, quotes skipped; -1 if none. */
+        private static int matching(String sql, int open) {
+            int depth = 0;
+            char quote = 0;
+            for (int i = open; i < sql.length(); i++) {
+                char c = sql.charAt(i);
+                if (quote != 0) {
+                    quote = c == quote ? 0 : quote;
+                } else if (c == '\'' || c == '"' || c == '`') {
+                    quote = c;
+                } else if (c == '(') {
+                    depth++;
+                } else if (c == ')' && --depth == 0) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+}

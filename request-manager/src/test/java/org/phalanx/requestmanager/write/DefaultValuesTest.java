@@ -1,0 +1,41 @@
+package org.phalanx.requestmanager.write;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.engine.Engine;
+
+class DefaultValuesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anInsertGetsColumnsAndAValuePerRow() {
+        DefaultValues.InsertText insert = DefaultValues.InsertText.of(
+                "INSERT INTO \"public\".\"h\" (\"rank\", \"note\") VALUES (?, 'a(b)'), (?, ')') RETURNING rank");
+        assertEquals(Set.of("rank", "note"), insert.columns());
+        assertEquals("INSERT INTO \"public\".\"h\" (\"rank\", \"note\", at) VALUES (?, 'a(b)', 'T'), (?, ')', 'T') RETURNING rank",
+                insert.with(List.of("at"), List.of("'T'")));
+        assertNull(DefaultValues.InsertText.of("INSERT INTO h SELECT * FROM g"), "no column list");
+        assertNull(DefaultValues.InsertText.of("INSERT INTO h (a) SELECT a FROM g"), "not VALUES");
+    }
+
+    @Test
+    void theDefaultsThatVaryAreFoundInTheMetadata() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("d.db")); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE h (id INTEGER PRIMARY KEY, at TEXT DEFAULT CURRENT_TIMESTAMP,"
+                    + " stamp TEXT DEFAULT (strftime('%s', 'now')), n INTEGER DEFAULT 0, label TEXT DEFAULT 'x')");
+            Map<String, String> varying = DefaultValues.varyingDefaults(c, Engine.SQLITE, "h");
+            assertEquals(Set.of("at", "stamp"), varying.keySet());
+        }
+    }
+}
