@@ -485,8 +485,9 @@ class CrashRecoveryTest {
                 c.setAutoCommit(false);
                 try (Statement st = c.createStatement()) {
                     assertEquals(1, st.executeUpdate("UPDATE c SET n = n - 1 WHERE id = 2"));
-                    assertEquals(1, st.executeUpdate("DELETE FROM " + ControllerTables.APPLIED + " WHERE position = "
-                            + lost));
+                    // the record lives outside the application's schema: schema/database phalanx
+                    assertEquals(1, st.executeUpdate("DELETE FROM " + ControllerTables.SCHEMA + ".applied WHERE position = "
+                            + lost + (pg ? "" : " AND db = DATABASE()")));
                 }
                 c.commit();
             }

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
 
 /**
  * The schedule stage: what a statement locks, the locks themselves, and the one total order of
@@ -58,7 +59,9 @@ public final class Scheduler {
      * writes (a function call, say) may change what it reads: those are written then.
      */
     public Access lockResources(SqlAnalysis a) {
-        if (lockWholeDatabase || a.allTables()) {
+        // DDL locks only the tables it names where the engines lock per table and key-level
+        // conflicts follow foreign keys (PostgreSQL, MariaDB); SQLite changes a whole file's schema
+        if (lockWholeDatabase || a.allTables() || a.kind() == StatementKind.DDL && !locksRows) {
             return Access.EVERYTHING;
         }
         if (a.writtenTables().isEmpty()) {

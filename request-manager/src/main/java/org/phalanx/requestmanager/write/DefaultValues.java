@@ -23,6 +23,8 @@ import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.routing.SchemaView;
+import org.phalanx.requestmanager.scheduler.LockManager;
 
 /**
  * Column defaults each backend would compute for itself — the time ({@code now()},
@@ -66,9 +68,12 @@ final class DefaultValues {
         }
         Map<String, String> varying = varyingByTable.get(table);
         if (varying == null) {
-            // where the session's earlier statements are done; in its transaction, to see its own DDL
+            // where the session's earlier statements are done; inside its transaction once that has
+            // written (its own DDL shows only there), never before: that would begin it early
             Backend b = s.tails().caughtUp(targets).get(0);
-            Connection branch = t == null ? null : t.branches().get(b);
+            boolean written = t != null && (t.writtenTables().contains(LockManager.ALL)
+                    || t.writtenTables().contains(SchemaView.key(table)));
+            Connection branch = written ? t.branches().get(b) : null;
             if (branch != null) {
                 varying = varyingDefaults(branch, b.engine(), table);
             } else {

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.phalanx.engine.Engine;
+import org.phalanx.testkit.db.TestDatabases;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The record of applied positions on a real SQLite file. */
@@ -39,6 +40,42 @@ class AppliedPositionsTest {
             applied = AppliedPositions.read(c, Engine.SQLITE);
             assertEquals(3800, applied.floor());
             assertEquals(Set.of(), applied.above());
+        }
+    }
+
+    /**
+     * On PostgreSQL and MariaDB the record lives outside the application's schema (schema or
+     * database {@code phalanx}); the table an earlier version kept beside the application's is
+     * moved there at the first read, rows and all, so an upgrade loses nothing.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"postgresql", "mariadb"})
+    void anEarlierVersionsRecordIsMovedOutOfTheApplicationsSchema(String engine) throws Exception {
+        boolean pg = engine.equals("postgresql");
+        String db = "phalanx_applied_move";
+        String url = pg ? TestDatabases.createPostgres(db) : TestDatabases.createMariaDb(db);
+        try (Connection c = TestDatabases.connect(url); java.sql.Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE phalanx_applied (position BIGINT NOT NULL PRIMARY KEY)");
+            s.executeUpdate("INSERT INTO phalanx_applied VALUES (40), (42)");
+            Engine e = pg ? Engine.POSTGRESQL : Engine.MARIADB;
+            AppliedPositions.Applied applied = AppliedPositions.read(c, e);
+            assertEquals(40, applied.floor());
+            assertEquals(new TreeSet<>(Set.of(42L)), applied.above());
+            try (java.sql.ResultSet rs = c.getMetaData().getTables(pg ? null : c.getCatalog(), pg ? c.getSchema() : null,
+                    "phalanx_applied", null)) {
+                org.junit.jupiter.api.Assertions.assertFalse(rs.next(), "the old table is gone");
+            }
+            AppliedPositions.record(c, e, 43);
+            assertEquals(new TreeSet<>(Set.of(42L, 43L)), AppliedPositions.read(c, e).above());
+        } finally {
+            if (pg) {
+                TestDatabases.dropPostgres(db);
+            } else {
+                try (Connection c = TestDatabases.connect(url); java.sql.Statement s = c.createStatement()) {
+                    s.executeUpdate("DELETE FROM phalanx.applied WHERE db = DATABASE()"); // the server's shared record
+                }
+                TestDatabases.dropMariaDb(db);
+            }
         }
     }
 }
