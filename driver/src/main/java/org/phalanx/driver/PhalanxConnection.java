@@ -28,6 +28,8 @@ import org.phalanx.protocol.HelloOk;
 
 /** java.sql.Connection over one {@link ProtocolConnection} to a controller's virtual database. */
 public final class PhalanxConnection implements Connection {
+    /** Numbers the unnamed savepoints of this connection. */
+    private int savepoints;
     private final ProtocolConnection protocol;
     private final ConnectionUrl url;
     private final int defaultFetchSize;
@@ -271,23 +273,37 @@ public final class PhalanxConnection implements Connection {
 
     @Override
     public Savepoint setSavepoint() throws SQLException {
-        checkOpen();
-        throw SqlExceptions.notSupported("savepoints");
+        PhalanxSavepoint s = PhalanxSavepoint.unnamed(++savepoints);
+        runSavepointStatement("SAVEPOINT " + s.identifier());
+        return s;
     }
 
     @Override
     public Savepoint setSavepoint(String name) throws SQLException {
-        return setSavepoint();
+        PhalanxSavepoint s = PhalanxSavepoint.named(name);
+        runSavepointStatement("SAVEPOINT " + s.identifier());
+        return s;
     }
 
     @Override
     public void rollback(Savepoint savepoint) throws SQLException {
-        setSavepoint();
+        runSavepointStatement("ROLLBACK TO SAVEPOINT " + PhalanxSavepoint.of(savepoint).identifier());
     }
 
     @Override
     public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-        setSavepoint();
+        runSavepointStatement("RELEASE SAVEPOINT " + PhalanxSavepoint.of(savepoint).identifier());
+    }
+
+    /** A savepoint statement, inside a transaction only (as the JDBC contract says). */
+    private void runSavepointStatement(String sql) throws SQLException {
+        checkOpen();
+        if (getAutoCommit()) {
+            throw new SQLException("savepoints need a transaction: auto-commit is on", "25P01");
+        }
+        try (Statement st = createStatement()) {
+            st.execute(sql);
+        }
     }
 
     @Override

@@ -384,7 +384,7 @@ public final class PhalanxDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsSavepoints() {
-        return false;
+        return true;
     }
 
     @Override

@@ -111,7 +111,7 @@ class DatabaseMetaDataTest {
         assertTrue(md.supportsTransactions());
         assertTrue(md.supportsBatchUpdates());
         assertTrue(md.supportsGetGeneratedKeys());
-        assertFalse(md.supportsSavepoints());
+        assertTrue(md.supportsSavepoints());
         assertEquals(Connection.TRANSACTION_READ_COMMITTED, md.getDefaultTransactionIsolation());
         assertTrue(md.supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY));
         assertTrue(md.supportsResultSetType(ResultSet.TYPE_SCROLL_INSENSITIVE));

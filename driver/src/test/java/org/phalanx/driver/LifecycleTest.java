@@ -129,7 +129,6 @@ class LifecycleTest {
     void unsupportedFeaturesSaySo() throws Exception {
         List<Executable> refused = List.of(
                 () -> connection.prepareCall("{call p()}"),
-                connection::setSavepoint,
                 () -> connection.createStatement(ResultSet.TYPE_SCROLL_SENSITIVE, ResultSet.CONCUR_READ_ONLY),
                 () -> connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE),
                 () -> connection.setHoldability(ResultSet.HOLD_CURSORS_OVER_COMMIT),

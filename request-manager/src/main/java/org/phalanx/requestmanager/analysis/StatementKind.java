@@ -16,7 +16,7 @@ public enum StatementKind {
     BEGIN_IMMEDIATE,
     COMMIT,
     ROLLBACK,
-    /** Savepoints: not supported yet (refused with 0A000). */
+    /** SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: run on every branch of the transaction. */
     SAVEPOINT,
     /** Sets the session's own parameters ({@link SessionCommand}): no other session is concerned. */
     SESSION;

@@ -110,7 +110,10 @@ public final class Transaction {
         return doomed;
     }
 
-    /** It can no longer commit everywhere: its next statement or commit rolls it back with this error. */
+    /**
+     * It can no longer commit everywhere: its next statement or commit rolls it back with this error
+     * (null: it can again, after a rollback to a savepoint).
+     */
     public void doom(SQLException reason) {
         doomed = reason;
     }

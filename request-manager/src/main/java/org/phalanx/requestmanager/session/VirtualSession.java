@@ -4,7 +4,6 @@ import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -183,8 +182,12 @@ final class VirtualSession implements Session {
                 SessionParameters.run(p, state, r);
                 return new Result.UpdateCount(0, null);
             case SAVEPOINT:
-                throw new SQLFeatureNotSupportedException("savepoints are not supported yet",
-                        SqlState.FEATURE_NOT_SUPPORTED.code());
+                if (state.autoCommit()) {
+                    throw new SQLException("savepoints can only be used in transaction blocks",
+                            SqlState.NO_ACTIVE_SQL_TRANSACTION.code());
+                }
+                transactions.savepoint(state, r.sql(), r.sql().stripLeading().regionMatches(true, 0, "rollback", 0, 8));
+                return new Result.UpdateCount(0, null);
             default:
                 if (r.expect() == Request.Expect.ROWS && a.parsed() && !mayReturnRows(r.sql())) {
                     throw new SQLException("the statement does not return rows; use executeUpdate or execute",

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendTask;
@@ -48,6 +49,52 @@ public final class TransactionControl {
                 s.tails().enqueue(b, all, () -> null);
             }
         });
+    }
+
+    /**
+     * {@code SAVEPOINT}, {@code ROLLBACK TO SAVEPOINT} or {@code RELEASE SAVEPOINT} inside a
+     * transaction: run on every branch in the transaction's order there, and logged with its writes
+     * (a replay runs it in the same place). A savepoint first joins the transaction to every backend,
+     * so one it writes later has the savepoint too. Rolling back to a savepoint keeps the
+     * transaction's locks (as the engines keep their row locks) and lifts what a failed statement
+     * doomed, PostgreSQL's way out of {@code 25P02}; a transaction doomed by a conflict stays doomed.
+     */
+    public void savepoint(SessionState s, String sql, boolean rollsBack) throws SQLException {
+        Transaction t = s.currentTransaction(p.scheduler());
+        SQLException doomed = t.doomed();
+        boolean recoverable = doomed != null && SqlState.IN_FAILED_SQL_TRANSACTION.code().equals(doomed.getSQLState());
+        if (!(rollsBack && recoverable)) {
+            throwIfDoomed(s, t);
+        }
+        s.join(t, p.backends().enabled());
+        Map<Backend, CompletableFuture<Long>> futures = new LinkedHashMap<>();
+        long[] logPosition = new long[1];
+        CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
+        p.scheduler().order(position -> {
+            logPosition[0] = position;
+            logged[0] = p.log().append(LogEntry.write(position, t.id(), s.user(), sql, java.util.List.of(),
+                    names(t.branches().keySet())));
+            for (Map.Entry<Backend, Connection> branch : t.branches().entrySet()) {
+                Connection c = branch.getValue();
+                futures.put(branch.getKey(), s.tails().enqueue(branch.getKey(), Access.NOTHING, () -> {
+                    try (java.sql.Statement st = c.createStatement()) {
+                        st.execute(sql);
+                    }
+                    return 0L;
+                }));
+            }
+        });
+        try {
+            new ReplicatedWrite<>(futures, p.waitPolicy(), v -> 0, Divergence.ofWrite(t, b -> true)).await();
+        } catch (SQLException e) {
+            p.log().failed(logPosition[0], s.user());
+            LogWriter.awaitDurable(logged[0]);
+            throw e;
+        }
+        LogWriter.awaitDurable(logged[0]);
+        if (rollsBack && recoverable) {
+            t.doom(null);
+        }
     }
 
     public void commit(SessionState s) throws SQLException {
