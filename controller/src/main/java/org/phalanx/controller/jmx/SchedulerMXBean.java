@@ -20,7 +20,7 @@ public interface SchedulerMXBean {
     /** Auto-commit reads waiting at the controller for a backend under its maxPending. */
     int getReadsWaitingForRoom();
 
-    /** Schema changes (DDL) not yet finished on every backend: while any, writes lock the whole database. */
+    /** Schema changes (DDL) not yet run on every backend: DDL of any table, plus the tables of the others. */
     int getSchemaChangesSettling();
 
     /** Requests in progress per backend. */

@@ -40,8 +40,16 @@ public final class SqlAnalyzer {
             + "(?:\\s+if\\s+not\\s+exists)?|alter\\s+table|drop\\s+table(?:\\s+if\\s+exists)?"
             + "|create\\s+(?:unique\\s+)?index\\s+\\S+\\s+on)\\s+([`\"\\w.]+)[\\s(]");
     /** Words by which a DDL statement reaches tables other than the one it names. */
-    private static final List<String> REACHING_WORDS = List.of("references", "foreign", "inherits",
-            "partition", "like", "trigger", "rule", "policy");
+    private static final List<String> REACHING_WORDS = List.of("inherits", "partition", "like", "trigger", "rule",
+            "policy");
+    /** A foreign key's parent: the engine locks it too, so the DDL does. */
+    private static final Pattern REFERENCED = Pattern.compile("(?i)\\breferences\\s+([`\"\\w.]+)");
+    /** A sequence's DDL: it reaches the sequence only (but with CASCADE, the defaults using it). */
+    private static final Pattern SEQUENCE_DDL = Pattern.compile(
+            "(?is)\\s*(?:create|alter|drop)\\s+sequence\\s+(?:if\\s+(?:not\\s+)?exists\\s+)?([`\"\\w.]+).*");
+    /** Taking a sequence's next value (PostgreSQL nextval/setval, MariaDB NEXT VALUE FOR / NEXTVAL / SETVAL). */
+    private static final Pattern SEQUENCE_CALL = Pattern.compile(
+            "(?i)\\b(?:nextval|setval)\\s*\\(\\s*'?([`\"\\w.]+?)'?(?:::\\w+)?\\s*[,)]|\\bnext\\s+value\\s+for\\s+([`\"\\w.]+)");
 
     /** One shared daemon pool for JSqlParser's parse timeout, instead of a thread per parse. */
     private static final ExecutorService PARSE_POOL = Executors.newCachedThreadPool(r -> {
@@ -148,6 +156,10 @@ public final class SqlAnalyzer {
      * conflicts, the write stage adds them, as for any table-level write (its relatives).
      */
     private static SqlAnalysis ddlAnalysis(String sql, DdlEffect effect) {
+        Matcher sequence = SEQUENCE_DDL.matcher(sql);
+        if (effect == null && sequence.matches() && !SqlLexer.containsWord(sql, "cascade")) {
+            return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(normalize(sequence.group(1))), false, true, false);
+        }
         String table = effect != null ? effect.table() : tableOfUnparsedDdl(sql);
         String first = SqlLexer.firstWord(sql);
         boolean reachesOthers = table == null || sql.indexOf(',') >= 0 // DROP TABLE a, b; TRUNCATE a, b
@@ -158,13 +170,31 @@ public final class SqlAnalyzer {
         if (reachesOthers) {
             return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(), true, true, false, effect);
         }
-        if (effect == null) {
-            return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(table), false, true, false, null);
+        Set<String> written = new TreeSet<>();
+        written.add(table);
+        if (effect != null && effect.newName() != null) {
+            written.add(effect.newName());
         }
-        Set<String> written = effect.newName() == null ? Set.of(table) : Set.of(table, effect.newName());
+        Matcher parent = REFERENCED.matcher(sql);
+        while (parent.find()) {
+            written.add(normalize(parent.group(1)));
+        }
+        if (effect == null) {
+            return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.copyOf(written), false, true, false, null);
+        }
         Set<String> read = new TreeSet<>(effect.sources());
         read.removeAll(written);
-        return new SqlAnalysis(StatementKind.DDL, Set.copyOf(read), written, false, true, false, effect);
+        return new SqlAnalysis(StatementKind.DDL, Set.copyOf(read), Set.copyOf(written), false, true, false, effect);
+    }
+
+    /** The sequences whose next value the statement takes (nextval, setval, NEXT VALUE FOR). */
+    private static Set<String> sequencesAdvanced(String sql) {
+        Set<String> names = new TreeSet<>();
+        Matcher m = SEQUENCE_CALL.matcher(sql);
+        while (m.find()) {
+            names.add(normalize(m.group(1) != null ? m.group(1) : m.group(2)));
+        }
+        return names;
     }
 
     /**
@@ -202,6 +232,11 @@ public final class SqlAnalyzer {
                     || SqlLexer.containsWord(sql, "update"));
             if (modifyingWith) {
                 return new SqlAnalysis(StatementKind.WRITE, all, all, true, true, macros);
+            }
+            Set<String> sequences = sequencesAdvanced(sql);
+            if (!sequences.isEmpty()) {
+                // a sequence advances on every backend, in the total order, so the replicas' counters stay alike
+                return new SqlAnalysis(StatementKind.WRITE, all, sequences, false, true, macros);
             }
             if (!locking && !into) {
                 return new SqlAnalysis(StatementKind.READ, all, Set.of(), false, true, macros)

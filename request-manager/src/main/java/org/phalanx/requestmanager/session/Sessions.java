@@ -67,7 +67,7 @@ public final class Sessions {
         return n;
     }
 
-    /** Schema changes not yet finished on every backend: while any, writes lock the whole database. */
+    /** Schema changes not yet run on every backend (DDL of any table, and the tables of the others). */
     public int schemaChangesSettling() {
         return writes.schemaChangesSettling();
     }

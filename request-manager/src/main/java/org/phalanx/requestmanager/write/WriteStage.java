@@ -10,6 +10,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.function.ToLongFunction;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
@@ -43,7 +45,7 @@ import org.phalanx.requestmanager.scheduler.LockManager;
  * answered per the wait policy once durable. Inside a transaction it joins the backends lazily.
  */
 public final class WriteStage {
-    private static final org.apache.logging.log4j.Logger LOG = org.apache.logging.log4j.LogManager.getLogger(WriteStage.class);
+    private static final Logger LOG = LogManager.getLogger(WriteStage.class);
     private final Pipeline p;
     private final ChosenKeys keys;
     private final TransactionControl transactions;
@@ -81,14 +83,14 @@ public final class WriteStage {
     private void acquire(long txId, Access access, String sql) throws SQLException {
         try {
             p.scheduler().acquire(txId, access);
-        } catch (java.sql.SQLTransactionRollbackException e) {
+        } catch (SQLTransactionRollbackException e) {
             String text = sql.length() > 300 ? sql.substring(0, 300) + "..." : sql;
             LOG.info("{}: {}", e.getMessage(), text.replace('\n', ' '));
             throw e;
         }
     }
 
-    /** Schema changes not yet finished on every backend: while any, writes lock the whole database. */
+    /** Schema changes not yet run on every backend (DDL of any table, and the tables of the others). */
     public int schemaChangesSettling() {
         return rows.schemaChangesSettling();
     }

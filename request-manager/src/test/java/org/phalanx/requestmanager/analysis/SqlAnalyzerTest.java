@@ -66,12 +66,29 @@ class SqlAnalyzerTest {
                 + "  CONSTRAINT  PRIMARY KEY (`rank`)\n) ENGINE=InnoDB");
         assertEquals(Set.of("db.history"), unparsed.writtenTables());
         assertFalse(unparsed.allTables());
-        for (String sql : List.of("CREATE TABLE c (id INT PRIMARY KEY, p INT REFERENCES p (id))",
-                "ALTER TABLE c ADD CONSTRAINT fk FOREIGN KEY (p) REFERENCES p (id)", "DROP TABLE a, b",
-                "TRUNCATE a, b", "CREATE SEQUENCE s",
+        // a foreign key also locks its parent (the engine does); a sequence's DDL only the sequence
+        assertEquals(Set.of("c", "p"), analyzer.analyze("CREATE TABLE c (id INT PRIMARY KEY, p INT REFERENCES p (id))")
+                .writtenTables());
+        assertEquals(Set.of("book", "author"), analyzer.analyze(
+                "alter table if exists book add constraint fk1 foreign key (author_id) references author").writtenTables());
+        assertEquals(Set.of("book_seq"), analyzer.analyze("create sequence book_seq start with 1 increment by 50")
+                .writtenTables());
+        assertEquals(Set.of("book_seq"), analyzer.analyze("drop sequence if exists book_seq").writtenTables());
+        for (String sql : List.of("DROP TABLE a, b", "TRUNCATE a, b", "DROP SEQUENCE s CASCADE", "CREATE FUNCTION f() ...",
                 "CREATE TABLE part PARTITION OF parent FOR VALUES IN (1)")) {
             assertTrue(analyzer.analyze(sql).allTables(), sql);
         }
+    }
+
+    /** Taking a sequence's next value advances it: a write of the sequence, so every replica's counter moves. */
+    @Test
+    void nextValueOfASequenceIsAWriteOfIt() {
+        for (String sql : List.of("select nextval('book_seq')", "SELECT NEXTVAL(book_seq)", "select next value for book_seq")) {
+            SqlAnalysis a = analyzer.analyze(sql);
+            assertEquals(StatementKind.WRITE, a.kind(), sql);
+            assertEquals(Set.of("book_seq"), a.writtenTables(), sql);
+        }
+        assertEquals(StatementKind.READ, analyzer.analyze("SELECT currval('book_seq')").kind());
     }
 
     @Test
