@@ -80,6 +80,13 @@ class SessionStateIT {
             a.commit();
             a.setAutoCommit(true);
             assertEveryRead(a, "SHOW search_path", "\"$user\", public");
+            // as on PostgreSQL, a SET inside a transaction that rolls back is undone with it
+            a.setAutoCommit(false);
+            execute(a, "SET search_path TO s2, public");
+            assertEveryRead(a, "SHOW search_path", "s2, public");
+            a.rollback();
+            a.setAutoCommit(true);
+            assertEveryRead(a, "SHOW search_path", "\"$user\", public");
             longTx.commit();
         }
         for (String backend : cluster.backends()) {

@@ -16,6 +16,8 @@ public final class SessionState {
     private boolean readOnly;
     /** Its own parameters (SET search_path...), applied to every backend connection that serves it. */
     private SessionSettings settings = SessionSettings.NONE;
+    /** The settings before the open transaction changed them, where its rollback undoes that (PostgreSQL); else null. */
+    private SessionSettings settingsBeforeTransaction;
     private Transaction tx;
     /** A read-only REPEATABLE READ or SERIALIZABLE transaction's snapshot, once it has read. */
     private ReadOnlySnapshot snapshot;
@@ -56,6 +58,21 @@ public final class SessionState {
 
     public void settings(SessionSettings now) {
         settings = now;
+    }
+
+    /** The open transaction changes the settings, and its rollback must put them back (PostgreSQL's SET). */
+    public void settingsUndoneByRollback() {
+        if (settingsBeforeTransaction == null) {
+            settingsBeforeTransaction = settings;
+        }
+    }
+
+    /** The transaction ended: its rollback puts back the settings it changed, where the engines do. */
+    public void transactionEnded(boolean committed) {
+        if (settingsBeforeTransaction != null && !committed) {
+            settings = settingsBeforeTransaction;
+        }
+        settingsBeforeTransaction = null;
     }
 
     public boolean readOnly() {

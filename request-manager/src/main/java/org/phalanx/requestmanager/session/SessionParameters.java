@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SessionCommand;
 import org.phalanx.requestmanager.api.Request;
@@ -61,6 +62,9 @@ final class SessionParameters {
         Transaction t = s.begunTransaction();
         if (t != null) {
             switchBranches(s, t, next);
+        }
+        if (!s.autoCommit() && backends.stream().allMatch(b -> b.engine() == Engine.POSTGRESQL)) {
+            s.settingsUndoneByRollback(); // PostgreSQL's SET is transactional; MariaDB's is not
         }
         s.settings(next);
     }

@@ -101,10 +101,17 @@ public final class TransactionControl {
         Transaction t = s.transaction();
         if (t == null) {
             s.endTransaction(); // a read-only transaction's snapshot, if it read
+            s.transactionEnded(true);
             return;
         }
-        throwIfDoomed(s, t);
-        end(s, t, true);
+        boolean committed = false;
+        try {
+            throwIfDoomed(s, t);
+            end(s, t, true);
+            committed = true;
+        } finally {
+            s.transactionEnded(committed); // a failed commit rolled back
+        }
         p.statistics().commit();
     }
 
@@ -112,9 +119,14 @@ public final class TransactionControl {
         Transaction t = s.transaction();
         if (t == null) {
             s.endTransaction(); // a read-only transaction's snapshot, if it read
+            s.transactionEnded(false);
             return;
         }
-        end(s, t, false);
+        try {
+            end(s, t, false);
+        } finally {
+            s.transactionEnded(false);
+        }
         p.statistics().rollback();
     }
 
