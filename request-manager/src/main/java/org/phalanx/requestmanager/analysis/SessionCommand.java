@@ -49,18 +49,16 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
         }
         StringBuilder out = new StringBuilder();
         int next = 0;
-        char quote = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (quote != 0) {
-                quote = c == quote ? 0 : quote;
-            } else if (c == '\'' || c == '"' || c == '`') {
-                quote = c;
-            } else if (c == '?' && next < params.size()) {
-                out.append(literal(params.get(next++)));
-                continue;
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = SqlLexer.skipNonCode(sql, i);
+            if (skipped != i) {
+                out.append(sql, i, skipped);
+                i = skipped;
+            } else {
+                char c = sql.charAt(i++);
+                out.append(c == '?' && next < params.size() ? literal(params.get(next++)) : String.valueOf(c));
             }
-            out.append(c);
         }
         return out.toString();
     }
@@ -173,17 +171,16 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
     private static List<String> topLevelParts(String body) {
         List<String> parts = new ArrayList<>();
         int depth = 0;
-        char quote = 0;
         int start = 0;
-        for (int i = 0; i < body.length(); i++) {
+        int i = 0;
+        while (i < body.length()) {
+            int skipped = SqlLexer.skipNonCode(body, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
             char c = body.charAt(i);
-            if (quote != 0) {
-                if (c == quote) {
-                    quote = 0;
-                }
-            } else if (c == '\'' || c == '"' || c == '`') {
-                quote = c;
-            } else if (c == '(') {
+            if (c == '(') {
                 depth++;
             } else if (c == ')') {
                 depth--;
@@ -191,6 +188,7 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
                 parts.add(body.substring(start, i));
                 start = i + 1;
             }
+            i++;
         }
         parts.add(body.substring(start));
         return parts;

@@ -102,9 +102,4 @@ public final class SessionSettings {
             default -> "RESET " + name;
         };
     }
-
-    @Override
-    public String toString() {
-        return String.join("; ", byName.values());
-    }
 }

@@ -34,8 +34,7 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
 
     /** The call in {@code sql} with {@code params}, or null when it is not one. */
     static AdvisoryLockCall parse(String sql, List<Object> params) throws SQLException {
-        if (!sql.regionMatches(true, sql.length() - sql.stripLeading().length(), "select", 0, 6)
-                || !sql.toLowerCase(Locale.ROOT).contains("lock")) {
+        if (!mentionsLock(sql)) { // every read naming no table comes here (a pool's SELECT 1): no allocation
             return null;
         }
         Matcher m = CALL.matcher(sql);
@@ -65,6 +64,15 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
         }
         long timeout = function.equals("get_lock") ? (long) Double.parseDouble(args.get(1)) : -1;
         return new AdvisoryLockCall(function, "my:" + args.get(0).toLowerCase(Locale.ROOT), timeout);
+    }
+
+    private static boolean mentionsLock(String sql) {
+        for (int i = sql.length() - 4; i >= 0; i--) {
+            if (sql.regionMatches(true, i, "lock", 0, 4)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Each argument as text: a parameter's value, a number, a quoted string; null if another expression. */

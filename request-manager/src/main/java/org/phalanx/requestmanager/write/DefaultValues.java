@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.analysis.InsertText;
 import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
@@ -45,7 +45,6 @@ final class DefaultValues {
     private static final Pattern PRECISION = Pattern.compile("(?i)\\b(current_timestamp|localtimestamp|current_time)\\s*\\(\\s*\\d+\\s*\\)");
     /** SQLite's clock: strftime('%s', 'now'), datetime('now'). */
     private static final Pattern SQLITE_NOW = Pattern.compile("(?i)'now'");
-    private static final Pattern INSERT = Pattern.compile("(?is)\\s*(insert|replace)\\s+(?:into\\s+)?.*");
 
     private final Map<String, Map<String, String>> varyingByTable = new ConcurrentHashMap<>();
     private volatile long schemaSeen = -1;
@@ -58,7 +57,7 @@ final class DefaultValues {
      */
     String complete(String sql, SqlAnalysis a, SessionState s, Transaction t, List<Backend> targets, long schemaChanges,
                     MacroRewriter macros) throws SQLException {
-        if (a.kind() != StatementKind.WRITE || a.writtenTables().size() != 1 || !INSERT.matcher(sql).matches()) {
+        if (a.kind() != StatementKind.WRITE || a.writtenTables().size() != 1 || !InsertText.mayBe(sql)) {
             return sql;
         }
         String table = a.writtenTables().iterator().next();
@@ -152,86 +151,5 @@ final class DefaultValues {
     private static boolean varies(String def) {
         return MacroRewriter.hasMacro(def) || UNPREDICTABLE.matcher(def).find() || OTHER_CLOCKS.matcher(def).find()
                 || SQLITE_NOW.matcher(def).find();
-    }
-
-    /**
-     * The text of an {@code INSERT INTO t (columns) VALUES (...), (...)}: where its column list and
-     * each row end, to add columns and values there.
-     */
-    record InsertText(String sql, Set<String> columns, int columnsEnd, List<Integer> rowEnds) {
-        static InsertText of(String sql) {
-            int open = sql.indexOf('(');
-            if (open < 0 || !sql.substring(0, open).toLowerCase(Locale.ROOT).matches("(?s)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*")) {
-                return null; // no column list right after the table
-            }
-            int close = matching(sql, open);
-            if (close < 0) {
-                return null;
-            }
-            Set<String> columns = new HashSet<>();
-            for (String c : sql.substring(open + 1, close).split(",")) {
-                columns.add(SqlAnalyzer.normalize(c.strip()));
-            }
-            int i = skipBlanks(sql, close + 1);
-            if (!sql.regionMatches(true, i, "values", 0, 6)) {
-                return null; // INSERT ... SELECT
-            }
-            List<Integer> rowEnds = new ArrayList<>();
-            i = skipBlanks(sql, i + 6);
-            while (i < sql.length() && sql.charAt(i) == '(') {
-                int end = matching(sql, i);
-                if (end < 0) {
-                    return null;
-                }
-                rowEnds.add(end);
-                i = skipBlanks(sql, end + 1);
-                if (i < sql.length() && sql.charAt(i) == ',') {
-                    i = skipBlanks(sql, i + 1);
-                } else {
-                    break;
-                }
-            }
-            return rowEnds.isEmpty() ? null : new InsertText(sql, Set.copyOf(columns), close, List.copyOf(rowEnds));
-        }
-
-        /** The statement with the columns added to its list and the values to each of its rows. */
-        String with(List<String> moreColumns, List<String> moreValues) {
-            String addColumns = ", " + String.join(", ", moreColumns);
-            String addValues = ", " + String.join(", ", moreValues);
-            StringBuilder out = new StringBuilder(sql.length() + 64);
-            out.append(sql, 0, columnsEnd).append(addColumns);
-            int copied = columnsEnd;
-            for (int end : rowEnds) {
-                out.append(sql, copied, end).append(addValues);
-                copied = end;
-            }
-            return out.append(sql, copied, sql.length()).toString();
-        }
-
-        private static int skipBlanks(String sql, int i) {
-            while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-                i++;
-            }
-            return i;
-        }
-
-        /** The index of the parenthesis closing the one at {@code open}, quotes skipped; -1 if none. */
-        private static int matching(String sql, int open) {
-            int depth = 0;
-            char quote = 0;
-            for (int i = open; i < sql.length(); i++) {
-                char c = sql.charAt(i);
-                if (quote != 0) {
-                    quote = c == quote ? 0 : quote;
-                } else if (c == '\'' || c == '"' || c == '`') {
-                    quote = c;
-                } else if (c == '(') {
-                    depth++;
-                } else if (c == ')' && --depth == 0) {
-                    return i;
-                }
-            }
-            return -1;
-        }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.engine.Engine;
+import org.phalanx.requestmanager.analysis.InsertText;
 
 class DefaultValuesTest {
     @TempDir
@@ -20,13 +21,13 @@ class DefaultValuesTest {
 
     @Test
     void anInsertGetsColumnsAndAValuePerRow() {
-        DefaultValues.InsertText insert = DefaultValues.InsertText.of(
+        InsertText insert = InsertText.of(
                 "INSERT INTO \"public\".\"h\" (\"rank\", \"note\") VALUES (?, 'a(b)'), (?, ')') RETURNING rank");
         assertEquals(Set.of("rank", "note"), insert.columns());
         assertEquals("INSERT INTO \"public\".\"h\" (\"rank\", \"note\", at) VALUES (?, 'a(b)', 'T'), (?, ')', 'T') RETURNING rank",
                 insert.with(List.of("at"), List.of("'T'")));
-        assertNull(DefaultValues.InsertText.of("INSERT INTO h SELECT * FROM g"), "no column list");
-        assertNull(DefaultValues.InsertText.of("INSERT INTO h (a) SELECT a FROM g"), "not VALUES");
+        assertNull(InsertText.of("INSERT INTO h SELECT * FROM g"), "no column list");
+        assertNull(InsertText.of("INSERT INTO h (a) SELECT a FROM g"), "not VALUES");
     }
 
     @Test

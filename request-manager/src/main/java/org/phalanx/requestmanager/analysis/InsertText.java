@@ -1,0 +1,100 @@
+package org.phalanx.requestmanager.analysis;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The text of an {@code INSERT INTO t (columns) VALUES (...), (...)}: where its column list and
+ * each row end, to add columns and values there.
+ */
+public record InsertText(String sql, Set<String> columns, int columnsEnd, List<Integer> rowEnds) {
+    /** Whether the statement starts as an INSERT (or MariaDB's REPLACE) does: a check cheap enough for every write. */
+    public static boolean mayBe(String sql) {
+        int i = 0;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return sql.regionMatches(true, i, "insert", 0, 6) || sql.regionMatches(true, i, "replace", 0, 7);
+    }
+
+    /** The INSERT's text, or null when it is not {@code INSERT INTO t (columns) VALUES (...)...}. */
+    public static InsertText of(String sql) {
+        int open = sql.indexOf('(');
+        if (open < 0 || !sql.substring(0, open).toLowerCase(Locale.ROOT).matches("(?s)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*")) {
+            return null; // no column list right after the table
+        }
+        int close = matching(sql, open);
+        if (close < 0) {
+            return null;
+        }
+        Set<String> columns = new HashSet<>();
+        for (String c : sql.substring(open + 1, close).split(",")) {
+            columns.add(SqlAnalyzer.normalize(c.strip()));
+        }
+        int i = skipBlanks(sql, close + 1);
+        if (!sql.regionMatches(true, i, "values", 0, 6)) {
+            return null; // INSERT ... SELECT
+        }
+        List<Integer> rowEnds = new ArrayList<>();
+        i = skipBlanks(sql, i + 6);
+        while (i < sql.length() && sql.charAt(i) == '(') {
+            int end = matching(sql, i);
+            if (end < 0) {
+                return null;
+            }
+            rowEnds.add(end);
+            i = skipBlanks(sql, end + 1);
+            if (i < sql.length() && sql.charAt(i) == ',') {
+                i = skipBlanks(sql, i + 1);
+            } else {
+                break;
+            }
+        }
+        return rowEnds.isEmpty() ? null : new InsertText(sql, Set.copyOf(columns), close, List.copyOf(rowEnds));
+    }
+
+    /** The statement with the columns added to its list and the values to each of its rows. */
+    public String with(List<String> moreColumns, List<String> moreValues) {
+        String addColumns = ", " + String.join(", ", moreColumns);
+        String addValues = ", " + String.join(", ", moreValues);
+        StringBuilder out = new StringBuilder(sql.length() + 64);
+        out.append(sql, 0, columnsEnd).append(addColumns);
+        int copied = columnsEnd;
+        for (int end : rowEnds) {
+            out.append(sql, copied, end).append(addValues);
+            copied = end;
+        }
+        return out.append(sql, copied, sql.length()).toString();
+    }
+
+    private static int skipBlanks(String sql, int i) {
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The index of the parenthesis closing the one at {@code open}, literals and comments skipped; -1 if none. */
+    private static int matching(String sql, int open) {
+        int depth = 0;
+        int i = open;
+        while (i < sql.length()) {
+            int skipped = SqlLexer.skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            char c = sql.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+            i++;
+        }
+        return -1;
+    }
+}
