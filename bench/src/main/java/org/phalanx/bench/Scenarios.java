@@ -5,6 +5,7 @@ import java.util.List;
 import org.phalanx.bench.harness.Scenario;
 import org.phalanx.bench.scenario.AuctionBidding;
 import org.phalanx.bench.scenario.AuctionCache;
+import org.phalanx.bench.scenario.BatchInserts;
 import org.phalanx.bench.scenario.BookstoreMixes;
 import org.phalanx.bench.scenario.BookstorePartial;
 import org.phalanx.bench.scenario.ControllerCapacity;
@@ -25,7 +26,8 @@ public final class Scenarios {
     public static List<Scenario> all() {
         return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
                 new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth(),
-                new MixedAgreement(), new IsolationCost(), new DirectVsPhalanx());
+                new MixedAgreement(), new IsolationCost(), new DirectVsPhalanx(),
+                new BatchInserts());
     }
 
     /** The scenarios named on the command line ("all" for every one). */

@@ -16,13 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
+import org.phalanx.driver.PhalanxConnection;
 
 /**
  * A prepared statement's batch inside a transaction runs as one JDBC batch on each backend (one
  * execution there, not one per element), on three replicas of SQLite, PostgreSQL and MariaDB; an
  * element that fails makes the batch fail with {@link BatchUpdateException} and the transaction
  * roll back, as on PostgreSQL, leaving every replica without any of its rows and every backend
- * enabled. An auto-commit batch still commits element by element.
+ * enabled. An auto-commit batch is one unit too; should an element fail, what is left committed is
+ * what the engine's own driver leaves on one database (measured here on one).
  */
 class BatchesIT {
     private static final int ROWS = 50;
@@ -83,13 +85,69 @@ class BatchesIT {
                     ps.setInt(2, i);
                     ps.addBatch();
                 }
-                assertEquals(5, ps.executeBatch().length); // auto-commit: element by element, as before
+                assertEquals(5, ps.executeBatch().length);
             }
             assertEquals(5, one(c, "SELECT COUNT(*) FROM item WHERE name = 'renamed'"));
         }
         cluster.assertAllEnabled();
         cluster.stopController();
         assertEquals(ROWS, cluster.assertIdentical("item", "id"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void anAutoCommitBatchIsOneExecutionOnEachBackend(Kind kind) throws Exception {
+        try (Connection c = start(kind)) {
+            long before = cluster.slow().executions.get();
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO item (id, name) VALUES (?, ?)")) {
+                addRows(ps, 0, ROWS);
+                assertEquals(ROWS, ps.executeBatch().length);
+            }
+            long executions = cluster.slow().executions.get() - before;
+            // the batch, its commit, and the transaction's begin on some engines: never one per row
+            assertTrue(executions <= 3, executions + " executions on the third backend for " + ROWS + " rows");
+            assertEquals(ROWS, one(c, "SELECT COUNT(*) FROM item"));
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(ROWS, cluster.assertIdentical("item", "id"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aFailedElementOfAnAutoCommitBatchLeavesWhatOneDatabaseWould(Kind kind) throws Exception {
+        long alone;
+        try (Connection c = start(kind); Connection direct = cluster.direct(cluster.backends().get(0))) {
+            alone = failingAutoCommitBatch(direct, "alone");
+            try (Statement s = direct.createStatement()) {
+                s.executeUpdate("DROP TABLE alone");
+            }
+            assertEquals(alone, failingAutoCommitBatch(c, "item"),
+                    "rows committed by the failed batch, against the engine's own driver on one database");
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(alone, cluster.assertIdentical("item", "id"));
+    }
+
+    /** Rows 0..9, a duplicate of 5, rows 10..19 in one auto-commit batch; the rows left afterwards. */
+    private static long failingAutoCommitBatch(Connection c, String table) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE IF NOT EXISTS " + table + " (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)");
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (id, name) VALUES (?, ?)")) {
+            addRows(ps, 0, 10);
+            addRows(ps, 5, 6);
+            addRows(ps, 10, 20);
+            // sqlite-jdbc throws a plain SQLException; Phalanx the BatchUpdateException JDBC asks for
+            Class<? extends SQLException> expected = c instanceof PhalanxConnection ? BatchUpdateException.class
+                    : SQLException.class;
+            SQLException e = assertThrows(expected, ps::executeBatch);
+            assertTrue(e.getSQLState() == null && c.getMetaData().getURL().startsWith("jdbc:sqlite:")
+                    || e.getSQLState().startsWith("23"), e.getSQLState() + " " + e);
+        }
+        assertTrue(c.getAutoCommit());
+        return one(c, "SELECT COUNT(*) FROM " + table);
     }
 
     @ParameterizedTest

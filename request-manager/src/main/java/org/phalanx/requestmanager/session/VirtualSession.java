@@ -265,7 +265,7 @@ final class VirtualSession implements Session {
     @Override
     public synchronized long[] executeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
         checkOpen();
-        if (!state.autoCommit() && !state.readOnly()) {
+        if (!state.readOnly()) {
             long[] whole = wholeBatch(sql, parameterSets, timeout);
             if (whole != null) {
                 return whole;
@@ -289,7 +289,7 @@ final class VirtualSession implements Session {
         return counts;
     }
 
-    /** The batch as one write (inside a transaction), or null: then element by element. */
+    /** The batch as one write ({@link WriteStage#writeBatch}), or null: then element by element. */
     private long[] wholeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
         long start = System.nanoTime();
         long[] counts;

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
@@ -29,11 +30,17 @@ import org.phalanx.requestmanager.scheduler.Access;
  * there (pgjdbc's {@code reWriteBatchedInserts} makes it one multi-row INSERT), where element by
  * element took one scheduled, awaited write each.
  *
- * <p>Only where that changes nothing the client can see: inside a transaction (an auto-commit
- * batch commits each element), one engine (a mixed vdb compares every statement's outcomes), no
- * DDL, no key chosen by the controller, no macro to rewrite. Should an element fail, the
- * transaction is doomed, as PostgreSQL aborts it: it can only roll back, so what the elements
- * before it did is never committed on some replicas and not others.
+ * <p>Only where that changes nothing the client can see: one engine (a mixed vdb compares every
+ * statement's outcomes), no DDL, no key chosen by the controller, no macro to rewrite. Should an
+ * element fail, the transaction is doomed, as PostgreSQL aborts it: it can only roll back, so what
+ * the elements before it did is never committed on some replicas and not others.
+ *
+ * <p>An auto-commit batch runs the same way inside a transaction of its own, committed after its
+ * last element: one unit, as pgjdbc runs it (one implicit transaction up to its Sync) and MariaDB
+ * Connector/J (one bulk statement). Should an element fail, it all rolls back — on those engines
+ * that is the outcome, nothing of the batch committed. sqlite-jdbc commits each element before the
+ * failing one: on SQLite the batch then runs again element by element (the caller's fallback),
+ * which commits those and fails where one database would.
  */
 final class BatchWrite {
     private final Pipeline p;
@@ -54,9 +61,12 @@ final class BatchWrite {
     long[] write(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a, SessionState s)
             throws SQLException {
         List<Backend> enabled = p.backends().enabled();
-        if (s.autoCommit() || parameterSets.size() < 2 || a.kind() != StatementKind.WRITE || a.allTables()
+        if (parameterSets.size() < 2 || a.kind() != StatementKind.WRITE || a.allTables()
                 || a.hasMacros() || enabled.stream().map(Backend::dialect).distinct().count() > 1) {
             return null;
+        }
+        if (s.autoCommit()) {
+            return inOwnTransaction(sql, parameterSets, timeout, a, s, enabled);
         }
         List<Request> elements = new ArrayList<>();
         for (List<Object> set : parameterSets) {
@@ -71,6 +81,37 @@ final class BatchWrite {
         } catch (SQLTransactionRollbackException e) {
             transactions.rollbackQuietly(s);
             throw e;
+        }
+    }
+
+    /** An auto-commit batch as one transaction; null when it must run element by element. */
+    private long[] inOwnTransaction(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a,
+                                    SessionState s, List<Backend> enabled) throws SQLException {
+        long[] counts;
+        s.autoCommit(false);
+        try {
+            try {
+                counts = write(sql, parameterSets, timeout, a, s);
+            } catch (SQLException e) {
+                transactions.rollbackQuietly(s);
+                if (enabled.stream().noneMatch(b -> b.engine() == Engine.SQLITE)) {
+                    throw e;
+                }
+                return null; // nothing committed: element by element, each committed as one database would
+            }
+            if (counts == null) {
+                transactions.rollback(s); // nothing was written; the locks it took go
+                return null;
+            }
+            try {
+                transactions.commit(s);
+            } catch (SQLException e) {
+                throw e instanceof BatchUpdateException ? e : new BatchUpdateException(e.getMessage(), e.getSQLState(),
+                        e.getErrorCode(), new long[0], e);
+            }
+            return counts;
+        } finally {
+            s.autoCommit(true);
         }
     }
 
