@@ -184,10 +184,11 @@ final class RequestDispatcher {
         try {
             MessageWriter reply = new MessageWriter(MessageType.UPDATE_COUNT, 64);
             reply.writeLong(result.count());
-            ResultSet keys = result.generatedKeys();
+            Result.Cached keys = result.generatedKeys();
             reply.writeBoolean(keys != null);
             if (keys != null) {
-                wholeResult(keys, null).writeBody(reply);
+                ResultCursor cursor = ResultCursor.of(keys, 0);
+                new ResultSetReply(0, cursor.columns(), cursor.rest()).writeBody(reply);
             }
             return fitted(reply, 0);
         } finally {

@@ -4,11 +4,13 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.api.TypedNull;
+import org.phalanx.requestmanager.exec.StatementRunner;
 
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -92,15 +94,14 @@ public class SqliteSession implements Session {
                 });
             }
             long count = ps.getUpdateCount();
+            Result.Cached keys = null;
             if (r.wantsKeys()) {
-                openResults.incrementAndGet();
-                return new Result.UpdateCount(count, ClosingResultSet.wrap(ps.getGeneratedKeys(), () -> {
-                    openResults.decrementAndGet();
-                    ps.close();
-                }));
+                try (ResultSet rs = ps.getGeneratedKeys()) {
+                    keys = StatementRunner.copy(rs);
+                }
             }
             ps.close();
-            return new Result.UpdateCount(count, null);
+            return new Result.UpdateCount(count, keys);
         } catch (SQLException | RuntimeException e) {
             ps.close();
             throw e;

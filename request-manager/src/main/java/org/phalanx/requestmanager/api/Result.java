@@ -62,12 +62,9 @@ public sealed interface Result extends AutoCloseable permits Result.Rows, Result
     }
 
     /** An update count, with the generated keys (detached from any connection) if asked for. */
-    record UpdateCount(long count, ResultSet generatedKeys) implements Result {
+    record UpdateCount(long count, Cached generatedKeys) implements Result {
         @Override
-        public void close() throws SQLException {
-            if (generatedKeys != null) {
-                generatedKeys.close();
-            }
+        public void close() {
         }
     }
 }

@@ -1,6 +1,5 @@
 package org.phalanx.requestmanager.exec;
 
-import java.sql.ResultSet;
 import org.phalanx.requestmanager.api.Result;
 
 /**
@@ -8,7 +7,7 @@ import org.phalanx.requestmanager.api.Result;
  * (SELECT ... FOR UPDATE, RETURNING). Rows (as canonical values) and keys are detached copies, because the backend's
  * statement is closed before the client reads them.
  */
-public record WriteOutcome(long count, Result.Cached rows, ResultSet keys) {
+public record WriteOutcome(long count, Result.Cached rows, Result.Cached keys) {
 
     public Result toResult() {
         if (rows != null) {

@@ -6,14 +6,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.sql.rowset.CachedRowSet;
+
 import javax.sql.rowset.RowSetMetaDataImpl;
-import javax.sql.rowset.RowSetProvider;
+import org.phalanx.requestmanager.api.Result;
 
 /**
  * Generated keys chosen by the controller, so every replica stores the same key: engines' own
@@ -131,7 +132,7 @@ public final class ControllerKeys {
     }
 
     /** The keys as the result of {@code getGeneratedKeys()}: one BIGINT column named after the key column. */
-    public static ResultSet keysResult(String column, long[] keys) throws SQLException {
+    public static Result.Cached keysResult(String column, long[] keys) throws SQLException {
         RowSetMetaDataImpl md = new RowSetMetaDataImpl();
         md.setColumnCount(1);
         md.setColumnName(1, column);
@@ -143,15 +144,10 @@ public final class ControllerKeys {
         md.setCatalogName(1, "");
         md.setSigned(1, true);
         md.setNullable(1, java.sql.ResultSetMetaData.columnNoNulls);
-        CachedRowSet rows = RowSetProvider.newFactory().createCachedRowSet();
-        rows.setMetaData(md);
+        List<Object[]> rows = new ArrayList<>(keys.length);
         for (long key : keys) {
-            rows.moveToInsertRow();
-            rows.updateLong(1, key);
-            rows.insertRow();
+            rows.add(new Object[] {key});
         }
-        rows.moveToCurrentRow();
-        rows.beforeFirst();
-        return rows;
+        return new Result.Cached(md, rows);
     }
 }

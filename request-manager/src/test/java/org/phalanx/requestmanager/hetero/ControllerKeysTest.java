@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -13,6 +12,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.engine.Engine;
+import org.phalanx.requestmanager.api.Result;
 import org.phalanx.testkit.db.TestDatabases;
 
 /**
@@ -65,13 +65,8 @@ class ControllerKeysTest {
             s.execute("CREATE TABLE plain (id INTEGER PRIMARY KEY, name VARCHAR(20))");
             assertEquals(Optional.empty(), ControllerKeys.learn(c, "plain").column(), "no generated key");
         }
-        try (ResultSet rs = ControllerKeys.keysResult("id", new long[] {7, 8})) {
-            assertEquals("id", rs.getMetaData().getColumnLabel(1));
-            List<Long> keys = new java.util.ArrayList<>();
-            while (rs.next()) {
-                keys.add(rs.getLong(1));
-            }
-            assertEquals(List.of(7L, 8L), keys);
-        }
+        Result.Cached keys = ControllerKeys.keysResult("id", new long[] {7, 8});
+        assertEquals("id", keys.metaData().getColumnLabel(1));
+        assertEquals(List.of(7L, 8L), keys.rows().stream().map(row -> row[0]).toList());
     }
 }
