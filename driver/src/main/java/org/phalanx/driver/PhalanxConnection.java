@@ -410,13 +410,14 @@ public final class PhalanxConnection implements Connection {
 
     @Override
     public void setCatalog(String catalog) throws SQLException {
-        checkOpen(); // a virtual database has no catalogs to switch between
+        checkOpen(); // a virtual database is its one catalog: nothing to switch to (JDBC: ignored)
     }
 
+    /** The virtual database's name: the catalog its metadata reports and accepts (docs/jdbc-unsupported.md). */
     @Override
     public String getCatalog() throws SQLException {
         checkOpen();
-        return null;
+        return url.vdb();
     }
 
     @Override

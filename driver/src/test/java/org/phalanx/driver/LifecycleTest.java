@@ -154,7 +154,7 @@ class LifecycleTest {
         assertEquals("billing", connection.getClientInfo("ApplicationName"));
         assertEquals("billing", connection.getClientInfo().getProperty("ApplicationName"));
         connection.setCatalog("ignored");
-        assertEquals(null, connection.getCatalog());
+        assertEquals("vdb", connection.getCatalog(), "the virtual database is the catalog");
         assertEquals("select 1", connection.nativeSQL("select 1"));
         connection.setNetworkTimeout(Runnable::run, 5000);
         assertEquals(5000, connection.getNetworkTimeout());

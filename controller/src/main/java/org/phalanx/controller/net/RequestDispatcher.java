@@ -187,8 +187,7 @@ final class RequestDispatcher {
             Result.Cached keys = result.generatedKeys();
             reply.writeBoolean(keys != null);
             if (keys != null) {
-                ResultCursor cursor = ResultCursor.of(keys, 0);
-                new ResultSetReply(0, cursor.columns(), cursor.rest()).writeBody(reply);
+                wholeResult(keys).writeBody(reply);
             }
             return fitted(reply, 0);
         } finally {
@@ -203,8 +202,7 @@ final class RequestDispatcher {
             // DatabaseMetaData takes Java null for "no filter"
             args.add(a instanceof SqlNull ? null : a);
         }
-        Result.Rows rows = session.metadata(m.method(), args);
-        return fitted(wholeResult(rows.resultSet(), rows).toMessage(), 0);
+        return fitted(wholeResult(session.metadata(m.method(), args)).toMessage(), 0);
     }
 
     private MessageWriter batch(Batch b) throws SQLException {
@@ -234,14 +232,10 @@ final class RequestDispatcher {
         return counts == null ? new long[0] : java.util.Arrays.stream(counts).asLongStream().toArray();
     }
 
-    /** Every row of a result in one RESULT_SET body (cursor 0); the result is closed. */
-    private static ResultSetReply wholeResult(ResultSet rs, AutoCloseable owner) throws SQLException {
-        ResultCursor cursor = openCursor(rs, owner, 0);
-        try {
-            return new ResultSetReply(0, cursor.columns(), cursor.rest());
-        } finally {
-            cursor.close();
-        }
+    /** Every row of a result held in memory in one RESULT_SET body (cursor 0). */
+    private static ResultSetReply wholeResult(Result.Cached result) throws SQLException {
+        ResultCursor cursor = ResultCursor.of(result, 0);
+        return new ResultSetReply(0, cursor.columns(), cursor.rest());
     }
 
     private static ResultCursor openCursor(Result.Rows rows, int maxRows) throws SQLException {
@@ -250,16 +244,6 @@ final class RequestDispatcher {
         } catch (SQLException | RuntimeException e) {
             closeQuietly(rows.resultSet());
             closeQuietly(rows);
-            throw e;
-        }
-    }
-
-    private static ResultCursor openCursor(ResultSet rs, AutoCloseable owner, int maxRows) throws SQLException {
-        try {
-            return ResultCursor.open(rs, owner, maxRows);
-        } catch (SQLException | RuntimeException e) {
-            closeQuietly(rs);
-            closeQuietly(owner);
             throw e;
         }
     }

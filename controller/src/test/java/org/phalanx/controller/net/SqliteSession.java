@@ -142,15 +142,15 @@ public class SqliteSession implements Session {
     }
 
     @Override
-    public Result.Rows metadata(String method, List<Object> args) throws SQLException {
+    public Result.Cached metadata(String method, List<Object> args) throws SQLException {
         if (!method.equals("getTables")) {
             throw new SQLException("metadata method " + method + " is not supported", "0A000");
         }
         String types = (String) args.get(3);
-        var rs = connection.getMetaData().getTables((String) args.get(0), (String) args.get(1),
-                (String) args.get(2), types == null ? null : types.split(","));
-        openResults.incrementAndGet();
-        return new Result.Rows(rs, openResults::decrementAndGet);
+        try (ResultSet rs = connection.getMetaData().getTables((String) args.get(0), (String) args.get(1),
+                (String) args.get(2), types == null ? null : types.split(","))) {
+            return StatementRunner.copy(rs);
+        }
     }
 
     @Override

@@ -45,7 +45,7 @@ public interface Session extends AutoCloseable {
      * from the virtual database's schema. Arguments as in the JDBC method; String[] as a
      * comma-separated String.
      */
-    Result.Rows metadata(String method, List<Object> args) throws SQLException;
+    Result.Cached metadata(String method, List<Object> args) throws SQLException;
 
     /** Rolls back what is open and releases backend connections. */
     @Override

@@ -20,6 +20,7 @@ public final class Sessions {
     private final TransactionControl transactions;
     private final Set<VirtualSession> open = ConcurrentHashMap.newKeySet();
     private final AdvisoryLocks advisoryLocks = new AdvisoryLocks();
+    private final VirtualCatalog catalog;
     private final int defaultIsolation;
     private volatile boolean closed;
 
@@ -30,6 +31,7 @@ public final class Sessions {
         this.transactions = new TransactionControl(p);
         this.reads = new ReadStage(p, transactions);
         this.writes = new WriteStage(p, keys, transactions);
+        this.catalog = new VirtualCatalog(p.name());
     }
 
     public Session open(String virtualUser) throws SQLException {
@@ -41,6 +43,10 @@ public final class Sessions {
                 defaultIsolation);
         open.add(s);
         return s;
+    }
+
+    VirtualCatalog catalog() {
+        return catalog;
     }
 
     public int defaultIsolation() {

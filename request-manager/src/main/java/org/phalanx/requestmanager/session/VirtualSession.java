@@ -17,6 +17,7 @@ import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.cache.CacheStage;
 import org.phalanx.requestmanager.exec.Closeables;
+import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
@@ -37,6 +38,7 @@ final class VirtualSession implements Session {
     private final Sessions registry;
     private final AdvisoryLocks advisoryLocks;
     private final SessionState state;
+    private final VirtualCatalog catalog;
     /** The transaction was opened by a BEGIN statement: COMMIT/ROLLBACK restore auto-commit. */
     private boolean begunBySql;
     private boolean closed;
@@ -50,6 +52,7 @@ final class VirtualSession implements Session {
         this.transactions = transactions;
         this.registry = registry;
         this.state = new SessionState(user, isolation);
+        this.catalog = registry.catalog();
     }
 
     @Override
@@ -316,23 +319,22 @@ final class VirtualSession implements Session {
     }
 
     @Override
-    public synchronized Result.Rows metadata(String method, List<Object> args) throws SQLException {
+    public synchronized Result.Cached metadata(String method, List<Object> args) throws SQLException {
         checkOpen();
+        if (method.equals("getCatalogs")) {
+            return catalog.catalogs();
+        }
         List<Backend> candidates = p.backends().enabled();
         if (candidates.isEmpty()) {
             throw p.backends().noBackend();
         }
         Backend b = p.balancer().choose(candidates);
-        Connection c = b.connectionFor(state.user());
-        try {
-            ResultSet rs = ControllerTablesHidden.filter(MetadataCall.invoke(c.getMetaData(), method, args));
-            return new Result.Rows(rs, () -> {
-                Closeables.closeQuietly(rs);
-                Closeables.closeQuietly(c);
-            });
-        } catch (SQLException | RuntimeException e) {
-            Closeables.closeQuietly(c);
-            throw e;
+        // with the session's settings: its search_path decides which tables a PostgreSQL backend shows
+        try (Connection c = b.connectionFor(state.user(), state.settings())) {
+            List<Object> asked = catalog.toBackend(method, args, b, c, candidates, state.user());
+            try (ResultSet rs = MetadataCall.invoke(c.getMetaData(), method, asked == null ? args : asked)) {
+                return catalog.named(ControllerTablesHidden.without(StatementRunner.copy(rs)), asked == null);
+            }
         }
     }
 

@@ -1,0 +1,91 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.phalanx.controller.it.EngineCluster.Kind;
+
+/**
+ * The virtual database is the catalog its clients see (issue 18): over two backends whose own
+ * databases have different names (PostgreSQL and MariaDB) or none (SQLite), {@code getCatalog()}
+ * and every catalog column of the metadata name the virtual database, whichever backend answers;
+ * that name passed back finds the tables, and so does a backend's own database name (what
+ * {@code DATABASE()}/{@code current_database()} report, which Flyway passes); another catalog
+ * finds nothing; {@code getCatalogs()} lists the virtual database alone.
+ */
+class VirtualCatalogIT {
+    @TempDir
+    Path dir;
+    private EngineCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void metadataReportsAndAcceptsTheVirtualDatabaseAsCatalog(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_catalog", "");
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20))");
+            s.executeUpdate("CREATE TABLE part (id INTEGER PRIMARY KEY, item_id INTEGER REFERENCES item (id))");
+            assertEquals("vdb", c.getCatalog());
+            DatabaseMetaData md = c.getMetaData();
+            for (int i = 0; i < 6; i++) { // the balancer spreads metadata calls over the backends
+                assertEquals(List.of("vdb"), column(md.getTables(null, null, "item", null), "TABLE_CAT"));
+            }
+            String catalog = c.getCatalog();
+            assertEquals(List.of("vdb", "vdb"), column(md.getColumns(catalog, null, "item", "%"), "TABLE_CAT"),
+                    "the catalog reported, passed back, finds the table's columns");
+            assertEquals(List.of("vdb"), column(md.getPrimaryKeys(catalog, null, "item"), "TABLE_CAT"));
+            try (ResultSet fk = md.getImportedKeys(catalog, null, "part")) {
+                assertEquals(true, fk.next(), "part's foreign key");
+                assertEquals("vdb", fk.getString("PKTABLE_CAT"));
+                assertEquals("vdb", fk.getString("FKTABLE_CAT"));
+                assertFalse(fk.next());
+            }
+            if (kind != Kind.SQLITE) {
+                // SQL still names the answering backend's database; that name passed back means this one too
+                String own;
+                try (ResultSet rs = s.executeQuery(kind == Kind.POSTGRESQL ? "SELECT current_database()"
+                        : "SELECT DATABASE()")) {
+                    rs.next();
+                    own = rs.getString(1);
+                }
+                for (int i = 0; i < 4; i++) {
+                    assertEquals(List.of("vdb"), column(md.getTables(own, null, "item", null), "TABLE_CAT"), own);
+                }
+            }
+            assertEquals(List.of(), column(md.getTables("elsewhere", null, "%", null), "TABLE_NAME"),
+                    "another catalog holds nothing of this virtual database");
+            assertEquals(List.of("vdb"), column(md.getCatalogs(), "TABLE_CAT"));
+            c.setCatalog("vdb"); // accepted, nothing to switch to
+            assertEquals("vdb", c.getCatalog());
+        }
+    }
+
+    private static List<String> column(ResultSet rs, String label) throws SQLException {
+        try (rs) {
+            List<String> values = new ArrayList<>();
+            while (rs.next()) {
+                values.add(rs.getString(label));
+            }
+            return values;
+        }
+    }
+}
