@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
 
 /**
@@ -96,6 +98,58 @@ class SessionStateIT {
             }
         }
         cluster.assertAllEnabled();
+    }
+
+    /**
+     * Writes made under session settings are replayed under them: a backend disabled meanwhile
+     * catches up from the recovery log with each write in the schema (PostgreSQL) or time zone
+     * (MariaDB) its session had, inside transactions too (a setting changed mid-transaction
+     * included), and ends identical to the backend that stayed.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void writesUnderSessionSettingsAreReplayedUnderThem(Kind kind) throws Exception {
+        boolean pg = kind == Kind.POSTGRESQL;
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_session_replay", "", "", "<recoveryLog dir=\"log\"/>");
+        try (Connection setup = cluster.connect(); Statement s = setup.createStatement()) {
+            if (pg) {
+                s.executeUpdate("CREATE SCHEMA s2");
+                s.executeUpdate("CREATE TABLE s2.t (id INTEGER PRIMARY KEY, v VARCHAR(30) NOT NULL)");
+            }
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY, v VARCHAR(30) NOT NULL)");
+        }
+        String b2 = cluster.backends().get(1);
+        cluster.vdb().disableBackend(b2);
+        String set = pg ? "SET search_path TO s2, public" : "SET time_zone = '+05:00'";
+        String value = pg ? "'s2'" : "CAST(FROM_UNIXTIME(0) AS CHAR)";
+        try (Connection a = cluster.connect()) {
+            execute(a, set);
+            update(a, "INSERT INTO t VALUES (1, " + value + ")");
+            a.setAutoCommit(false);
+            update(a, "INSERT INTO t VALUES (2, " + value + ")");
+            update(a, "INSERT INTO t VALUES (3, " + value + ")");
+            a.commit();
+            update(a, "INSERT INTO t VALUES (4, " + value + ")");
+            execute(a, pg ? "RESET search_path" : "SET time_zone = DEFAULT"); // mid-transaction (MariaDB keeps it)
+            update(a, "INSERT INTO t VALUES (5, " + (pg ? "'public'" : "'default'") + ")");
+            a.commit();
+            a.setAutoCommit(true);
+        }
+        cluster.vdb().enableBackend(b2); // replays the log
+        cluster.assertAllEnabled();
+        String expected = pg ? "1:s2,2:s2,3:s2,4:s2" : "1:1970-01-01 05:00:00,2:1970-01-01 05:00:00,"
+                + "3:1970-01-01 05:00:00,4:1970-01-01 05:00:00,5:default";
+        String rows = pg ? "SELECT string_agg(id || ':' || v, ',' ORDER BY id) FROM s2.t"
+                : "SELECT GROUP_CONCAT(id, ':', v ORDER BY id) FROM t";
+        for (String backend : cluster.backends()) {
+            try (Connection direct = cluster.direct(backend)) {
+                assertEquals(expected, column(direct, rows), backend);
+                if (pg) {
+                    assertEquals("5:public", column(direct, "SELECT string_agg(id || ':' || v, ',') FROM public.t"),
+                            backend);
+                }
+            }
+        }
     }
 
     /** As pgjdbc does on one database: switching auto-commit on after a failed statement rolls back. */

@@ -1,8 +1,10 @@
 package org.phalanx.requestmanager.backend;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -86,6 +88,45 @@ public final class SessionSettings {
     public void switchTo(SessionSettings next, Connection c, Engine engine) throws SQLException {
         reset(c, engine);
         next.apply(c);
+    }
+
+    /**
+     * These settings as text for the recovery log ({@code LoggedSettings}): each parameter's name
+     * and statement, Base64 so that no statement text can end the comment that carries them.
+     */
+    public String encode() {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, String> e : byName.entrySet()) {
+            if (b.length() > 0) {
+                b.append('\0');
+            }
+            b.append(e.getKey()).append('\1').append(e.getValue());
+        }
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(b.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The settings {@link #encode} wrote. */
+    public static SessionSettings decode(String text) {
+        String plain = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8);
+        Map<String, String> m = new LinkedHashMap<>();
+        for (String pair : plain.split("\0")) {
+            int split = pair.indexOf('\1');
+            if (split < 0) {
+                throw new IllegalArgumentException("malformed session settings in the recovery log: " + plain);
+            }
+            m.put(pair.substring(0, split), pair.substring(split + 1));
+        }
+        return new SessionSettings(m);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SessionSettings other && byName.equals(other.byName);
+    }
+
+    @Override
+    public int hashCode() {
+        return byName.hashCode();
     }
 
     /** How an engine puts a parameter back to its default for the connection. */

@@ -221,7 +221,7 @@ public final class BackendAdministration {
         if (!partial) {
             return true;
         }
-        SqlAnalysis a = analyzer.analyze(e.sql());
+        SqlAnalysis a = analyzer.analyze(LoggedSettings.fromLog(e.sql()).sql());
         if (a.allTables() || a.ddl() != null) {
             return true;
         }

@@ -16,6 +16,7 @@ import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.ParameterBinder;
+import org.phalanx.requestmanager.backend.SessionSettings;
 
 /**
  * Applies the recovery log to one backend, as the live system applied it: auto-commit
@@ -36,7 +37,7 @@ public final class Replayer implements AutoCloseable {
     private final RecoveryLog log;
     private final Predicate<LogEntry> applies;
     private final boolean recordApplied;
-    private final Map<Long, Connection> transactions = new HashMap<>();
+    private final Map<Long, Branch> transactions = new HashMap<>();
     /** Position of a statement that failed here, to its error, until a FAILED entry confirms it. */
     private final Map<Long, SQLException> unconfirmed = new LinkedHashMap<>();
     private long position;
@@ -91,9 +92,9 @@ public final class Replayer implements AutoCloseable {
                 return;
             case COMMIT:
             case ROLLBACK: {
-                Connection c = transactions.remove(e.transactionId());
-                if (c != null) {
-                    try (c) {
+                Branch branch = transactions.remove(e.transactionId());
+                if (branch != null) {
+                    try (Connection c = branch.connection) {
                         if (e.kind() == LogEntry.Kind.COMMIT) {
                             if (recordApplied) {
                                 AppliedPositions.commit(c, backend.engine(), e.position(), null);
@@ -103,6 +104,7 @@ public final class Replayer implements AutoCloseable {
                         } else {
                             c.rollback();
                         }
+                        branch.settingsBackToFirst(backend);
                     } catch (SQLException failure) {
                         unconfirmed.put(e.position(), failure);
                     }
@@ -115,24 +117,29 @@ public final class Replayer implements AutoCloseable {
         if (!applies.test(e)) {
             return;
         }
+        LoggedSettings.Logged logged = LoggedSettings.fromLog(e.sql());
         Connection c;
         boolean own = e.kind() == LogEntry.Kind.STATEMENT;
         if (own) {
-            c = backend.connectionFor(e.login());
+            c = backend.connectionFor(e.login(), logged.settings()); // the session's settings, reset on close
         } else {
-            c = transactions.get(e.transactionId());
-            if (c == null) {
-                c = backend.connectionFor(e.login());
-                c.setAutoCommit(false);
-                transactions.put(e.transactionId(), c);
+            Branch branch = transactions.get(e.transactionId());
+            if (branch == null) {
+                branch = new Branch(backend.connectionFor(e.login(), logged.settings()), logged.settings());
+                branch.connection.setAutoCommit(false);
+                transactions.put(e.transactionId(), branch);
+            } else {
+                branch.settings(logged.settings(), backend); // the session set a parameter inside the transaction
             }
+            c = branch.connection;
         }
         try {
             Connection on = c;
             if (own && recordApplied) {
-                AppliedPositions.runUnit(c, backend.engine(), e.sql(), e.position(), null, () -> execute(on, e));
+                AppliedPositions.runUnit(c, backend.engine(), logged.sql(), e.position(), null,
+                        () -> execute(on, logged.sql(), e));
             } else {
-                execute(on, e);
+                execute(on, logged.sql(), e);
             }
             applied++;
         } catch (SQLException failure) {
@@ -148,8 +155,8 @@ public final class Replayer implements AutoCloseable {
     }
 
     /** Runs the entry as this backend must (translated DDL, rewriting rules: {@link Backend#statementsFor}). */
-    private Void execute(Connection c, LogEntry e) throws SQLException {
-        List<String> statements = backend.statementsFor(e.sql());
+    private Void execute(Connection c, String text, LogEntry e) throws SQLException {
+        List<String> statements = backend.statementsFor(text);
         for (String sql : statements.subList(0, statements.size() - 1)) {
             try (java.sql.Statement s = c.createStatement()) {
                 s.execute(sql);
@@ -160,6 +167,37 @@ public final class Replayer implements AutoCloseable {
             ps.execute();
         }
         return null;
+    }
+
+    /**
+     * A replayed transaction's connection: taken with the session settings of its first write
+     * (reset when it is closed), switched when a later write ran under others.
+     */
+    private static final class Branch {
+        final Connection connection;
+        final SessionSettings first;
+        SessionSettings current;
+
+        Branch(Connection connection, SessionSettings first) {
+            this.connection = connection;
+            this.first = first;
+            this.current = first;
+        }
+
+        void settings(SessionSettings next, Backend b) throws SQLException {
+            if (!next.equals(current)) {
+                current.switchTo(next, connection, b.engine());
+                current = next;
+            }
+        }
+
+        /** Once ended: the first write's settings again, which closing the connection resets. */
+        void settingsBackToFirst(Backend b) throws SQLException {
+            if (!current.equals(first)) {
+                connection.setAutoCommit(true);
+                current.switchTo(first, connection, b.engine());
+            }
+        }
     }
 
     /** Positions whose statement or commit failed here and that no FAILED entry has confirmed yet, to their errors. */
@@ -177,8 +215,8 @@ public final class Replayer implements AutoCloseable {
      * back. Throws if a statement failed here that did not fail on the other backends.
      */
     public void finish() throws SQLException {
-        for (Connection c : transactions.values()) {
-            try (c) {
+        for (Branch branch : transactions.values()) {
+            try (Connection c = branch.connection) {
                 c.rollback();
             }
         }
@@ -195,9 +233,9 @@ public final class Replayer implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Connection c : transactions.values()) {
+        for (Branch branch : transactions.values()) {
             try {
-                c.close();
+                branch.connection.close();
             } catch (SQLException ignored) {
                 // the pool rolls back what is left
             }

@@ -21,6 +21,7 @@ import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.recovery.LoggedSettings;
 import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.scheduler.Access;
 
@@ -146,12 +147,13 @@ final class BatchWrite {
         }
         long bytes = 2 * elements.stream().mapToLong(Request::approximateBytes).sum();
         Access locked = access;
+        String logged = LoggedSettings.toLog(s.settings(), sql);
         Map<Backend, CompletableFuture<long[]>> futures = new LinkedHashMap<>();
         for (int i = 0; i < elements.size(); i++) {
             Request r = elements.get(i);
             boolean last = i == elements.size() - 1;
             p.scheduler().order(position -> {
-                p.log().append(LogEntry.write(position, t.id(), s.user(), sql, LoggedValues.toLog(r.params()),
+                p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(r.params()),
                         TransactionControl.names(statements.keySet())));
                 if (last) { // every element is logged: the whole batch runs as one task on each backend
                     for (Map.Entry<Backend, List<String>> e : statements.entrySet()) {

@@ -34,6 +34,7 @@ import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.requestmanager.recovery.LogWriter;
+import org.phalanx.requestmanager.recovery.LoggedSettings;
 import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.Access;
@@ -161,9 +162,10 @@ public final class WriteStage {
                     }
                     // handed to the log first: an auto-commit write commits on a backend only once it is durable
                     List<Object> values = LoggedValues.toLog(r.params());
+                    String text = LoggedSettings.toLog(settings, statement);
                     CompletableFuture<Void> durable = p.log().append(implicit
-                            ? LogEntry.statement(position, s.user(), statement, values, TransactionControl.names(chosen))
-                            : LogEntry.write(position, t.id(), s.user(), statement, values, TransactionControl.names(chosen)));
+                            ? LogEntry.statement(position, s.user(), text, values, TransactionControl.names(chosen))
+                            : LogEntry.write(position, t.id(), s.user(), text, values, TransactionControl.names(chosen)));
                     logged[0] = durable;
                     for (Backend b : chosen) {
                         List<String> statements = p.statements().forBackend(b, statement, ddl);
