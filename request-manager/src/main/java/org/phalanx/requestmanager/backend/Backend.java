@@ -23,6 +23,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.Engine;
+import org.phalanx.requestmanager.analysis.SqliteSchemaTable;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.api.BackendListener;
 import org.phalanx.requestmanager.api.BackendState;
@@ -429,14 +430,15 @@ public final class Backend implements BackendView {
 
     /**
      * The statement as this backend must run it: the configured rewriting rules that target it
-     * applied in order (the same string when none matches, at no cost when there are none).
+     * applied in order (the same string when none matches, at no cost when there are none); on
+     * SQLite, reads of the schema table without the controller's own ({@link SqliteSchemaTable}).
      */
     public String rewrite(String sql) {
         List<RewriteRule> rules = config.rewrites();
+        String out = engine == Engine.SQLITE ? SqliteSchemaTable.withoutControllerTables(sql) : sql;
         if (rules.isEmpty()) {
-            return sql;
+            return out;
         }
-        String out = sql;
         for (RewriteRule rule : rules) {
             out = rule.apply(out);
         }
