@@ -71,4 +71,31 @@ class DefaultValuesIT {
         cluster.stopController();
         assertEquals(40, cluster.assertIdentical("d", "id"));
     }
+
+    /** MariaDB's ON UPDATE CURRENT_TIMESTAMP(6): each replica would stamp its own microsecond. */
+    @org.junit.jupiter.api.Test
+    void mariadbOnUpdateTimestampsAreTheSameOnEveryReplica() throws Exception {
+        cluster = new EngineCluster(dir, Kind.MARIADB, 2, "phalanx_defaults_upd", "");
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE m (id INTEGER PRIMARY KEY, v INTEGER NOT NULL,"
+                    + " Changed TIMESTAMP(6) NOT NULL DEFAULT '2000-01-01 00:00:00' ON UPDATE CURRENT_TIMESTAMP(6))");
+            for (int i = 1; i <= 20; i++) {
+                update(c, "INSERT INTO m (id, v) VALUES (?, 0)", i);
+            }
+            for (int i = 1; i <= 20; i++) {
+                update(c, "UPDATE m SET v = v + 1 WHERE id = ?", i);
+            }
+            c.setAutoCommit(false);
+            update(c, "UPDATE m AS x SET x.v = x.v + 1 WHERE x.id <= 10");
+            c.commit();
+            c.setAutoCommit(true);
+            update(c, "UPDATE m SET v = 7, changed = '2001-01-01 00:00:00' WHERE id = 20"); // its own value kept
+            assertEquals(0, Sql.one(c, "SELECT COUNT(*) FROM m WHERE changed = '2000-01-01 00:00:00'"),
+                    "every row was stamped by its update");
+            assertEquals(1, Sql.one(c, "SELECT COUNT(*) FROM m WHERE changed = '2001-01-01 00:00:00'"));
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(20, cluster.assertIdentical("m", "id"));
+    }
 }

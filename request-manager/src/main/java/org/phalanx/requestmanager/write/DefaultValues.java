@@ -20,6 +20,7 @@ import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.analysis.UpdateText;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
@@ -33,6 +34,12 @@ import org.phalanx.requestmanager.scheduler.LockManager;
  * column out gets it added, with the value chosen, so every replica stores the same. A default
  * the controller cannot choose (a random UUID) refuses the INSERT: it must give the column. Only
  * {@code INSERT ... VALUES} with a column list is completed; other forms run as written.
+ *
+ * <p>MariaDB's {@code ON UPDATE CURRENT_TIMESTAMP} columns likewise: on a virtual database with
+ * MariaDB backends, a single-table UPDATE that does not assign such a column assigns it the time
+ * chosen by the controller. Unlike the engine's own, that assignment also moves the timestamp of a
+ * row whose values the UPDATE leaves as they were (MariaDB then keeps it): the price of replicas
+ * that agree. Multi-table UPDATEs run as written.
  */
 final class DefaultValues {
     /** Calls no backend computes like another, that the controller cannot choose for them. */
@@ -46,7 +53,12 @@ final class DefaultValues {
     /** SQLite's clock: strftime('%s', 'now'), datetime('now'). */
     private static final Pattern SQLITE_NOW = Pattern.compile("(?i)'now'");
 
-    private final Map<String, Map<String, String>> varyingByTable = new ConcurrentHashMap<>();
+    /** What a table's columns do by themselves: the defaults that vary, the columns MariaDB sets at each UPDATE. */
+    record TableDefaults(Map<String, String> varying, List<String> onUpdate) {
+        static final TableDefaults NONE = new TableDefaults(Map.of(), List.of());
+    }
+
+    private final Map<String, TableDefaults> byTable = new ConcurrentHashMap<>();
     private volatile long schemaSeen = -1;
 
     /**
@@ -57,16 +69,21 @@ final class DefaultValues {
      */
     String complete(String sql, SqlAnalysis a, SessionState s, Transaction t, List<Backend> targets, long schemaChanges,
                     MacroRewriter macros) throws SQLException {
-        if (a.kind() != StatementKind.WRITE || a.writtenTables().size() != 1 || !InsertText.mayBe(sql)) {
+        if (a.kind() != StatementKind.WRITE || a.writtenTables().size() != 1) {
+            return sql;
+        }
+        boolean insert = InsertText.mayBe(sql);
+        boolean update = !insert && UpdateText.mayBe(sql) && targets.stream().anyMatch(b -> b.engine() == Engine.MARIADB);
+        if (!insert && !update) {
             return sql;
         }
         String table = a.writtenTables().iterator().next();
         if (schemaChanges != schemaSeen) {
-            varyingByTable.clear();
+            byTable.clear();
             schemaSeen = schemaChanges;
         }
-        Map<String, String> varying = varyingByTable.get(table);
-        if (varying == null) {
+        TableDefaults defaults = byTable.get(table);
+        if (defaults == null) {
             // where the session's earlier statements are done; inside its transaction once that has
             // written (its own DDL shows only there), never before: that would begin it early
             Backend b = s.tails().caughtUp(targets).get(0);
@@ -74,14 +91,35 @@ final class DefaultValues {
                     || t.writtenTables().contains(SchemaView.key(table)));
             Connection branch = written ? t.branches().get(b) : null;
             if (branch != null) {
-                varying = varyingDefaults(branch, b.engine(), table);
+                defaults = defaults(branch, b.engine(), table);
             } else {
                 try (Connection c = b.connectionFor(s.user(), s.settings())) {
-                    varying = varyingDefaults(c, b.engine(), table);
+                    defaults = defaults(c, b.engine(), table);
                 }
             }
-            varyingByTable.put(table, varying);
+            byTable.put(table, defaults);
         }
+        return insert ? completeInsert(sql, table, defaults.varying(), macros)
+                : completeUpdate(sql, defaults.onUpdate(), macros);
+    }
+
+    private static String completeUpdate(String sql, List<String> onUpdate, MacroRewriter macros) {
+        UpdateText update = onUpdate.isEmpty() ? null : UpdateText.of(sql);
+        if (update == null) {
+            return sql;
+        }
+        StringBuilder assignments = new StringBuilder();
+        for (String column : onUpdate) {
+            if (!update.assigned().contains(column)) {
+                assignments.append(assignments.length() == 0 ? "" : ", ").append(column).append(" = ")
+                        .append(macros.rewrite("CURRENT_TIMESTAMP"));
+            }
+        }
+        return assignments.length() == 0 ? sql : update.withFirst(assignments.toString());
+    }
+
+    private static String completeInsert(String sql, String table, Map<String, String> varying, MacroRewriter macros)
+            throws SQLException {
         if (varying.isEmpty()) {
             return sql;
         }
@@ -114,6 +152,33 @@ final class DefaultValues {
         d = SQLITE_NOW.matcher(d).replaceAll(java.util.regex.Matcher.quoteReplacement(macros.rewrite("CURRENT_TIMESTAMP")));
         d = macros.rewrite(d);
         return UNPREDICTABLE.matcher(d).find() || MacroRewriter.hasMacro(d) ? null : d;
+    }
+
+    private static TableDefaults defaults(Connection c, Engine engine, String table) throws SQLException {
+        return new TableDefaults(varyingDefaults(c, engine, table),
+                engine == Engine.MARIADB ? onUpdateColumns(c, table) : List.of());
+    }
+
+    /** MariaDB's columns of {@code table} set to the time at each UPDATE that changes their row (lower case). */
+    static List<String> onUpdateColumns(Connection c, String table) throws SQLException {
+        int dot = table.lastIndexOf('.');
+        String sql = "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
+                + (dot > 0 ? "?" : "DATABASE()") + " AND LOWER(TABLE_NAME) = ? AND LOWER(EXTRA) LIKE '%on update%'"
+                + " ORDER BY ORDINAL_POSITION";
+        List<String> columns = new ArrayList<>();
+        try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (dot > 0) {
+                ps.setString(i++, SqlAnalyzer.normalize(table.substring(0, dot)));
+            }
+            ps.setString(i, SqlAnalyzer.normalize(table.substring(dot + 1)));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    columns.add(SqlAnalyzer.normalize(rs.getString(1)));
+                }
+            }
+        }
+        return List.copyOf(columns);
     }
 
     /** The columns of {@code table} whose default varies between backends (lower case) and that default. */
