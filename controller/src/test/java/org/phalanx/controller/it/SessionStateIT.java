@@ -152,6 +152,42 @@ class SessionStateIT {
         }
     }
 
+    /**
+     * SQLite's per-connection pragmas are the session's: {@code PRAGMA foreign_keys = ON} makes
+     * its writes checked on every backend, other sessions keep the backends' own setting, and the
+     * pool hands out no connection that kept it.
+     */
+    @Test
+    void sqliteConnectionPragmasAreTheSessions() throws Exception {
+        cluster = new EngineCluster(dir, Kind.SQLITE, 2, "phalanx_session_lite", "");
+        try (Connection setup = cluster.connect(); Statement s = setup.createStatement()) {
+            s.executeUpdate("CREATE TABLE parent (id INTEGER PRIMARY KEY)");
+            s.executeUpdate("CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent (id))");
+        }
+        String before;
+        try (Connection b = cluster.connect()) {
+            before = column(b, "PRAGMA foreign_keys");
+        }
+        String on = before.equals("1") ? "OFF" : "ON";
+        String expected = before.equals("1") ? "0" : "1";
+        try (Connection a = cluster.connect(); Connection b = cluster.connect()) {
+            execute(a, "PRAGMA foreign_keys = " + on);
+            assertEveryRead(a, "PRAGMA foreign_keys", expected);
+            assertEveryRead(b, "PRAGMA foreign_keys", before);
+            if (on.equals("ON")) {
+                assertThrows(SQLException.class, () -> update(a, "INSERT INTO child VALUES (1, 42)"),
+                        "an orphan, refused on the session's connections");
+                update(b, "INSERT INTO child VALUES (2, 42)"); // the other session's own setting: no check
+            }
+        }
+        try (Connection c = cluster.connect()) {
+            assertEveryRead(c, "PRAGMA foreign_keys", before); // no pooled connection kept the pragma
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("child", "id");
+    }
+
     /** Refused with 0A000 rather than created on pooled connections other sessions would see; the session goes on. */
     @ParameterizedTest
     @EnumSource(Kind.class)

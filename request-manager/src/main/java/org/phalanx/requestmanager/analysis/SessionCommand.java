@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
  * A statement that changes only the session's own parameters: PostgreSQL's {@code SET name
  * {=|TO} value}, {@code SET TIME ZONE}, {@code SET ROLE}, {@code SET SESSION AUTHORIZATION},
  * {@code SET SCHEMA}, {@code SET NAMES}, {@code RESET name}, {@code RESET ALL}; MariaDB's
- * {@code SET [SESSION] name = value[, ...]}, {@code SET @@[session.]name = value}, {@code SET NAMES}.
+ * {@code SET [SESSION] name = value[, ...]}, {@code SET @@[session.]name = value}, {@code SET NAMES};
+ * SQLite's {@code PRAGMA name = value} / {@code PRAGMA name(value)} for the pragmas that belong to
+ * the connection ({@link #CONNECTION_PRAGMAS}; named {@code pragma:name} among the settings).
  * Not: {@code SET LOCAL} and {@code SET CONSTRAINTS} (the transaction's), {@code SET TRANSACTION}
  * (handled as the JDBC call), {@code SET GLOBAL} / {@code PERSIST} (the server's), user variables
  * ({@code SET @v}, whose value may be computed differently by each backend), {@code autocommit}.
@@ -28,6 +30,18 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
     /** The role parameters, which PostgreSQL's RESET ALL leaves alone. */
     public static final Set<String> ROLES = Set.of("role", "session_authorization");
 
+    /**
+     * SQLite pragmas that set the connection's behaviour, not the database file's (those —
+     * {@code user_version}, {@code journal_mode}, ... — are writes, replicated like any other).
+     */
+    public static final Set<String> CONNECTION_PRAGMAS = Set.of("foreign_keys", "recursive_triggers",
+            "case_sensitive_like", "busy_timeout", "cache_size", "temp_store", "query_only",
+            "reverse_unordered_selects", "automatic_index", "ignore_check_constraints", "legacy_alter_table",
+            "trusted_schema", "cache_spill", "synchronous");
+    /** The prefix of a pragma's name among the settings. */
+    public static final String PRAGMA = "pragma:";
+    private static final Pattern PRAGMA_ASSIGNMENT = Pattern.compile(
+            "(?is)\\s*pragma\\s+(?:main\\s*\\.\\s*)?([a-z_]+)\\s*(?:=\\s*(.+?)|\\(\\s*(.+?)\\s*\\))[\\s;]*");
     private static final Set<String> NOT_SESSION = Set.of("local", "transaction", "constraints", "global",
             "persist", "persist_only", "autocommit", "characteristics", "statement", "password", "default");
     private static final Set<String> NOT_RESETTABLE = Set.of("master", "slave", "replica", "query", "persist");
@@ -80,6 +94,13 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
 
     /** The command, or null when {@code sql} is not a session command. */
     public static SessionCommand parse(String sql) {
+        Matcher pragma = PRAGMA_ASSIGNMENT.matcher(sql);
+        if (pragma.matches()) {
+            String name = pragma.group(1).toLowerCase(Locale.ROOT);
+            String value = pragma.group(2) != null ? pragma.group(2) : pragma.group(3);
+            return CONNECTION_PRAGMAS.contains(name) ? new SessionCommand(List.of(),
+                    List.of(new Assignment(PRAGMA + name, "PRAGMA " + name + " = " + value)), false) : null;
+        }
         Matcher reset = RESET.matcher(sql);
         if (reset.matches()) {
             return parseReset(reset.group(1));

@@ -114,6 +114,7 @@ public final class SqlAnalyzer {
                 return new SqlAnalysis(StatementKind.SAVEPOINT, Set.of(), Set.of(), false, true, false);
             case "set":
             case "reset":
+            case "pragma":
                 if (SessionCommand.parse(sql) != null) {
                     return new SqlAnalysis(StatementKind.SESSION, Set.of(), Set.of(), false, true, false);
                 }

@@ -66,6 +66,11 @@ public final class SessionSettings {
      * back to the pool: outside a transaction, since PostgreSQL would undo the reset with it.
      */
     void resetForPool(Connection c, Engine engine) throws SQLException {
+        if (engine == Engine.SQLITE) {
+            // a pragma has no RESET, and the backend's URL may set its own starting values: a SQLite
+            // connection (cheap to open again) leaves the pool instead
+            throw new SQLException("SQLite pragmas are not reset: the connection is dropped from the pool");
+        }
         if (!c.getAutoCommit()) {
             c.rollback(); // what closing it would do to anything left uncommitted
             c.setAutoCommit(true);
@@ -86,7 +91,9 @@ public final class SessionSettings {
      * transaction's branch when its session sets a parameter).
      */
     public void switchTo(SessionSettings next, Connection c, Engine engine) throws SQLException {
-        reset(c, engine);
+        if (engine != Engine.SQLITE) {
+            reset(c, engine); // SQLite's pragmas are only ever assigned again (no RESET)
+        }
         next.apply(c);
     }
 

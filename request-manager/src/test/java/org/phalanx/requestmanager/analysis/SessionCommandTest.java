@@ -16,6 +16,16 @@ class SessionCommandTest {
     }
 
     @Test
+    void sqliteConnectionPragmas() {
+        assertEquals(List.of(new Assignment("pragma:foreign_keys", "PRAGMA foreign_keys = ON")),
+                set(" PRAGMA foreign_keys = ON;"));
+        assertEquals("pragma:busy_timeout", set("pragma main.busy_timeout(5000)").get(0).name());
+        assertNull(SessionCommand.parse("PRAGMA foreign_keys"), "a read of the pragma");
+        assertNull(SessionCommand.parse("PRAGMA user_version = 3"), "the database file's: a replicated write");
+        assertNull(SessionCommand.parse("PRAGMA journal_mode = WAL"));
+    }
+
+    @Test
     void postgresqlForms() {
         assertEquals(List.of(new Assignment("search_path", "SET search_path TO s2, public")),
                 set("SET search_path TO s2, public"));
