@@ -124,7 +124,7 @@ public final class PhalanxPreparedStatement extends PhalanxStatement implements 
         checkOpen();
         List<List<Object>> sets = List.copyOf(batch);
         batch.clear(); // JDBC: the batch is reset whether or not it succeeds
-        return runBatch(new Batch(sql, List.of(), sets, queryTimeoutSeconds()), sets.size());
+        return runBatch(new Batch(sql, List.of(), sets, queryTimeoutSeconds(), keys.mode(), keys.columns()), sets.size());
     }
 
     @Override

@@ -115,6 +115,10 @@ public class PhalanxStatement implements Statement {
             throw new BatchUpdateException(cause.getMessage(), cause.getSQLState(), cause.getErrorCode(),
                     result.counts(), cause);
         }
+        if (result.generatedKeys() != null) {
+            generatedKeys = PhalanxResultSet.inMemory(this, result.generatedKeys().columns(),
+                    PhalanxResultSet.readAll(connection.protocol(), result.generatedKeys(), 0, 0));
+        }
         return result.counts();
     }
 

@@ -7,8 +7,17 @@ import java.util.List;
  * BATCH: either one SQL text with several parameter sets (PreparedStatement.executeBatch), or
  * several SQL texts without parameters (Statement.executeBatch; {@code sql} is null).
  * Answered by BATCH_RESULT.
+ *
+ * @param keys       generated keys wanted, as {@link Execute#keys()} (a prepared batch only)
+ * @param keyColumns column names for {@link Execute#NAMED_KEYS}, else empty
  */
-public record Batch(String sql, List<String> statements, List<List<Object>> parameterSets, int queryTimeoutSeconds) {
+public record Batch(String sql, List<String> statements, List<List<Object>> parameterSets, int queryTimeoutSeconds,
+                    byte keys, List<String> keyColumns) {
+
+    /** A batch that wants no generated keys. */
+    public Batch(String sql, List<String> statements, List<List<Object>> parameterSets, int queryTimeoutSeconds) {
+        this(sql, statements, parameterSets, queryTimeoutSeconds, Execute.NO_KEYS, List.of());
+    }
 
     public MessageWriter toMessage() {
         MessageWriter w = new MessageWriter(MessageType.BATCH, 1024);
@@ -25,6 +34,11 @@ public record Batch(String sql, List<String> statements, List<List<Object>> para
             }
         }
         w.writeInt(queryTimeoutSeconds);
+        w.writeByte(keys);
+        w.writeInt(keyColumns.size());
+        for (String c : keyColumns) {
+            w.writeString(c);
+        }
         return w;
     }
 
@@ -52,6 +66,16 @@ public record Batch(String sql, List<String> statements, List<List<Object>> para
         if (sql == null ? !parameterSets.isEmpty() : !statements.isEmpty()) {
             throw new ProtocolException("batch mixes statement texts and parameter sets");
         }
-        return new Batch(sql, statements, parameterSets, r.readInt());
+        int timeout = r.readInt();
+        byte keys = (byte) r.readByte();
+        int k = r.readCount();
+        List<String> keyColumns = new ArrayList<>(k);
+        for (int i = 0; i < k; i++) {
+            keyColumns.add(r.readString());
+        }
+        if (keys != Execute.NO_KEYS && sql == null) {
+            throw new ProtocolException("generated keys asked of a statement batch");
+        }
+        return new Batch(sql, statements, parameterSets, timeout, keys, keyColumns);
     }
 }

@@ -2,9 +2,14 @@ package org.phalanx.protocol;
 
 /**
  * BATCH_RESULT: the update count of each element that ran; when an element failed, the error
- * (the client raises BatchUpdateException with the counts of the elements before it).
+ * (the client raises BatchUpdateException with the counts of the elements before it); the
+ * generated keys of the elements, in order, when the batch asked for them and succeeded.
  */
-public record BatchResult(long[] counts, ErrorReply error) {
+public record BatchResult(long[] counts, ErrorReply error, ResultSetReply generatedKeys) {
+
+    public BatchResult(long[] counts, ErrorReply error) {
+        this(counts, error, null);
+    }
 
     public MessageWriter toMessage() {
         MessageWriter w = new MessageWriter(MessageType.BATCH_RESULT, 16 + counts.length * 8);
@@ -16,6 +21,10 @@ public record BatchResult(long[] counts, ErrorReply error) {
         if (error != null) {
             error.writeBody(w);
         }
+        w.writeBoolean(generatedKeys != null);
+        if (generatedKeys != null) {
+            generatedKeys.writeBody(w);
+        }
         return w;
     }
 
@@ -25,6 +34,7 @@ public record BatchResult(long[] counts, ErrorReply error) {
         for (int i = 0; i < n; i++) {
             counts[i] = r.readLong();
         }
-        return new BatchResult(counts, r.readBoolean() ? ErrorReply.readBody(r) : null);
+        ErrorReply error = r.readBoolean() ? ErrorReply.readBody(r) : null;
+        return new BatchResult(counts, error, r.readBoolean() ? ResultSetReply.readBody(r) : null);
     }
 }

@@ -5,7 +5,7 @@ public final class Protocol {
     /** "PHLX": first four bytes of the first frame a client sends. */
     public static final int MAGIC = 0x50484C58;
     /** Bumped on any incompatible change; the server refuses versions it does not speak. */
-    public static final short VERSION = 2;
+    public static final short VERSION = 3;
     public static final int DEFAULT_PORT = 25322;
     /** Default largest frame either side accepts (payload bytes, type byte included). */
     public static final int DEFAULT_MAX_FRAME = 64 * 1024 * 1024;

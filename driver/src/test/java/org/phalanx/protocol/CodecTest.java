@@ -149,6 +149,8 @@ class CodecTest {
         Batch batch = new Batch("insert ?", List.of(), List.of(List.of(1), List.of(2)), 0);
         r = roundTrip(batch.toMessage());
         assertEquals(batch, Batch.readBody(r));
+        Batch keyed = new Batch("insert ?", List.of(), List.of(List.of(1)), 5, Execute.NAMED_KEYS, List.of("id"));
+        assertEquals(keyed, Batch.readBody(roundTrip(keyed.toMessage())));
 
         ColumnInfo col = ColumnInfo.simple("id", Types.BIGINT, "BIGINT");
         List<Object[]> rows = new ArrayList<>();
@@ -167,6 +169,10 @@ class CodecTest {
                 new BatchResult(new long[] {1, 2}, new ErrorReply("23505", 1, "dup")).toMessage()));
         assertArrayEquals(new long[] {1, 2}, result.counts());
         assertEquals(new ErrorReply("23505", 1, "dup"), result.error());
+        assertNull(result.generatedKeys());
+        BatchResult withKeys = BatchResult.readBody(roundTrip(new BatchResult(new long[] {1}, null,
+                new ResultSetReply(0, List.of(col), new RowBatch(rows, true))).toMessage()));
+        assertEquals(7L, withKeys.generatedKeys().firstBatch().rows().get(0)[0]);
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.phalanx.protocol.ProtocolException;
 import org.phalanx.protocol.ResultSetReply;
 import org.phalanx.protocol.RowBatch;
 import org.phalanx.protocol.SqlNull;
+import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
@@ -205,22 +206,22 @@ final class RequestDispatcher {
         return fitted(wholeResult(session.metadata(m.method(), args)).toMessage(), 0);
     }
 
-    private MessageWriter batch(Batch b) throws SQLException {
-        long[] counts;
+    private MessageWriter batch(Batch b) throws ProtocolException, SQLException {
         try {
-            if (b.sql() != null) {
-                List<List<Object>> sets = new ArrayList<>(b.parameterSets().size());
-                for (List<Object> set : b.parameterSets()) {
-                    sets.add(parameters(set));
-                }
-                counts = session.executeBatch(b.sql(), sets, b.queryTimeoutSeconds());
-            } else {
-                counts = session.executeBatch(b.statements(), b.queryTimeoutSeconds());
+            if (b.sql() == null) {
+                return new BatchResult(session.executeBatch(b.statements(), b.queryTimeoutSeconds()), null).toMessage();
             }
+            List<List<Object>> sets = new ArrayList<>(b.parameterSets().size());
+            for (List<Object> set : b.parameterSets()) {
+                sets.add(parameters(set));
+            }
+            BatchOutcome outcome = session.executeBatch(b.sql(), sets, keyColumns(b.keys(), b.keyColumns()),
+                    b.queryTimeoutSeconds());
+            Result.Cached keys = outcome.generatedKeys();
+            return fitted(new BatchResult(outcome.counts(), null, keys == null ? null : wholeResult(keys)).toMessage(), 0);
         } catch (BatchUpdateException e) {
             return new BatchResult(countsBefore(e), ErrorReplies.of(e)).toMessage();
         }
-        return new BatchResult(counts, null).toMessage();
     }
 
     private static long[] countsBefore(BatchUpdateException e) {
@@ -278,16 +279,21 @@ final class RequestDispatcher {
     }
 
     private static List<String> keyColumns(Execute e) throws ProtocolException {
-        switch (e.keys()) {
+        return keyColumns(e.keys(), e.keyColumns());
+    }
+
+    /** The generated keys a request wants, as {@link Request#keyColumns()} takes them. */
+    private static List<String> keyColumns(byte keys, List<String> columns) throws ProtocolException {
+        switch (keys) {
             case Execute.NO_KEYS:
                 return null;
             case Execute.AUTO_KEYS:
                 return List.of();
             default:
-                if (e.keyColumns().contains(null)) {
+                if (columns.contains(null)) {
                     throw new ProtocolException("null generated key column name");
                 }
-                return List.copyOf(e.keyColumns());
+                return List.copyOf(columns);
         }
     }
 

@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -148,6 +151,61 @@ class BatchesIT {
         }
         assertTrue(c.getAutoCommit());
         return one(c, "SELECT COUNT(*) FROM " + table);
+    }
+
+    /** A batch asked for generated keys returns those the engine's own driver returns on one database. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aBatchReturnsTheGeneratedKeysTheEnginesDriverDoes(Kind kind) throws Exception {
+        String key = switch (kind) {
+            case SQLITE -> "id INTEGER PRIMARY KEY AUTOINCREMENT";
+            case POSTGRESQL -> "id SERIAL PRIMARY KEY";
+            case MARIADB -> "id INTEGER AUTO_INCREMENT PRIMARY KEY";
+        };
+        try (Connection c = start(kind); Connection direct = cluster.direct(cluster.backends().get(0))) {
+            for (boolean autoCommit : new boolean[] {true, false}) {
+                for (Connection on : List.of(direct, c)) {
+                    String table = (on == direct ? "alone_" : "keyed_") + autoCommit;
+                    try (Statement s = on.createStatement()) {
+                        s.executeUpdate("CREATE TABLE " + table + " (" + key + ", name VARCHAR(20) NOT NULL)");
+                    }
+                }
+                List<Long> expected = batchKeys(direct, "alone_" + autoCommit, autoCommit);
+                assertEquals(expected, batchKeys(c, "keyed_" + autoCommit, autoCommit),
+                        "keys of the batch (auto-commit " + autoCommit + "), against the engine's own driver");
+            }
+            try (Statement s = direct.createStatement()) {
+                s.executeUpdate("DROP TABLE alone_true");
+                s.executeUpdate("DROP TABLE alone_false");
+            }
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("keyed_true", "id");
+        cluster.assertIdentical("keyed_false", "id");
+    }
+
+    private static List<Long> batchKeys(Connection c, String table, boolean autoCommit) throws SQLException {
+        c.setAutoCommit(autoCommit);
+        List<Long> keys = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (name) VALUES (?)",
+                Statement.RETURN_GENERATED_KEYS)) {
+            for (int i = 0; i < 5; i++) {
+                ps.setString(1, "n" + i);
+                ps.addBatch();
+            }
+            assertEquals(5, ps.executeBatch().length);
+            try (ResultSet rs = ps.getGeneratedKeys()) {
+                while (rs.next()) {
+                    keys.add(rs.getLong(1));
+                }
+            }
+        }
+        if (!autoCommit) {
+            c.commit();
+            c.setAutoCommit(true);
+        }
+        return keys;
     }
 
     @ParameterizedTest

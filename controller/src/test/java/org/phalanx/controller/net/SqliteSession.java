@@ -1,5 +1,6 @@
 package org.phalanx.controller.net;
 
+import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
@@ -120,14 +121,14 @@ public class SqliteSession implements Session {
     }
 
     @Override
-    public long[] executeBatch(String sql, List<List<Object>> parameterSets, int queryTimeoutSeconds)
-            throws SQLException {
+    public BatchOutcome executeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns,
+                                     int queryTimeoutSeconds) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             for (List<Object> set : parameterSets) {
                 bind(ps, set);
                 ps.addBatch();
             }
-            return Arrays.stream(ps.executeBatch()).asLongStream().toArray();
+            return new BatchOutcome(Arrays.stream(ps.executeBatch()).asLongStream().toArray(), null);
         }
     }
 

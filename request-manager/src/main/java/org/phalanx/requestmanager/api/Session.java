@@ -33,10 +33,13 @@ public interface Session extends AutoCloseable {
     /**
      * Runs the same statement once per parameter set, in order. On failure throws
      * {@link java.sql.BatchUpdateException} carrying the counts of the elements before it.
+     *
+     * @param keyColumns generated keys wanted: null for none, empty for the driver's choice, else these columns
      */
-    long[] executeBatch(String sql, List<List<Object>> parameterSets, int queryTimeoutSeconds) throws SQLException;
+    BatchOutcome executeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns,
+                              int queryTimeoutSeconds) throws SQLException;
 
-    /** Runs the statements in order; failure as in {@link #executeBatch(String, List, int)}. */
+    /** Runs the statements in order; failure as in {@link #executeBatch(String, List, List, int)}. */
     long[] executeBatch(List<String> statements, int queryTimeoutSeconds) throws SQLException;
 
     /**

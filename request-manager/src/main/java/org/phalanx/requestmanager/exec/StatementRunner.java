@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.RowReader;
@@ -20,14 +21,7 @@ public final class StatementRunner {
 
     /** Prepares the statement, asking for generated keys when the request wants them. */
     public static PreparedStatement prepare(Connection c, String sql, Request r) throws SQLException {
-        PreparedStatement ps;
-        if (!r.wantsKeys()) {
-            ps = c.prepareStatement(sql);
-        } else if (r.keyColumns().isEmpty()) {
-            ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
-        } else {
-            ps = c.prepareStatement(sql, r.keyColumns().toArray(new String[0]));
-        }
+        PreparedStatement ps = unbound(c, sql, r);
         try {
             ParameterBinder.bindAll(ps, r.params());
             if (r.queryTimeoutSeconds() > 0) {
@@ -60,18 +54,28 @@ public final class StatementRunner {
         return executeWrite(c, statements.get(statements.size() - 1), r);
     }
 
+    private static PreparedStatement unbound(Connection c, String sql, Request r) throws SQLException {
+        if (!r.wantsKeys()) {
+            return c.prepareStatement(sql);
+        }
+        return r.keyColumns().isEmpty() ? c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
+                : c.prepareStatement(sql, r.keyColumns().toArray(new String[0]));
+    }
+
     /**
      * The statements before the last as they are, then the last as one JDBC batch of the
-     * requests' parameters (they share its text): the update counts.
+     * requests' parameters (they share its text and the keys they want): the update counts, and
+     * the generated keys when wanted.
      */
-    public static long[] executeBatch(Connection c, java.util.List<String> statements, java.util.List<Request> batch)
+    public static BatchOutcome executeBatch(Connection c, java.util.List<String> statements, java.util.List<Request> batch)
             throws SQLException {
         for (String sql : statements.subList(0, statements.size() - 1)) {
             try (Statement s = c.createStatement()) {
                 s.execute(sql);
             }
         }
-        try (PreparedStatement ps = c.prepareStatement(statements.get(statements.size() - 1))) {
+        Request first = batch.get(0);
+        try (PreparedStatement ps = unbound(c, statements.get(statements.size() - 1), first)) {
             for (Request r : batch) {
                 ParameterBinder.bindAll(ps, r.params());
                 ps.addBatch();
@@ -79,10 +83,17 @@ public final class StatementRunner {
             if (batch.get(0).queryTimeoutSeconds() > 0) {
                 ps.setQueryTimeout(batch.get(0).queryTimeoutSeconds());
             }
+            long[] counts;
             try {
-                return ps.executeLargeBatch();
+                counts = ps.executeLargeBatch();
             } catch (UnsupportedOperationException | java.sql.SQLFeatureNotSupportedException e) {
-                return java.util.Arrays.stream(ps.executeBatch()).asLongStream().toArray();
+                counts = java.util.Arrays.stream(ps.executeBatch()).asLongStream().toArray();
+            }
+            if (!first.wantsKeys()) {
+                return new BatchOutcome(counts, null);
+            }
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                return new BatchOutcome(counts, keys == null ? null : copy(keys));
             }
         }
     }

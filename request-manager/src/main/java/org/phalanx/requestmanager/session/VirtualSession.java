@@ -11,6 +11,7 @@ import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
@@ -266,20 +267,22 @@ final class VirtualSession implements Session {
     // ---------------------------------------------------------------- batches, metadata
 
     @Override
-    public synchronized long[] executeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
+    public synchronized BatchOutcome executeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns,
+                                                  int timeout) throws SQLException {
         checkOpen();
         if (!state.readOnly()) {
-            long[] whole = wholeBatch(sql, parameterSets, timeout);
+            BatchOutcome whole = wholeBatch(sql, parameterSets, keyColumns, timeout);
             if (whole != null) {
                 return whole;
             }
         }
         long[] counts = new long[parameterSets.size()];
+        BatchOutcome.Keys keys = keyColumns == null ? null : new BatchOutcome.Keys();
         for (int i = 0; i < counts.length; i++) {
-            counts[i] = batchElement(new Request(sql, parameterSets.get(i), Request.Expect.UPDATE_COUNT, null, 0, 0,
-                    timeout), counts, i);
+            counts[i] = batchElement(new Request(sql, parameterSets.get(i), Request.Expect.UPDATE_COUNT, keyColumns, 0, 0,
+                    timeout), counts, i, keys);
         }
-        return counts;
+        return new BatchOutcome(counts, keys == null ? null : keys.result());
     }
 
     @Override
@@ -287,17 +290,18 @@ final class VirtualSession implements Session {
         long[] counts = new long[statements.size()];
         for (int i = 0; i < counts.length; i++) {
             counts[i] = batchElement(new Request(statements.get(i), List.of(), Request.Expect.UPDATE_COUNT, null, 0, 0,
-                    timeout), counts, i);
+                    timeout), counts, i, null);
         }
         return counts;
     }
 
     /** The batch as one write ({@link WriteStage#writeBatch}), or null: then element by element. */
-    private long[] wholeBatch(String sql, List<List<Object>> parameterSets, int timeout) throws SQLException {
+    private BatchOutcome wholeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns, int timeout)
+            throws SQLException {
         long start = System.nanoTime();
-        long[] counts;
+        BatchOutcome counts;
         try {
-            counts = writes.writeBatch(sql, parameterSets, timeout, p.analyzer().analyze(sql), state);
+            counts = writes.writeBatch(sql, parameterSets, keyColumns, timeout, p.analyzer().analyze(sql), state);
         } catch (SQLException e) {
             p.statistics().error();
             p.statistics().statements().forSql(sql).record(System.nanoTime() - start, true, false);
@@ -309,9 +313,15 @@ final class VirtualSession implements Session {
         return counts;
     }
 
-    private long batchElement(Request r, long[] counts, int index) throws SQLException {
+    private long batchElement(Request r, long[] counts, int index, BatchOutcome.Keys keys) throws SQLException {
         try (Result result = execute(r)) {
-            return result instanceof Result.UpdateCount u ? u.count() : java.sql.Statement.SUCCESS_NO_INFO;
+            if (!(result instanceof Result.UpdateCount u)) {
+                return java.sql.Statement.SUCCESS_NO_INFO;
+            }
+            if (keys != null) {
+                keys.add(u.generatedKeys());
+            }
+            return u.count();
         } catch (SQLException e) {
             throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(),
                     Arrays.copyOf(counts, index), e);

@@ -14,6 +14,7 @@ import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
@@ -58,20 +59,20 @@ final class BatchWrite {
         this.defaults = defaults;
     }
 
-    /** The elements' update counts; null when the batch must run element by element. */
-    long[] write(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a, SessionState s)
-            throws SQLException {
+    /** The elements' update counts (and keys); null when the batch must run element by element. */
+    BatchOutcome write(String sql, List<List<Object>> parameterSets, List<String> keyColumns, int timeout, SqlAnalysis a,
+                       SessionState s) throws SQLException {
         List<Backend> enabled = p.backends().enabled();
         if (parameterSets.size() < 2 || a.kind() != StatementKind.WRITE || a.allTables()
                 || a.hasMacros() || enabled.stream().map(Backend::dialect).distinct().count() > 1) {
             return null;
         }
         if (s.autoCommit()) {
-            return inOwnTransaction(sql, parameterSets, timeout, a, s, enabled);
+            return inOwnTransaction(sql, parameterSets, keyColumns, timeout, a, s, enabled);
         }
         List<Request> elements = new ArrayList<>();
         for (List<Object> set : parameterSets) {
-            Request r = new Request(sql, set, Request.Expect.UPDATE_COUNT, null, 0, 0, timeout);
+            Request r = new Request(sql, set, Request.Expect.UPDATE_COUNT, keyColumns, 0, 0, timeout);
             WriteStage.refuseIfTooLarge(r, enabled);
             elements.add(r);
         }
@@ -86,13 +87,14 @@ final class BatchWrite {
     }
 
     /** An auto-commit batch as one transaction; null when it must run element by element. */
-    private long[] inOwnTransaction(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a,
-                                    SessionState s, List<Backend> enabled) throws SQLException {
-        long[] counts;
+    private BatchOutcome inOwnTransaction(String sql, List<List<Object>> parameterSets, List<String> keyColumns,
+                                          int timeout, SqlAnalysis a, SessionState s, List<Backend> enabled)
+            throws SQLException {
+        BatchOutcome counts;
         s.autoCommit(false);
         try {
             try {
-                counts = write(sql, parameterSets, timeout, a, s);
+                counts = write(sql, parameterSets, keyColumns, timeout, a, s);
             } catch (SQLException e) {
                 transactions.rollbackQuietly(s);
                 if (enabled.stream().noneMatch(b -> b.engine() == Engine.SQLITE)) {
@@ -116,7 +118,7 @@ final class BatchWrite {
         }
     }
 
-    private long[] run(String text, List<Request> elements, SqlAnalysis a, SessionState s, Transaction t,
+    private BatchOutcome run(String text, List<Request> elements, SqlAnalysis a, SessionState s, Transaction t,
                        List<Backend> enabled) throws SQLException {
         Access tableLevel = p.scheduler().lockResources(a);
         long schemaSeen = rows.schemaChanges();
@@ -148,7 +150,7 @@ final class BatchWrite {
         long bytes = 2 * elements.stream().mapToLong(Request::approximateBytes).sum();
         Access locked = access;
         String logged = LoggedSettings.toLog(s.settings(), sql);
-        Map<Backend, CompletableFuture<long[]>> futures = new LinkedHashMap<>();
+        Map<Backend, CompletableFuture<BatchOutcome>> futures = new LinkedHashMap<>();
         for (int i = 0; i < elements.size(); i++) {
             Request r = elements.get(i);
             boolean last = i == elements.size() - 1;
@@ -172,8 +174,8 @@ final class BatchWrite {
             p.statistics().rowLevelWrite();
         }
         try {
-            return new ReplicatedWrite<>(futures, p.waitPolicy(), Arrays::hashCode, Divergence.ofWrite(t, b -> false))
-                    .await();
+            return new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
+                    Divergence.ofWrite(t, b -> false)).await();
         } catch (SQLException e) {
             t.doom(new SQLException("current transaction is aborted after a failed batch (" + e.getMessage()
                     + "), commands ignored until end of transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));

@@ -17,6 +17,7 @@ import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
@@ -73,11 +74,12 @@ public final class WriteStage {
 
     /**
      * A prepared statement's batch as one write where it may be ({@link BatchWrite}): the
-     * elements' update counts, or null when the caller must run it element by element.
+     * elements' update counts (and keys), or null when the caller must run it element by element.
      */
-    public long[] writeBatch(String sql, List<List<Object>> parameterSets, int timeout, SqlAnalysis a, SessionState s)
+    public BatchOutcome writeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns, int timeout,
+                                   SqlAnalysis a, SessionState s)
             throws SQLException {
-        return batches.write(sql, parameterSets, timeout, a, s);
+        return batches.write(sql, parameterSets, keyColumns, timeout, a, s);
     }
 
     /** Takes the write's locks; a refusal (lock timeout, deadlock) is logged with the statement, for the operator. */
