@@ -299,18 +299,18 @@ final class VirtualSession implements Session {
     private BatchOutcome wholeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns, int timeout)
             throws SQLException {
         long start = System.nanoTime();
-        BatchOutcome counts;
+        BatchOutcome outcome;
         try {
-            counts = writes.writeBatch(sql, parameterSets, keyColumns, timeout, p.analyzer().analyze(sql), state);
+            outcome = writes.writeBatch(sql, parameterSets, keyColumns, timeout, p.analyzer().analyze(sql), state);
         } catch (SQLException e) {
             p.statistics().error();
             p.statistics().statements().forSql(sql).record(System.nanoTime() - start, true, false);
             throw e;
         }
-        if (counts != null) {
+        if (outcome != null) {
             p.statistics().statements().forSql(sql).record(System.nanoTime() - start, false, false);
         }
-        return counts;
+        return outcome;
     }
 
     private long batchElement(Request r, long[] counts, int index, BatchOutcome.Keys keys) throws SQLException {

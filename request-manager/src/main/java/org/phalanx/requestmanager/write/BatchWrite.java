@@ -90,11 +90,11 @@ final class BatchWrite {
     private BatchOutcome inOwnTransaction(String sql, List<List<Object>> parameterSets, List<String> keyColumns,
                                           int timeout, SqlAnalysis a, SessionState s, List<Backend> enabled)
             throws SQLException {
-        BatchOutcome counts;
+        BatchOutcome outcome;
         s.autoCommit(false);
         try {
             try {
-                counts = write(sql, parameterSets, keyColumns, timeout, a, s);
+                outcome = write(sql, parameterSets, keyColumns, timeout, a, s);
             } catch (SQLException e) {
                 transactions.rollbackQuietly(s);
                 if (enabled.stream().noneMatch(b -> b.engine() == Engine.SQLITE)) {
@@ -102,7 +102,7 @@ final class BatchWrite {
                 }
                 return null; // nothing committed: element by element, each committed as one database would
             }
-            if (counts == null) {
+            if (outcome == null) {
                 transactions.rollback(s); // nothing was written; the locks it took go
                 return null;
             }
@@ -112,7 +112,7 @@ final class BatchWrite {
                 throw e instanceof BatchUpdateException ? e : new BatchUpdateException(e.getMessage(), e.getSQLState(),
                         e.getErrorCode(), new long[0], e);
             }
-            return counts;
+            return outcome;
         } finally {
             s.autoCommit(true);
         }
