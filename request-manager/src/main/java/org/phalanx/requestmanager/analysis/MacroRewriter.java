@@ -72,10 +72,7 @@ public final class MacroRewriter {
                 i++;
                 continue;
             }
-            int j = i;
-            while (j < sql.length() && SqlLexer.isWordPart(sql.charAt(j))) {
-                j++;
-            }
+            int j = SqlLexer.wordEnd(sql, i);
             String word = sql.substring(i, j).toLowerCase(Locale.ROOT);
             boolean qualified = i > 0 && sql.charAt(i - 1) == '.';
             if (!qualified && MACROS.contains(word)) {

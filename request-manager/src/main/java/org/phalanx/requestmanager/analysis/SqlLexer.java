@@ -50,6 +50,15 @@ final class SqlLexer {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
+    /** Index just past the word that starts at i. */
+    static int wordEnd(String sql, int i) {
+        int j = i;
+        while (j < sql.length() && isWordPart(sql.charAt(j))) {
+            j++;
+        }
+        return j;
+    }
+
     /** The first word of the statement in lower case ("" if none), skipping comments and parentheses. */
     static String firstWord(String sql) {
         int i = 0;
@@ -61,10 +70,7 @@ final class SqlLexer {
             }
             char c = sql.charAt(i);
             if (isWordStart(c)) {
-                int j = i;
-                while (j < sql.length() && isWordPart(sql.charAt(j))) {
-                    j++;
-                }
+                int j = wordEnd(sql, i);
                 return sql.substring(i, j).toLowerCase(Locale.ROOT);
             }
             if (!Character.isWhitespace(c) && c != '(') {
@@ -85,10 +91,7 @@ final class SqlLexer {
                 continue;
             }
             if (isWordStart(sql.charAt(i))) {
-                int j = i;
-                while (j < sql.length() && isWordPart(sql.charAt(j))) {
-                    j++;
-                }
+                int j = wordEnd(sql, i);
                 if (sql.substring(i, j).equalsIgnoreCase(word)) {
                     return true;
                 }

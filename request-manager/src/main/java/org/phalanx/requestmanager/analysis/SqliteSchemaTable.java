@@ -43,10 +43,7 @@ public final class SqliteSchemaTable {
                 i++;
                 continue;
             }
-            int end = i;
-            while (end < sql.length() && SqlLexer.isWordPart(sql.charAt(end))) {
-                end++;
-            }
+            int end = SqlLexer.wordEnd(sql, i);
             String word = sql.substring(i, end).toLowerCase(Locale.ROOT);
             String after = next(sql, end);
             if (NAMES.contains(word) && !after.equals("(") && !after.equals(".")) { // not a function, nor a column's qualifier
@@ -119,10 +116,7 @@ public final class SqliteSchemaTable {
                 continue;
             }
             if (SqlLexer.isWordStart(c)) {
-                int end = i;
-                while (end < sql.length() && SqlLexer.isWordPart(sql.charAt(end))) {
-                    end++;
-                }
+                int end = SqlLexer.wordEnd(sql, i);
                 return sql.substring(i, end).toLowerCase(Locale.ROOT);
             }
             return String.valueOf(c);

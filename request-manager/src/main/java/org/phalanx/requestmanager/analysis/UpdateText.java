@@ -40,10 +40,7 @@ public record UpdateText(String sql, Set<String> assigned, int setListStart) {
                 return null; // several tables, or a subquery, before SET
             }
             if (SqlLexer.isWordStart(c)) {
-                int end = i;
-                while (end < sql.length() && SqlLexer.isWordPart(sql.charAt(end))) {
-                    end++;
-                }
+                int end = SqlLexer.wordEnd(sql, i);
                 String word = sql.substring(i, end).toLowerCase(Locale.ROOT);
                 if (set < 0) {
                     if (word.equals("set")) {
@@ -97,10 +94,7 @@ public record UpdateText(String sql, Set<String> assigned, int setListStart) {
                 itemStart = i + 1;
                 inLeft = true;
             } else if (depth == 0 && SqlLexer.isWordStart(c) && (i == 0 || !SqlLexer.isWordPart(sql.charAt(i - 1)))) {
-                int end = i;
-                while (end < sql.length() && SqlLexer.isWordPart(sql.charAt(end))) {
-                    end++;
-                }
+                int end = SqlLexer.wordEnd(sql, i);
                 String word = sql.substring(i, end).toLowerCase(Locale.ROOT);
                 if (!inLeft && Set.of("where", "order", "limit", "returning").contains(word)) {
                     break;
