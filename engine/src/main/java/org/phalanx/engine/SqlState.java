@@ -35,6 +35,8 @@ public enum SqlState {
     NO_ACTIVE_SQL_TRANSACTION("25P01"),
     // class 28
     INVALID_AUTHORIZATION_SPECIFICATION("28000"),
+    // class 3D
+    INVALID_CATALOG_NAME("3D000"),
     // class 40: transaction rollback
     TRANSACTION_ROLLBACK("40000"),
     SERIALIZATION_FAILURE("40001"),

@@ -61,14 +61,24 @@ class VirtualCatalogIT {
             }
             if (kind != Kind.SQLITE) {
                 // SQL still names the answering backend's database; that name passed back means this one too
-                String own;
-                try (ResultSet rs = s.executeQuery(kind == Kind.POSTGRESQL ? "SELECT current_database()"
-                        : "SELECT DATABASE()")) {
-                    rs.next();
-                    own = rs.getString(1);
-                }
+                String own = own(s, kind);
                 for (int i = 0; i < 4; i++) {
                     assertEquals(List.of("vdb"), column(md.getTables(own, null, "item", null), "TABLE_CAT"), own);
+                }
+            }
+            if (kind == Kind.MARIADB) {
+                // USE names this database (its name, or what DATABASE() reports) or is refused: the
+                // virtual database is one database, and no pooled connection may be left in another
+                s.execute("USE vdb");
+                s.execute("USE `" + own(s, kind) + "`");
+                java.sql.SQLException other = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> s.execute("USE mysql"));
+                assertEquals("3D000", other.getSQLState(), other.getMessage());
+                for (int i = 0; i < 6; i++) {
+                    assertEquals(List.of("vdb"), column(md.getTables(null, null, "item", null), "TABLE_CAT"));
+                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM item")) {
+                        rs.next();
+                    }
                 }
             }
             assertEquals(List.of(), column(md.getTables("elsewhere", null, "%", null), "TABLE_NAME"),
@@ -76,6 +86,14 @@ class VirtualCatalogIT {
             assertEquals(List.of("vdb"), column(md.getCatalogs(), "TABLE_CAT"));
             c.setCatalog("vdb"); // accepted, nothing to switch to
             assertEquals("vdb", c.getCatalog());
+        }
+    }
+
+    /** The answering backend's own database, as SQL reports it. */
+    private static String own(Statement s, Kind kind) throws SQLException {
+        try (ResultSet rs = s.executeQuery(kind == Kind.POSTGRESQL ? "SELECT current_database()" : "SELECT DATABASE()")) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

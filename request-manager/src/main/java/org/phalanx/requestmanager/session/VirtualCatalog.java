@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.rowset.RowSetMetaDataImpl;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.TypedNull;
 import org.phalanx.requestmanager.backend.Backend;
@@ -30,6 +33,8 @@ final class VirtualCatalog {
     /** Result columns that name a catalog. */
     private static final Set<String> CATALOG_COLUMNS = Set.of("TABLE_CAT", "PKTABLE_CAT", "FKTABLE_CAT",
             "TABLE_CATALOG");
+
+    private static final Pattern USE = Pattern.compile("(?is)\\s*use\\s+(`[^`]+`|\"[^\"]+\"|[\\w$]+)[\\s;]*");
 
     private final String name;
     /** Each backend's own database as its driver names it ("" for none), learnt at first need. */
@@ -58,6 +63,25 @@ final class VirtualCatalog {
         String own = ownCatalog(b, c);
         translated.set(0, own.isEmpty() ? null : own);
         return translated;
+    }
+
+    /** MariaDB's {@code USE db}: the database it names, or null when the statement is no USE. */
+    static String useTarget(String sql) {
+        Matcher m = USE.matcher(sql);
+        return m.matches() ? m.group(1).replaceAll("^[`\"]|[`\"]$", "") : null;
+    }
+
+    /**
+     * {@code USE db} on the virtual database: nothing to do when {@code db} is this database (its
+     * name or a backend's own, as {@code DATABASE()} reports it); any other is refused, as a
+     * database that does not exist would be (run on the backends, it would leave pooled
+     * connections in another database and the session's next statements on others in this one).
+     */
+    void use(String database, List<Backend> backends, String user) throws SQLException {
+        if (!isThisDatabase(database, backends, user)) {
+            throw new SQLException("database " + database + " is not this virtual database (" + name
+                    + "), which is one database: USE cannot switch to another", SqlState.INVALID_CATALOG_NAME.code());
+        }
     }
 
     private boolean isThisDatabase(String catalog, List<Backend> backends, String user) throws SQLException {

@@ -124,6 +124,13 @@ final class VirtualSession implements Session {
                 failed = false;
                 return new Result.UpdateCount(0, null);
             }
+            String database = VirtualCatalog.useTarget(r.sql());
+            List<Backend> enabled = p.backends().enabled();
+            if (database != null && enabled.stream().anyMatch(b -> b.engine() == org.phalanx.engine.Engine.MARIADB)) {
+                catalog.use(database, enabled, state.user());
+                failed = false;
+                return new Result.UpdateCount(0, null);
+            }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
             Result result;
             AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()
