@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
@@ -17,7 +18,6 @@ import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.cache.CacheStage;
-import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
@@ -126,7 +126,7 @@ final class VirtualSession implements Session {
             }
             String database = VirtualCatalog.useTarget(r.sql());
             List<Backend> enabled = p.backends().enabled();
-            if (database != null && enabled.stream().anyMatch(b -> b.engine() == org.phalanx.engine.Engine.MARIADB)) {
+            if (database != null && enabled.stream().anyMatch(b -> b.engine() == Engine.MARIADB)) {
                 catalog.use(database, enabled, state.user());
                 failed = false;
                 return new Result.UpdateCount(0, null);
