@@ -236,6 +236,8 @@ class SessionStateIT {
 
             notWaitingFor(longTx, () -> execute(a, "SET time_zone = '+05:00'"));
             execute(a, "SET foreign_key_checks = 0, sql_safe_updates = 1");
+            execute(a, "SET @batch = 42, @label := 'it''s'"); // user variables set to literals: the session's too
+            assertEveryRead(a, "SELECT CONCAT(@batch, ' ', @label)", "42 it's");
             assertEveryRead(a, "SELECT @@session.time_zone", "+05:00");
             assertEveryRead(a, "SELECT @@session.foreign_key_checks", "0");
             // a write computed in the session's time zone, on every backend
@@ -243,6 +245,7 @@ class SessionStateIT {
             try (Connection b = cluster.connect()) {
                 assertEveryRead(b, "SELECT @@session.time_zone", "SYSTEM");
                 assertEveryRead(b, "SELECT @@session.foreign_key_checks", "1");
+                assertEveryRead(b, "SELECT @batch", null);
             }
             SQLException wrong = assertThrows(SQLException.class, () -> execute(a, "SET SESSION no_such_variable = 1"));
             assertEquals("HY000", wrong.getSQLState(), wrong.getMessage());

@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * the connection ({@link #CONNECTION_PRAGMAS}; named {@code pragma:name} among the settings).
  * Not: {@code SET LOCAL} and {@code SET CONSTRAINTS} (the transaction's), {@code SET TRANSACTION}
  * (handled as the JDBC call), {@code SET GLOBAL} / {@code PERSIST} (the server's), user variables
- * ({@code SET @v}, whose value may be computed differently by each backend), {@code autocommit}.
+ * set to anything but a literal ({@code SET @v = NOW()}, a value each backend would compute for
+ * itself), {@code autocommit}. MariaDB user variables set to literals ({@code SET @v = 42}) are
+ * the session's like parameters (named {@code @v} among the settings).
  *
  * @param reset  the names this command resets to their defaults (a SET to DEFAULT resets)
  * @param set    the assignments it makes, each as a statement of its own
@@ -49,6 +51,9 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
     private static final Pattern RESET = Pattern.compile("(?is)\\s*reset\\s+(.+?)[\\s;]*");
     private static final Pattern ASSIGNMENT = Pattern.compile(
             "(?is)(?:@@(?:session\\.)?)?([a-z_][a-z0-9_.]*)\\s*(?:=|:=|\\bto\\b)\\s*(.+)");
+    /** {@code @name = literal}: a number, a quoted string, NULL, TRUE or FALSE. */
+    private static final Pattern USER_VARIABLE = Pattern.compile(
+            "(?is)@([a-z_][a-z0-9_$]*)\\s*:?=\\s*(-?\\d+(?:\\.\\d+)?|'(?:[^'\\\\]|'')*'|null|true|false)");
     private static final Pattern SPECIAL = Pattern.compile(
             "(?is)(time\\s+zone|role|session\\s+authorization|schema|names|character\\s+set)\\s+(.+)");
 
@@ -111,7 +116,10 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
         }
         String body = set.group(1);
         String firstWord = body.split("[\\s=@]", 2)[0].toLowerCase(Locale.ROOT);
-        if (NOT_SESSION.contains(firstWord) || body.startsWith("@") && !body.startsWith("@@")
+        if (body.startsWith("@") && !body.startsWith("@@")) {
+            return userVariables(body);
+        }
+        if (NOT_SESSION.contains(firstWord)
                 || body.toLowerCase(Locale.ROOT).startsWith("@@global") || body.contains(";")
                 || SqlLexer.containsWord(body, "select")) { // a value each backend would compute itself
             return null;
@@ -147,6 +155,19 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
             }
         }
         return new SessionCommand(List.copyOf(resets), List.copyOf(assignments), false);
+    }
+
+    /** {@code SET @a = 1, @b = 'x'}: only literals, which every backend stores alike; else null. */
+    private static SessionCommand userVariables(String body) {
+        List<Assignment> assignments = new ArrayList<>();
+        for (String part : topLevelParts(body)) {
+            Matcher m = USER_VARIABLE.matcher(part.strip());
+            if (!m.matches()) {
+                return null;
+            }
+            assignments.add(new Assignment("@" + m.group(1).toLowerCase(Locale.ROOT), "SET " + part.strip()));
+        }
+        return new SessionCommand(List.of(), List.copyOf(assignments), false);
     }
 
     private static SessionCommand whole(String body) {

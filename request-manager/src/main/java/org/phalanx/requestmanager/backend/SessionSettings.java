@@ -138,6 +138,9 @@ public final class SessionSettings {
 
     /** How an engine puts a parameter back to its default for the connection. */
     static String resetStatement(String name, Engine engine) {
+        if (name.startsWith("@")) {
+            return "SET " + name + " = NULL"; // a MariaDB user variable: unset is NULL
+        }
         if (engine == Engine.MARIADB) {
             // the connector opens every connection with utf8mb4
             return name.equals("names") ? "SET NAMES utf8mb4" : "SET SESSION " + name + " = DEFAULT";

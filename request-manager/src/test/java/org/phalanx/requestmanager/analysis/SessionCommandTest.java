@@ -16,6 +16,15 @@ class SessionCommandTest {
     }
 
     @Test
+    void mariadbUserVariablesSetToLiterals() {
+        assertEquals(List.of(new Assignment("@v", "SET @v = 42"), new Assignment("@w", "SET @W := 'it''s'")),
+                set("SET @v = 42, @W := 'it''s'"));
+        assertNull(SessionCommand.parse("SET @v = NOW()"), "a value each backend computes: a write");
+        assertNull(SessionCommand.parse("SET @v = (SELECT MAX(id) FROM t)"));
+        assertNull(SessionCommand.parse("SET @v = 1, @@session.x = 2"));
+    }
+
+    @Test
     void sqliteConnectionPragmas() {
         assertEquals(List.of(new Assignment("pragma:foreign_keys", "PRAGMA foreign_keys = ON")),
                 set(" PRAGMA foreign_keys = ON;"));
@@ -65,7 +74,7 @@ class SessionCommandTest {
     void notTheSessions() {
         for (String sql : List.of("SET LOCAL search_path = x", "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "SET CONSTRAINTS ALL DEFERRED",
-                "SET GLOBAL max_connections = 10", "SET @@global.sql_mode = ''", "SET @v = 1",
+                "SET GLOBAL max_connections = 10", "SET @@global.sql_mode = ''", "SET @v = RAND()",
                 "SET autocommit = 0", "SET x = (SELECT max(id) FROM t)", "SET a = 1; DROP TABLE t",
                 "RESET QUERY CACHE", "RESET MASTER", "SET PERSIST max_connections = 10", "SELECT 1",
                 "UPDATE t SET v = 1")) {
