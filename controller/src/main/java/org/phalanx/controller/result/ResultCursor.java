@@ -50,15 +50,11 @@ public final class ResultCursor implements AutoCloseable {
     }
 
     /**
-     * @param owner   closed with the cursor (e.g. the request manager's Result, which releases the
-     *                backend connection); may be null
+     * A live result whose first rows were already read into memory; closing the cursor closes
+     * {@code rows} (which releases the backend connection).
+     *
      * @param maxRows the client's Statement.setMaxRows, 0 for no limit
      */
-    public static ResultCursor open(ResultSet resultSet, AutoCloseable owner, int maxRows) throws SQLException {
-        return new ResultCursor(resultSet, owner, ColumnDescriber.describe(resultSet.getMetaData()), maxRows, List.of());
-    }
-
-    /** A live result whose first rows were already read into memory. */
     public static ResultCursor open(Result.Rows rows, int maxRows) throws SQLException {
         ResultSet rs = rows.resultSet();
         return new ResultCursor(rs, rows, ColumnDescriber.describe(rs.getMetaData()), maxRows, rows.prefix());

@@ -456,7 +456,9 @@ public final class Backend implements BackendView {
 
     /**
      * A pooled connection for the real login with a session's settings applied; closing it puts
-     * the defaults back before it returns to the pool, or drops it from the pool if that fails.
+     * the defaults back before it returns to the pool, or drops it from the pool if that fails. A
+     * SQLite connection is always dropped: a pragma has no RESET, and the backend's URL may set its
+     * own starting values (SQLite connections are cheap to open again).
      */
     public Connection connectionFor(String virtualUser, SessionSettings settings) throws SQLException {
         Credentials credentials = config.credentialsFor(virtualUser);
@@ -465,6 +467,10 @@ public final class Backend implements BackendView {
             return c;
         }
         Runnable putBack = () -> {
+            if (engine() == Engine.SQLITE) {
+                pools.get(credentials).evictConnection(c);
+                return;
+            }
             try {
                 settings.resetForPool(c, engine());
                 c.close();

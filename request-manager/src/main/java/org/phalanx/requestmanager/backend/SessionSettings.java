@@ -66,11 +66,6 @@ public final class SessionSettings {
      * back to the pool: outside a transaction, since PostgreSQL would undo the reset with it.
      */
     void resetForPool(Connection c, Engine engine) throws SQLException {
-        if (engine == Engine.SQLITE) {
-            // a pragma has no RESET, and the backend's URL may set its own starting values: a SQLite
-            // connection (cheap to open again) leaves the pool instead
-            throw new SQLException("SQLite pragmas are not reset: the connection is dropped from the pool");
-        }
         if (!c.getAutoCommit()) {
             c.rollback(); // what closing it would do to anything left uncommitted
             c.setAutoCommit(true);
