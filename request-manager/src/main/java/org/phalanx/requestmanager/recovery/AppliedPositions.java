@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionException;
 import java.util.regex.Pattern;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.backend.LocalTransaction;
 
 /**
  * What a backend has applied, recorded on the backend itself (in {@link AppliedTable}), one row per unit of work at its log position (an auto-commit write at its own position, a
@@ -168,12 +169,6 @@ public final class AppliedPositions {
         }
     }
 
-    /** A piece of backend work. */
-    @FunctionalInterface
-    public interface Work<T> {
-        T run() throws Exception;
-    }
-
     /**
      * Runs one auto-commit unit as a short transaction that also records its position, committed
      * once {@code logged} completes. A statement that cannot run in a transaction runs on its own
@@ -181,7 +176,7 @@ public final class AppliedPositions {
      * would run it again).
      */
     public static <T> T runUnit(Connection c, Engine engine, String sql, long position, CompletableFuture<?> logged,
-                                Work<T> work) throws Exception {
+                                LocalTransaction.Work<T> work) throws Exception {
         if (runsOutsideTransactions(sql)) {
             T result = work.run();
             inTransaction(c, () -> {
@@ -190,17 +185,11 @@ public final class AppliedPositions {
             });
             return result;
         }
-        c.setAutoCommit(false);
-        try {
+        return LocalTransaction.run(c, () -> {
             T result = work.run();
             commit(c, engine, position, logged);
             return result;
-        } catch (Exception | Error e) {
-            rollbackQuietly(c);
-            throw e;
-        } finally {
-            restoreAutoCommit(c);
-        }
+        });
     }
 
     @FunctionalInterface
@@ -210,31 +199,10 @@ public final class AppliedPositions {
 
     /** Runs work in a transaction on an auto-commit connection and commits it. */
     private static void inTransaction(Connection c, SqlWork work) throws SQLException {
-        c.setAutoCommit(false);
-        try {
+        LocalTransaction.runSql(c, () -> {
             work.run();
             c.commit();
-        } catch (SQLException | RuntimeException e) {
-            rollbackQuietly(c);
-            throw e;
-        } finally {
-            restoreAutoCommit(c);
-        }
-    }
-
-    private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // the connection is broken: the pool discards it, and the transaction with it
-        }
-    }
-
-    private static void restoreAutoCommit(Connection c) {
-        try {
-            c.setAutoCommit(true);
-        } catch (SQLException ignored) {
-            // the pool resets it
-        }
+            return null;
+        });
     }
 }

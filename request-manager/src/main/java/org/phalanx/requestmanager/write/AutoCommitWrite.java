@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.LocalTransaction;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
@@ -34,7 +35,7 @@ final class AutoCommitWrite {
         while (true) {
             // its connection is aborted if the backend hangs: the thread may be the client's own (WriteStage)
             try (Connection c = b.connectionFor(user, settings); var running = b.running().startOn(c, "a write")) {
-                AppliedPositions.Work<WriteOutcome> work = () -> {
+                LocalTransaction.Work<WriteOutcome> work = () -> {
                     WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r);
                     if (agreement != null) {
                         agreement.commitIfAgreed(b, outcome);
@@ -70,21 +71,11 @@ final class AutoCommitWrite {
         return durable == null || durable.isDone() && !durable.isCompletedExceptionally();
     }
 
-    private static WriteOutcome inTransaction(Connection c, AppliedPositions.Work<WriteOutcome> work) throws Exception {
-        c.setAutoCommit(false);
-        try {
+    private static WriteOutcome inTransaction(Connection c, LocalTransaction.Work<WriteOutcome> work) throws Exception {
+        return LocalTransaction.run(c, () -> {
             WriteOutcome outcome = work.run();
             c.commit();
             return outcome;
-        } catch (Exception | Error e) {
-            try {
-                c.rollback();
-            } catch (SQLException ignored) {
-                // a broken connection: the pool discards it, and the transaction with it
-            }
-            throw e;
-        } finally {
-            c.setAutoCommit(true);
-        }
+        });
     }
 }
