@@ -461,6 +461,9 @@ public final class Backend implements BackendView {
      * own starting values (SQLite connections are cheap to open again).
      */
     public Connection connectionFor(String virtualUser, SessionSettings settings) throws SQLException {
+        if (settings.home() != null && settings.home().backend() == this) {
+            return settings.home().lease(settings); // the session's temporary tables are there
+        }
         Credentials credentials = config.credentialsFor(virtualUser);
         Connection c = connection(credentials);
         if (settings.isEmpty()) {
@@ -492,13 +495,18 @@ public final class Backend implements BackendView {
         return config.credentialsFor(virtualUser);
     }
 
-    /** A connection of its own, outside the pools. */
+    /** A connection for one client session only ({@link SessionHome}), outside the pools. */
+    Connection sessionConnection(String virtualUser) throws SQLException {
+        return newConnection(config.credentialsFor(virtualUser));
+    }
+
+    /** A connection of its own, outside the pools, with the driver properties the pools use. */
     private Connection newConnection(Credentials credentials) throws SQLException {
         if (config.driverJar() != null) {
             return new DriverDataSource(DriverJars.load(config.driverJar(), config.driverClass(), config.url()),
-                    config.url(), new Properties()).getConnection(credentials.user(), credentials.password());
+                    config.url(), driverDefaults()).getConnection(credentials.user(), credentials.password());
         }
-        Properties p = new Properties();
+        Properties p = driverDefaults();
         if (credentials.user() != null) {
             p.setProperty("user", credentials.user());
         }
@@ -532,22 +540,25 @@ public final class Backend implements BackendView {
         hc.setConnectionTimeout(Math.max(250, connectionTimeout.toMillis()));
         // A backend that is down must not stop the controller from starting: fail on first use instead.
         hc.setInitializationFailTimeout(-1);
-        if (engine == Engine.SQLITE) {
-            // WAL: readers never block the writer; busy_timeout: wait for a lock instead of failing;
-            // dates as text, readable and the same whatever the controller's time zone.
-            addDefault(hc, driverProperties, "journal_mode", "WAL");
-            addDefault(hc, driverProperties, "busy_timeout", "10000");
-            addDefault(hc, driverProperties, "date_class", "TEXT");
-        }
+        Properties defaults = driverDefaults();
+        driverProperties.putAll(defaults); // a driver from a jar gets them directly, not through the pool
+        defaults.forEach((property, value) -> hc.addDataSourceProperty((String) property, value));
         return new HikariDataSource(hc);
     }
 
-    /** A driver property unless the URL sets it (a driver from a jar gets it directly, not through the pool). */
-    private void addDefault(HikariConfig hc, Properties driverProperties, String property, String value) {
-        if (!config.url().contains(property + "=")) {
-            hc.addDataSourceProperty(property, value);
-            driverProperties.setProperty(property, value);
+    /** The driver properties every connection gets unless the URL sets them. */
+    private Properties driverDefaults() {
+        Properties defaults = new Properties();
+        if (engine == Engine.SQLITE) {
+            // WAL: readers never block the writer; busy_timeout: wait for a lock instead of failing;
+            // dates as text, readable and the same whatever the controller's time zone.
+            Map.of("journal_mode", "WAL", "busy_timeout", "10000", "date_class", "TEXT").forEach((property, value) -> {
+                if (!config.url().contains(property + "=")) {
+                    defaults.setProperty(property, value);
+                }
+            });
         }
+        return defaults;
     }
 
     /**

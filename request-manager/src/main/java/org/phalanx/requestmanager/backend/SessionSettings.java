@@ -18,16 +18,33 @@ import org.phalanx.engine.Engine;
  * ({@link Backend#connectionFor(String, SessionSettings)}), so no other session sees them.
  */
 public final class SessionSettings {
-    public static final SessionSettings NONE = new SessionSettings(Map.of());
+    public static final SessionSettings NONE = new SessionSettings(Map.of(), null);
 
     private final Map<String, String> byName;
+    /**
+     * The session's own connection, where its temporary tables live, or null: on that backend the
+     * session's work runs there instead of on pooled connections. Not a parameter: it is neither
+     * logged nor compared.
+     */
+    private final SessionHome home;
 
-    private SessionSettings(Map<String, String> byName) {
+    private SessionSettings(Map<String, String> byName, SessionHome home) {
         this.byName = byName;
+        this.home = home;
     }
 
+    /** Whether no parameter is set (the session may still have a {@link #home()}). */
     public boolean isEmpty() {
         return byName.isEmpty();
+    }
+
+    public SessionHome home() {
+        return home;
+    }
+
+    /** These parameters, for work on {@code home}'s backend run on it (null: on pooled connections). */
+    public SessionSettings at(SessionHome home) {
+        return home == this.home ? this : new SessionSettings(byName, home);
     }
 
     /** These settings with {@code name} set by {@code sql} (last: it may depend on an earlier one, as a role). */
@@ -35,21 +52,21 @@ public final class SessionSettings {
         Map<String, String> m = new LinkedHashMap<>(byName);
         m.remove(name);
         m.put(name, sql);
-        return new SessionSettings(m);
+        return new SessionSettings(m, home);
     }
 
     /** These settings without the parameters named. */
     public SessionSettings without(Collection<String> names) {
         Map<String, String> m = new LinkedHashMap<>(byName);
         m.keySet().removeAll(names);
-        return m.size() == byName.size() ? this : new SessionSettings(m);
+        return m.size() == byName.size() ? this : new SessionSettings(m, home);
     }
 
     /** Only the parameters named. */
     public SessionSettings only(Collection<String> names) {
         Map<String, String> m = new LinkedHashMap<>(byName);
         m.keySet().retainAll(names);
-        return new SessionSettings(m);
+        return new SessionSettings(m, home);
     }
 
     /** Runs the setting statements on {@code c}. */
@@ -118,7 +135,7 @@ public final class SessionSettings {
             }
             m.put(pair.substring(0, split), pair.substring(split + 1));
         }
-        return new SessionSettings(m);
+        return new SessionSettings(m, null);
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.pipeline;
 import java.util.List;
 import org.phalanx.engine.Isolation;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionHome;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.backend.SessionTails;
 import org.phalanx.requestmanager.scheduler.Scheduler;
@@ -16,6 +17,8 @@ public final class SessionState {
     private boolean readOnly;
     /** Its own parameters (SET search_path...), applied to every backend connection that serves it. */
     private SessionSettings settings = SessionSettings.NONE;
+    /** Its own connection where its temporary tables live, or null. */
+    private SessionHome home;
     /** The settings before the open transaction changed them, where its rollback undoes that (PostgreSQL); else null. */
     private SessionSettings settingsBeforeTransaction;
     private Transaction tx;
@@ -52,8 +55,17 @@ public final class SessionState {
         isolation = level;
     }
 
+    /** Its parameters, and its home: work on the home's backend runs there. */
     public SessionSettings settings() {
-        return settings;
+        return settings.at(home);
+    }
+
+    public SessionHome home() {
+        return home;
+    }
+
+    public void home(SessionHome h) {
+        home = h;
     }
 
     public void settings(SessionSettings now) {
@@ -116,7 +128,7 @@ public final class SessionState {
 
     /** Joins a transaction to backends with this session's login and isolation. */
     public void join(Transaction t, List<Backend> backends) {
-        t.join(backends, user, settings, isolation);
+        t.join(backends, user, settings(), isolation);
     }
 
     /** The open transaction, or null. */

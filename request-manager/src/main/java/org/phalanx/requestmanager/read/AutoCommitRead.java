@@ -16,7 +16,6 @@ import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.SqlStates;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
-import org.phalanx.requestmanager.routing.ReadRoute;
 
 /**
  * A read outside a begun transaction, on a pooled connection. A read's error never disables a
@@ -33,13 +32,13 @@ final class AutoCommitRead {
         this.p = p;
     }
 
-    Result read(Request r, SqlAnalysis a, SessionState s) throws SQLException {
+    /** @param only the backends that may serve it (the session's home), or null: where routing says */
+    Result read(Request r, SqlAnalysis a, SessionState s, List<Backend> only) throws SQLException {
         Set<Backend> tried = new HashSet<>();
         Set<Engine> refusing = EnumSet.noneOf(Engine.class);
         SQLException firstError = null;
         while (true) {
-            ReadRoute route = p.routing().read(a, p.backends().enabled());
-            List<Backend> candidates = new ArrayList<>(route.candidates());
+            List<Backend> candidates = candidates(a, only);
             candidates.removeAll(tried);
             candidates.removeIf(c -> refusing.contains(c.dialect())); // it would refuse again
             if (candidates.isEmpty()) {
@@ -69,5 +68,15 @@ final class AutoCommitRead {
                 }
             }
         }
+    }
+
+    private List<Backend> candidates(SqlAnalysis a, List<Backend> only) throws SQLException {
+        List<Backend> enabled = p.backends().enabled();
+        if (only == null) {
+            return new ArrayList<>(p.routing().read(a, enabled).candidates());
+        }
+        List<Backend> candidates = new ArrayList<>(only);
+        candidates.retainAll(enabled);
+        return candidates;
     }
 }

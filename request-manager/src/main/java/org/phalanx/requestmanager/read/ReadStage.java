@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.read;
 
 import java.sql.SQLException;
+import java.util.List;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
@@ -40,7 +41,8 @@ public final class ReadStage {
         if (s.locksReads()) {
             lockReads(a, s);
         }
-        if (s.settings().isEmpty()) { // a session's own settings (search_path) may change what a text reads
+        // a session's own settings (search_path) or temporary tables may change what a text reads
+        if (s.settings().isEmpty() && s.home() == null) {
             Transaction begun = s.begunTransaction();
             CacheStage.Answer cached = p.cache().read(r, a, s.tails(), s.user(),
                     begun == null ? null : begun.writtenTables());
@@ -83,11 +85,32 @@ public final class ReadStage {
             transactions.throwIfDoomed(s, t);
             for (Backend b : p.routing().read(a, p.backends().enabled()).candidates()) {
                 if (t.branches().containsKey(b)) {
-                    return inTransaction.read(r, a, s, t);
+                    return inTransaction.read(r, a, s, t, null);
                 }
             }
             // the transaction has not touched the backends this read needs: read committed data there
         }
-        return autoCommit.read(r, a, s);
+        return autoCommit.read(r, a, s, null);
+    }
+
+    /**
+     * A statement on the session's temporary tables, read or write: on its home backend only (where
+     * they live, {@link org.phalanx.requestmanager.backend.SessionHome}), inside the session's
+     * transaction if one is open (joined there first, so its rollback undoes the statement), never
+     * from or into the cache (another session's table of that name is another table). It changes
+     * nothing the other backends hold, so it is neither replicated nor logged.
+     */
+    public Result atHome(Request r, SqlAnalysis a, SessionState s, Backend home) throws SQLException {
+        List<Backend> only = List.of(home);
+        if (s.autoCommit()) {
+            return autoCommit.read(r, a, s, only);
+        }
+        if (s.locksReads()) {
+            lockReads(a, s);
+        }
+        Transaction t = s.currentTransaction(p.scheduler());
+        transactions.throwIfDoomed(s, t);
+        s.join(t, only);
+        return inTransaction.read(r, a, s, t, only);
     }
 }

@@ -28,11 +28,12 @@ final class TransactionRead {
         this.transactions = transactions;
     }
 
-    Result read(Request r, SqlAnalysis a, SessionState s, Transaction t) throws SQLException {
+    /** @param only the backends that may serve it (the session's home), or null: where routing says */
+    Result read(Request r, SqlAnalysis a, SessionState s, Transaction t, List<Backend> only) throws SQLException {
         while (true) {
             List<Backend> candidates = new ArrayList<>();
-            for (Backend b : p.routing().read(a, p.backends().enabled()).candidates()) {
-                if (t.branches().containsKey(b)) {
+            for (Backend b : only != null ? only : p.routing().read(a, p.backends().enabled()).candidates()) {
+                if (t.branches().containsKey(b) && b.isEnabled()) {
                     candidates.add(b);
                 }
             }

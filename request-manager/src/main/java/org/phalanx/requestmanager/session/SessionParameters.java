@@ -53,7 +53,8 @@ final class SessionParameters {
             throw p.backends().noBackend();
         }
         for (Backend b : backends) {
-            try (Connection tried = b.connectionFor(s.user(), next)) { // applied when taken, reset when closed
+            // on a pooled connection, applied when taken, reset when closed (its home gets them when next taken)
+            try (Connection tried = b.connectionFor(s.user(), next.at(null))) {
                 tried.clearWarnings();
             } catch (SQLException e) {
                 throw SqlStates.normalize(e, b.dialect());

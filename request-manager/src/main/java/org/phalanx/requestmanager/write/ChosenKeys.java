@@ -103,7 +103,7 @@ public interface ChosenKeys {
                 if (branch != null) {
                     return ControllerKeys.learn(branch, table);
                 }
-                try (Connection c = b.connectionFor(s.user(), s.settings())) {
+                try (Connection c = b.connectionFor(s.user(), s.settings().at(null))) { // not its home: a branch may hold it
                     return ControllerKeys.learn(c, table);
                 }
             })));

@@ -93,7 +93,7 @@ final class DefaultValues {
             if (branch != null) {
                 defaults = defaults(branch, b.engine(), table);
             } else {
-                try (Connection c = b.connectionFor(s.user(), s.settings())) {
+                try (Connection c = b.connectionFor(s.user(), s.settings().at(null))) { // not its home: a branch may hold it
                     defaults = defaults(c, b.engine(), table);
                 }
             }

@@ -100,7 +100,6 @@ public final class WriteStage {
 
     public Result write(Request r, SqlAnalysis a, SessionState s) throws SQLException {
         refuseIfTooLarge(r, p.backends().enabled());
-        TemporaryTables.refuse(r.sql());
         Access tableLevel = p.scheduler().lockResources(a);
         long schemaSeen = rows.schemaChanges();
         Access refined = rows.refine(tableLevel, a, r.sql(), r.params(), p.backends().enabled(), s.user());
