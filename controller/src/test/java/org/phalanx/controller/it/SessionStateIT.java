@@ -188,20 +188,6 @@ class SessionStateIT {
         cluster.assertIdentical("child", "id");
     }
 
-    /** Refused with 0A000 rather than created on pooled connections other sessions would see; the session goes on. */
-    @ParameterizedTest
-    @EnumSource(Kind.class)
-    void temporaryTablesAreRefusedClearly(Kind kind) throws Exception {
-        cluster = new EngineCluster(dir, kind, 2, "phalanx_session_temp", "");
-        try (Connection c = cluster.connect()) {
-            SQLException e = assertThrows(SQLException.class,
-                    () -> execute(c, "CREATE TEMPORARY TABLE scratch (id INTEGER PRIMARY KEY)"));
-            assertEquals("0A000", e.getSQLState(), e.getMessage());
-            assertEquals("1", column(c, "SELECT 1"));
-        }
-        cluster.assertAllEnabled();
-    }
-
     /** As pgjdbc does on one database: switching auto-commit on after a failed statement rolls back. */
     @Test
     void postgresqlSetAutoCommitAfterAFailedStatementRollsBack() throws Exception {

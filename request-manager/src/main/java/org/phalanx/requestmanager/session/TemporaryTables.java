@@ -19,6 +19,9 @@ final class TemporaryTables {
     private static final Pattern CREATED = Pattern.compile(
             "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*(?:create\\s+(?:(?:global|local)\\s+)?temp(?:orary)?\\s+table\\s+"
                     + "(?:if\\s+not\\s+exists\\s+)?" + NAME + "|select\\b.*?\\binto\\s+(?:temp|temporary)\\s+(?:table\\s+)?" + NAME + ")");
+    /** {@code DROP [TEMPORARY] TABLE [IF EXISTS] t} (MariaDB's TEMPORARY form is beyond the parser). */
+    private static final Pattern DROPPED = Pattern.compile(
+            "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*drop\\s+(?:temporary\\s+)?table\\s+(?:if\\s+exists\\s+)?" + NAME + "\\s*;?\\s*$");
     /** Schemas that name where temporary tables live: PostgreSQL's {@code pg_temp[_n]}, SQLite's {@code temp}. */
     private static final Pattern TEMPORARY_SCHEMA = Pattern.compile("(?i)pg_temp(?:_\\d+)?|temp");
 
@@ -26,6 +29,9 @@ final class TemporaryTables {
 
     /** The table a statement creates as temporary, or null. */
     static String created(String sql) {
+        if (!mentionsTemp(sql)) {
+            return null; // nearly every statement: no pattern matching on the way of each read
+        }
         Matcher m = CREATED.matcher(sql);
         if (!m.find()) {
             return null;
@@ -54,7 +60,10 @@ final class TemporaryTables {
     }
 
     /** Whether everything the statement may change is one of the session's temporary tables. */
-    boolean changesOnlyTemporary(SqlAnalysis a) {
+    boolean changesOnlyTemporary(SqlAnalysis a, String sql) {
+        if (isTemporary(dropped(sql))) {
+            return true;
+        }
         if (!a.kind().isWrite()) {
             return true;
         }
@@ -67,20 +76,37 @@ final class TemporaryTables {
     }
 
     /** After the statement ran on the home: the names it created, dropped or renamed. */
-    void ran(SqlAnalysis a, String created) {
+    void ran(SqlAnalysis a, String sql, String created) {
         if (created != null) {
             names.add(created);
+        }
+        String dropped = dropped(sql);
+        if (dropped != null) {
+            names.remove(dropped);
+            return;
         }
         DdlEffect ddl = a.ddl();
         if (ddl == null || !isTemporary(ddl.table())) {
             return;
         }
-        if (ddl.type() == DdlEffect.Type.DROP) {
-            names.remove(normalized(ddl.table()));
-        } else if (ddl.type() == DdlEffect.Type.RENAME && ddl.newName() != null) {
+        if (ddl.type() == DdlEffect.Type.RENAME && ddl.newName() != null) {
             names.remove(normalized(ddl.table()));
             names.add(normalized(ddl.newName()));
         }
+    }
+
+    private static boolean mentionsTemp(String sql) {
+        for (int i = sql.length() - 4; i >= 0; i--) {
+            if (sql.regionMatches(true, i, "temp", 0, 4)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String dropped(String sql) {
+        Matcher m = DROPPED.matcher(sql);
+        return m.find() ? normalized(m.group(1)) : null;
     }
 
     /** They were lost (their home left service). */

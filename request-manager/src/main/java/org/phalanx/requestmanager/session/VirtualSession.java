@@ -226,7 +226,7 @@ final class VirtualSession implements Session {
      * from them is refused: the other backends do not have them, so it could not be replicated.
      */
     private Result atHome(Request r, SqlAnalysis a, String created) throws SQLException {
-        if (created == null && !temporaries.changesOnlyTemporary(a)) {
+        if (created == null && !temporaries.changesOnlyTemporary(a, r.sql())) {
             throw new SQLFeatureNotSupportedException("a write that changes regular tables cannot read this session's"
                     + " temporary tables: they live on one backend, and the write could not be replicated to the others"
                     + " (docs/jdbc-unsupported.md)", SqlState.FEATURE_NOT_SUPPORTED.code());
@@ -241,7 +241,7 @@ final class VirtualSession implements Session {
             p.statistics().write();
         }
         Result result = reads.atHome(r, a, state, home.backend());
-        temporaries.ran(a, created);
+        temporaries.ran(a, r.sql(), created);
         return result;
     }
 
