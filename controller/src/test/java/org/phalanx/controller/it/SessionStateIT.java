@@ -188,6 +188,37 @@ class SessionStateIT {
         cluster.assertIdentical("child", "id");
     }
 
+    /**
+     * A parameter first set inside a transaction, after its branches were opened without any, is
+     * reset when they go back to the pool: no other session gets a connection that kept it.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void aSettingMadeInsideATransactionLeavesNoPooledConnection(Kind kind) throws Exception {
+        boolean pg = kind == Kind.POSTGRESQL;
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_session_leak", "");
+        String show = pg ? "SHOW search_path" : "SELECT @@session.time_zone";
+        try (Connection setup = cluster.connect(); Statement s = setup.createStatement()) {
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+        }
+        String before;
+        try (Connection b = cluster.connect()) {
+            before = column(b, show);
+        }
+        for (int round = 0; round < 5; round++) {
+            try (Connection a = cluster.connect()) {
+                a.setAutoCommit(false);
+                update(a, "INSERT INTO t VALUES (" + round + ")"); // its branches open, with no settings
+                execute(a, pg ? "SET search_path TO pg_catalog" : "SET time_zone = '+03:00'");
+                a.commit();
+            }
+            try (Connection b = cluster.connect()) {
+                assertEveryRead(b, show, before);
+            }
+        }
+        cluster.assertAllEnabled();
+    }
+
     /** As pgjdbc does on one database: switching auto-commit on after a failed statement rolls back. */
     @Test
     void postgresqlSetAutoCommitAfterAFailedStatementRollsBack() throws Exception {

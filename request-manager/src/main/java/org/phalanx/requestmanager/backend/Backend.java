@@ -458,24 +458,44 @@ public final class Backend implements BackendView {
      * A pooled connection for the real login with a session's settings applied; closing it puts
      * the defaults back before it returns to the pool, or drops it from the pool if that fails. A
      * SQLite connection is always dropped: a pragma has no RESET, and the backend's URL may set its
-     * own starting values (SQLite connections are cheap to open again).
+     * own starting values (SQLite connections are cheap to open again). On the backend of the
+     * session's home, the home instead.
      */
     public Connection connectionFor(String virtualUser, SessionSettings settings) throws SQLException {
+        return take(virtualUser, settings, false);
+    }
+
+    /**
+     * {@link #connectionFor} for a transaction's branch, whose settings may change while it is open
+     * ({@link #switchSettings}): whatever it carries when closed is reset.
+     */
+    public Connection branchConnection(String virtualUser, SessionSettings settings) throws SQLException {
+        return take(virtualUser, settings, true);
+    }
+
+    /** Replaces the settings {@code from} on a connection taken here by {@code next}. */
+    public void switchSettings(Connection c, SessionSettings from, SessionSettings next) throws SQLException {
+        SettingsApplied.switchTo(c, from, next, engine);
+    }
+
+    private Connection take(String virtualUser, SessionSettings settings, boolean settingsMayChange) throws SQLException {
         if (settings.home() != null && settings.home().backend() == this) {
             return settings.home().lease(settings); // the session's temporary tables are there
         }
         Credentials credentials = config.credentialsFor(virtualUser);
         Connection c = connection(credentials);
-        if (settings.isEmpty()) {
+        if (settings.isEmpty() && !settingsMayChange) {
             return c;
         }
-        Runnable putBack = () -> {
-            if (engine() == Engine.SQLITE) {
+        Consumer<SessionSettings> putBack = applied -> {
+            if (engine() == Engine.SQLITE && !applied.isEmpty()) {
                 pools.get(credentials).evictConnection(c);
                 return;
             }
             try {
-                settings.resetForPool(c, engine());
+                if (!applied.isEmpty()) {
+                    applied.resetForPool(c, engine());
+                }
                 c.close();
             } catch (SQLException | RuntimeException e) {
                 LOG.debug("{}: resetting session settings failed, the connection is dropped: {}", name(), e.getMessage());
@@ -485,10 +505,10 @@ public final class Backend implements BackendView {
         try {
             settings.apply(c);
         } catch (SQLException | RuntimeException e) {
-            putBack.run();
+            putBack.accept(settings);
             throw e;
         }
-        return SettingsApplied.wrap(c, putBack);
+        return SettingsApplied.wrap(c, settings, putBack);
     }
 
     public Credentials credentialsFor(String virtualUser) {

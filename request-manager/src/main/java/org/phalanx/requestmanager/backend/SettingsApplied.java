@@ -1,46 +1,95 @@
 package org.phalanx.requestmanager.backend;
 
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Consumer;
+import org.phalanx.engine.Engine;
 
-/** A pooled connection carrying a session's settings: closing it runs {@code putBack} once instead. */
-final class SettingsApplied {
-    private SettingsApplied() {
+/**
+ * A pooled connection carrying a session's settings: closing it runs {@code putBack} once instead,
+ * with the settings it carries then. Those are the ones it was taken with, or the ones
+ * {@link #switchTo} put on it since (a transaction's branch when its session sets a parameter), so
+ * whatever was applied is what gets reset.
+ */
+final class SettingsApplied implements InvocationHandler {
+    private final Connection pooled;
+    private final Consumer<SessionSettings> putBack;
+    private SessionSettings applied;
+    private boolean closed;
+
+    private SettingsApplied(Connection pooled, SessionSettings applied, Consumer<SessionSettings> putBack) {
+        this.pooled = pooled;
+        this.applied = applied;
+        this.putBack = putBack;
     }
 
-    static Connection wrap(Connection pooled, Runnable putBack) {
-        boolean[] closed = new boolean[1];
-        return (Connection) Proxy.newProxyInstance(SettingsApplied.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                    switch (method.getName()) {
-                        case "close":
-                            synchronized (closed) {
-                                if (!closed[0]) {
-                                    closed[0] = true;
-                                    putBack.run();
-                                }
-                            }
-                            return null;
-                        case "isClosed":
-                            synchronized (closed) {
-                                if (closed[0]) {
-                                    return true;
-                                }
-                            }
-                            break;
-                        case "equals":
-                            return proxy == args[0];
-                        case "hashCode":
-                            return System.identityHashCode(proxy);
-                        default:
-                            break;
+    static Connection wrap(Connection pooled, SessionSettings applied, Consumer<SessionSettings> putBack) {
+        return (Connection) Proxy.newProxyInstance(SettingsApplied.class.getClassLoader(), new Class<?>[] {Connection.class},
+                new SettingsApplied(pooled, applied, putBack));
+    }
+
+    /**
+     * Replaces the settings on {@code c}, which has {@code from} applied, by {@code next}; remembered
+     * for the reset when {@code c} (or the connection behind it) is one of these.
+     */
+    static void switchTo(Connection c, SessionSettings from, SessionSettings next, Engine engine) throws SQLException {
+        if (c.isWrapperFor(SettingsApplied.class)) {
+            SettingsApplied carrier = c.unwrap(SettingsApplied.class);
+            synchronized (carrier) {
+                carrier.applied.switchTo(next, carrier.pooled, engine);
+                carrier.applied = next;
+            }
+            return;
+        }
+        from.switchTo(next, c, engine);
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        switch (method.getName()) {
+            case "close":
+                SessionSettings toReset;
+                synchronized (this) {
+                    if (closed) {
+                        return null;
                     }
-                    try {
-                        return method.invoke(pooled, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
+                    closed = true;
+                    toReset = applied;
+                }
+                putBack.accept(toReset);
+                return null;
+            case "isClosed":
+                synchronized (this) {
+                    if (closed) {
+                        return true;
                     }
-                });
+                }
+                break;
+            case "isWrapperFor":
+                if (args[0] == SettingsApplied.class) {
+                    return true;
+                }
+                break;
+            case "unwrap":
+                if (args[0] == SettingsApplied.class) {
+                    return this;
+                }
+                break;
+            case "equals":
+                return proxy == args[0];
+            case "hashCode":
+                return System.identityHashCode(proxy);
+            default:
+                break;
+        }
+        try {
+            return method.invoke(pooled, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 }

@@ -47,7 +47,7 @@ public final class LazyBranch implements InvocationHandler {
             default -> null;
         };
         Opener opener = () -> {
-            Connection c = backend.connectionFor(user, settings);
+            Connection c = backend.branchConnection(user, settings);
             try {
                 c.setAutoCommit(false);
                 if (level != null && c.getTransactionIsolation() != level) {

@@ -78,7 +78,7 @@ final class SessionParameters {
             Backend b = branch.getKey();
             Connection c = branch.getValue();
             done.add(s.tails().enqueue(b, Access.NOTHING, () -> {
-                now.switchTo(next, c, b.engine());
+                b.switchSettings(c, now, next);
                 return null;
             }));
         }
