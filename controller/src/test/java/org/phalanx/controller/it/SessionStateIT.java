@@ -189,6 +189,62 @@ class SessionStateIT {
     }
 
     /**
+     * PostgreSQL's {@code SET LOCAL}: nothing outside a transaction; inside one, the transaction's
+     * reads (before its first write too) and writes see it on every backend, until it ends,
+     * committed or rolled back; a session value set before comes back; it never waits for another
+     * client's transaction.
+     */
+    @Test
+    void postgresqlSetLocalLastsUntilTheTransactionEnds() throws Exception {
+        cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_session_local", "");
+        try (Connection setup = cluster.connect(); Statement s = setup.createStatement()) {
+            s.executeUpdate("CREATE SCHEMA s2");
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY, v VARCHAR(10) NOT NULL)");
+            s.executeUpdate("CREATE TABLE s2.t (id INTEGER PRIMARY KEY, v VARCHAR(10) NOT NULL)");
+            s.executeUpdate("INSERT INTO t VALUES (1, 'public')");
+            s.executeUpdate("INSERT INTO s2.t VALUES (1, 's2')");
+            s.executeUpdate("CREATE TABLE s2.only_s2 (id INTEGER PRIMARY KEY, v VARCHAR(10) NOT NULL)");
+        }
+        String defaultPath = "\"$user\", public";
+        try (Connection longTx = cluster.connect(); Connection a = cluster.connect()) {
+            longTx.setAutoCommit(false);
+            update(longTx, "UPDATE t SET v = 'public' WHERE id = 1");
+
+            execute(a, "SET LOCAL search_path TO s2"); // outside a transaction: nothing
+            assertEveryRead(a, "SHOW search_path", defaultPath);
+            for (boolean commit : new boolean[] {true, false}) {
+                a.setAutoCommit(false);
+                notWaitingFor(longTx, () -> execute(a, "SET LOCAL search_path TO s2, public"));
+                assertEveryRead(a, "SELECT v FROM t WHERE id = 1", "s2");
+                update(a, "INSERT INTO only_s2 VALUES (" + (commit ? 1 : 2) + ", 'local')");
+                assertEveryRead(a, "SHOW search_path", "s2, public");
+                if (commit) {
+                    a.commit();
+                } else {
+                    a.rollback();
+                }
+                a.setAutoCommit(true);
+                assertEveryRead(a, "SHOW search_path", defaultPath);
+            }
+            execute(a, "SET search_path TO s2"); // a session value comes back after a local one
+            a.setAutoCommit(false);
+            execute(a, "SET LOCAL search_path TO public");
+            assertEveryRead(a, "SELECT v FROM t WHERE id = 1", "public");
+            a.commit();
+            a.setAutoCommit(true);
+            assertEveryRead(a, "SHOW search_path", "s2");
+            longTx.commit();
+        }
+        for (String backend : cluster.backends()) {
+            try (Connection direct = cluster.direct(backend)) {
+                assertEquals("1:local", column(direct, "SELECT string_agg(id || ':' || v, ',') FROM s2.only_s2"), backend);
+                assertEquals("1", column(direct, "SELECT COUNT(*) FROM public.t"), backend);
+            }
+        }
+        cluster.assertAllEnabled();
+    }
+
+    /**
      * A parameter first set inside a transaction, after its branches were opened without any, is
      * reset when they go back to the pool: no other session gets a connection that kept it.
      */

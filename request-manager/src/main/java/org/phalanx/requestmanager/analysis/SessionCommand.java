@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * {@code SET [SESSION] name = value[, ...]}, {@code SET @@[session.]name = value}, {@code SET NAMES};
  * SQLite's {@code PRAGMA name = value} / {@code PRAGMA name(value)} for the pragmas that belong to
  * the connection ({@link #CONNECTION_PRAGMAS}; named {@code pragma:name} among the settings).
- * Not: {@code SET LOCAL} and {@code SET CONSTRAINTS} (the transaction's), {@code SET TRANSACTION}
+ * {@code SET LOCAL} too ({@link #local}: on PostgreSQL, until the end of the transaction). Not:
+ * {@code SET CONSTRAINTS} (the transaction's), {@code SET TRANSACTION}
  * (handled as the JDBC call), {@code SET GLOBAL} / {@code PERSIST} (the server's), user variables
  * set to anything but a literal ({@code SET @v = NOW()}, a value each backend would compute for
  * itself), {@code autocommit}. MariaDB user variables set to literals ({@code SET @v = 42}) are
@@ -23,8 +24,14 @@ import java.util.regex.Pattern;
  * @param reset  the names this command resets to their defaults (a SET to DEFAULT resets)
  * @param set    the assignments it makes, each as a statement of its own
  * @param resetAll {@code RESET ALL}: every parameter but the role and session authorization
+ * @param local    written {@code SET LOCAL}: PostgreSQL's lasts until the transaction ends (and
+ *                 does nothing outside one); MariaDB's is its {@code SET SESSION}
  */
-public record SessionCommand(List<String> reset, List<Assignment> set, boolean resetAll) {
+public record SessionCommand(List<String> reset, List<Assignment> set, boolean resetAll, boolean local) {
+    public SessionCommand(List<String> reset, List<Assignment> set, boolean resetAll) {
+        this(reset, set, resetAll, false);
+    }
+
     /** One parameter's assignment: its normalized name and the statement that sets it. */
     public record Assignment(String name, String sql) {
     }
@@ -116,6 +123,11 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
         }
         String body = set.group(1);
         String firstWord = body.split("[\\s=@]", 2)[0].toLowerCase(Locale.ROOT);
+        if (firstWord.equals("local")) {
+            SessionCommand session = parse("SET " + body.substring(firstWord.length()).strip());
+            return session == null || session.resetAll() ? null
+                    : new SessionCommand(session.reset(), session.set(), false, true);
+        }
         if (body.startsWith("@") && !body.startsWith("@@")) {
             return userVariables(body);
         }

@@ -69,6 +69,11 @@ public final class SessionSettings {
         return new SessionSettings(m, home);
     }
 
+    /** The statement that set {@code name}, or null if it is not set. */
+    public String statement(String name) {
+        return byName.get(name);
+    }
+
     /** Runs the setting statements on {@code c}. */
     void apply(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {

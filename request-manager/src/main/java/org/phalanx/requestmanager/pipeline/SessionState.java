@@ -1,6 +1,9 @@
 package org.phalanx.requestmanager.pipeline;
 
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.phalanx.engine.Isolation;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionHome;
@@ -21,6 +24,8 @@ public final class SessionState {
     private SessionHome home;
     /** The settings before the open transaction changed them, where its rollback undoes that (PostgreSQL); else null. */
     private SessionSettings settingsBeforeTransaction;
+    /** Parameters PostgreSQL's SET LOCAL set in the open transaction, to the statements that set them before (null: unset). */
+    private final Map<String, String> localBefore = new HashMap<>();
     private Transaction tx;
     /** A read-only REPEATABLE READ or SERIALIZABLE transaction's snapshot, once it has read. */
     private ReadOnlySnapshot snapshot;
@@ -79,12 +84,31 @@ public final class SessionState {
         }
     }
 
-    /** The transaction ended: its rollback puts back the settings it changed, where the engines do. */
+    /**
+     * Parameters {@code SET LOCAL} changed from {@code before} in the open transaction: their values
+     * before come back when it ends, committed or not. {@code local} false: set for the session
+     * (plain SET), they stay.
+     */
+    public void setInTransaction(Collection<String> names, SessionSettings before, boolean local) {
+        for (String name : names) {
+            if (!local) {
+                localBefore.remove(name);
+            } else if (!localBefore.containsKey(name)) {
+                localBefore.put(name, before.statement(name));
+            }
+        }
+    }
+
+    /** The transaction ended: its rollback puts back the settings it changed, where the engines do; SET LOCAL ends. */
     public void transactionEnded(boolean committed) {
         if (settingsBeforeTransaction != null && !committed) {
             settings = settingsBeforeTransaction;
+        } else {
+            localBefore.forEach((name, statement) -> settings = statement == null
+                    ? settings.without(List.of(name)) : settings.with(name, statement));
         }
         settingsBeforeTransaction = null;
+        localBefore.clear();
     }
 
     public boolean readOnly() {

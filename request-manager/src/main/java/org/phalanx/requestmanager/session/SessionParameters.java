@@ -40,17 +40,22 @@ final class SessionParameters {
             throw new SQLFeatureNotSupportedException(e.getMessage(), SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         SessionCommand command = SessionCommand.parse(sql);
-        SessionSettings next = s.settings();
+        List<Backend> backends = p.backends().enabled();
+        if (backends.isEmpty()) {
+            throw p.backends().noBackend();
+        }
+        boolean untilTransactionEnds = command.local() && backends.stream().anyMatch(b -> b.engine() == Engine.POSTGRESQL);
+        if (untilTransactionEnds && s.autoCommit()) {
+            return; // as PostgreSQL: a warning, and nothing changes
+        }
+        SessionSettings before = s.settings();
+        SessionSettings next = before;
         if (command.resetAll()) {
             next = next.only(SessionCommand.ROLES);
         }
         next = next.without(command.reset());
         for (SessionCommand.Assignment a : command.set()) {
             next = next.with(a.name(), a.sql());
-        }
-        List<Backend> backends = p.backends().enabled();
-        if (backends.isEmpty()) {
-            throw p.backends().noBackend();
         }
         for (Backend b : backends) {
             // on a pooled connection, applied when taken, reset when closed (its home gets them when next taken)
@@ -66,6 +71,11 @@ final class SessionParameters {
         }
         if (!s.autoCommit() && backends.stream().allMatch(b -> b.engine() == Engine.POSTGRESQL)) {
             s.settingsUndoneByRollback(); // PostgreSQL's SET is transactional; MariaDB's is not
+        }
+        if (!s.autoCommit()) {
+            List<String> names = new ArrayList<>(command.reset());
+            command.set().forEach(a -> names.add(a.name()));
+            s.setInTransaction(names, before, untilTransactionEnds);
         }
         s.settings(next);
     }

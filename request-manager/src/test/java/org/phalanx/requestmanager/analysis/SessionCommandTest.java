@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,8 +72,19 @@ class SessionCommandTest {
     }
 
     @Test
+    void setLocalIsMarkedSo() {
+        SessionCommand local = SessionCommand.parse("SET LOCAL search_path = x, public");
+        assertEquals(List.of(new SessionCommand.Assignment("search_path", "SET search_path = x, public")), local.set());
+        assertTrue(local.local());
+        assertEquals(List.of("timezone"), SessionCommand.parse("set local time zone default").reset());
+        assertTrue(SessionCommand.parse("set local time zone default").local());
+        assertFalse(SessionCommand.parse("SET search_path = x").local());
+        assertNull(SessionCommand.parse("SET LOCAL TRANSACTION READ ONLY"));
+    }
+
+    @Test
     void notTheSessions() {
-        for (String sql : List.of("SET LOCAL search_path = x", "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+        for (String sql : List.of("SET LOCAL x = (SELECT 1)", "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "SET CONSTRAINTS ALL DEFERRED",
                 "SET GLOBAL max_connections = 10", "SET @@global.sql_mode = ''", "SET @v = RAND()",
                 "SET autocommit = 0", "SET x = (SELECT max(id) FROM t)", "SET a = 1; DROP TABLE t",
