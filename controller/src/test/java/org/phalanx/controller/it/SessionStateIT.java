@@ -311,6 +311,11 @@ class SessionStateIT {
             execute(a, "SET foreign_key_checks = 0, sql_safe_updates = 1");
             execute(a, "SET @batch = 42, @label := 'it''s'"); // user variables set to literals: the session's too
             assertEveryRead(a, "SELECT CONCAT(@batch, ' ', @label)", "42 it's");
+            // set to an expression: computed once (a random number, a subquery, one of the others), the same everywhere
+            notWaitingFor(longTx, () -> execute(a, "SET @r = RAND(), @n = (SELECT COUNT(*) FROM ts), @next = @batch + 1"));
+            String r = column(a, "SELECT @r");
+            assertEveryRead(a, "SELECT CONCAT(@r, ' ', @n, ' ', @next)", r + " 0 43");
+            update(a, "INSERT INTO ts VALUES (2, @r)");
             assertEveryRead(a, "SELECT @@session.time_zone", "+05:00");
             assertEveryRead(a, "SELECT @@session.foreign_key_checks", "0");
             // a write computed in the session's time zone, on every backend
@@ -332,6 +337,8 @@ class SessionStateIT {
             }
         }
         cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("ts", "id"); // the same random number on both
     }
 
     private interface Work {

@@ -16,10 +16,10 @@ import java.util.regex.Pattern;
  * the connection ({@link #CONNECTION_PRAGMAS}; named {@code pragma:name} among the settings).
  * {@code SET LOCAL} too ({@link #local}: on PostgreSQL, until the end of the transaction). Not:
  * {@code SET CONSTRAINTS} (the transaction's), {@code SET TRANSACTION}
- * (handled as the JDBC call), {@code SET GLOBAL} / {@code PERSIST} (the server's), user variables
- * set to anything but a literal ({@code SET @v = NOW()}, a value each backend would compute for
- * itself), {@code autocommit}. MariaDB user variables set to literals ({@code SET @v = 42}) are
- * the session's like parameters (named {@code @v} among the settings).
+ * (handled as the JDBC call), {@code SET GLOBAL} / {@code PERSIST} (the server's),
+ * {@code autocommit}. MariaDB user variables ({@code SET @v = 42}) are the session's like
+ * parameters (named {@code @v} among the settings); set to an expression ({@code SET @v = NOW()},
+ * a subquery), a value each backend would compute for itself, the controller computes it once.
  *
  * @param reset  the names this command resets to their defaults (a SET to DEFAULT resets)
  * @param set    the assignments it makes, each as a statement of its own
@@ -32,8 +32,15 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
         this(reset, set, resetAll, false);
     }
 
-    /** One parameter's assignment: its normalized name and the statement that sets it. */
-    public record Assignment(String name, String sql) {
+    /**
+     * One parameter's assignment: its normalized name and the statement that sets it; for a user
+     * variable set to anything but a literal, {@code sql} is null and {@code computed} the
+     * expression, which the controller evaluates once ({@link #computedAs}).
+     */
+    public record Assignment(String name, String sql, String computed) {
+        public Assignment(String name, String sql) {
+            this(name, sql, null);
+        }
     }
 
     /** The role parameters, which PostgreSQL's RESET ALL leaves alone. */
@@ -61,6 +68,8 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
     /** {@code @name = literal}: a number, a quoted string, NULL, TRUE or FALSE. */
     private static final Pattern USER_VARIABLE = Pattern.compile(
             "(?is)@([a-z_][a-z0-9_$]*)\\s*:?=\\s*(-?\\d+(?:\\.\\d+)?|'(?:[^'\\\\]|'')*'|null|true|false)");
+    /** {@code @name = expression}. */
+    private static final Pattern COMPUTED_VARIABLE = Pattern.compile("(?is)@([a-z_][a-z0-9_$]*)\\s*:?=\\s*(.+)");
     private static final Pattern SPECIAL = Pattern.compile(
             "(?is)(time\\s+zone|role|session\\s+authorization|schema|names|character\\s+set)\\s+(.+)");
 
@@ -93,8 +102,14 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
         if (value == null) {
             return "NULL";
         }
+        if (value instanceof java.math.BigDecimal d) {
+            return d.toPlainString();
+        }
         if (value instanceof Number || value instanceof Boolean) {
             return value.toString();
+        }
+        if (value instanceof byte[] bytes) {
+            return "X'" + java.util.HexFormat.of().formatHex(bytes) + "'";
         }
         String text = value.toString();
         if (text.indexOf('\\') >= 0) {
@@ -169,17 +184,37 @@ public record SessionCommand(List<String> reset, List<Assignment> set, boolean r
         return new SessionCommand(List.copyOf(resets), List.copyOf(assignments), false);
     }
 
-    /** {@code SET @a = 1, @b = 'x'}: only literals, which every backend stores alike; else null. */
+    /** {@code SET @a = 1, @b = 'x', @c = (SELECT ...)}: literals as they are, expressions to compute. */
     private static SessionCommand userVariables(String body) {
         List<Assignment> assignments = new ArrayList<>();
         for (String part : topLevelParts(body)) {
-            Matcher m = USER_VARIABLE.matcher(part.strip());
-            if (!m.matches()) {
+            Matcher literal = USER_VARIABLE.matcher(part.strip());
+            Matcher computed = COMPUTED_VARIABLE.matcher(part.strip());
+            if (literal.matches()) {
+                assignments.add(new Assignment("@" + literal.group(1).toLowerCase(Locale.ROOT), "SET " + part.strip()));
+            } else if (computed.matches()) {
+                assignments.add(new Assignment("@" + computed.group(1).toLowerCase(Locale.ROOT), null, computed.group(2)));
+            } else {
                 return null;
             }
-            assignments.add(new Assignment("@" + m.group(1).toLowerCase(Locale.ROOT), "SET " + part.strip()));
         }
         return new SessionCommand(List.of(), List.copyOf(assignments), false);
+    }
+
+    /** The expressions to compute, in order (one SELECT computes them all); empty if none. */
+    public List<String> expressions() {
+        return set.stream().map(Assignment::computed).filter(e -> e != null).toList();
+    }
+
+    /** This command with its expressions replaced by the values computed, in {@link #expressions} order. */
+    public SessionCommand computedAs(List<Object> values) {
+        List<Assignment> assignments = new ArrayList<>();
+        int next = 0;
+        for (Assignment a : set) {
+            assignments.add(a.computed() == null ? a
+                    : new Assignment(a.name(), "SET " + a.name() + " = " + literal(values.get(next++))));
+        }
+        return new SessionCommand(reset, List.copyOf(assignments), resetAll, local);
     }
 
     private static SessionCommand whole(String body) {

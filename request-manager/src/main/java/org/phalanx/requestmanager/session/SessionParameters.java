@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.session;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
@@ -11,12 +12,14 @@ import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SessionCommand;
 import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.backend.SqlStates;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.read.ReadStage;
 import org.phalanx.requestmanager.scheduler.Access;
 
 /**
@@ -32,14 +35,14 @@ final class SessionParameters {
     private SessionParameters() {
     }
 
-    static void run(Pipeline p, SessionState s, Request r) throws SQLException {
+    static void run(Pipeline p, SessionState s, Request r, ReadStage reads) throws SQLException {
         String sql;
         try {
             sql = SessionCommand.withParameters(r.sql(), r.params());
         } catch (IllegalArgumentException e) {
             throw new SQLFeatureNotSupportedException(e.getMessage(), SqlState.FEATURE_NOT_SUPPORTED.code());
         }
-        SessionCommand command = SessionCommand.parse(sql);
+        SessionCommand command = computed(SessionCommand.parse(sql), p, s, r, reads);
         List<Backend> backends = p.backends().enabled();
         if (backends.isEmpty()) {
             throw p.backends().noBackend();
@@ -78,6 +81,52 @@ final class SessionParameters {
             s.setInTransaction(names, before, untilTransactionEnds);
         }
         s.settings(next);
+    }
+
+    /**
+     * The command with the values of its expressions ({@code SET @v = NOW()}, a subquery) computed
+     * once, by a read as the session would make it, so every backend gets the same value.
+     */
+    private static SessionCommand computed(SessionCommand command, Pipeline p, SessionState s, Request r, ReadStage reads)
+            throws SQLException {
+        List<String> expressions = command.expressions();
+        if (expressions.isEmpty()) {
+            return command;
+        }
+        String select = "SELECT " + String.join(", ", expressions);
+        Request read = new Request(select, List.of(), Request.Expect.ROWS, null, 0, 0, r.queryTimeoutSeconds());
+        List<Object> values = new ArrayList<>();
+        try (Result result = reads.read(read, p.analyzer().analyze(select), s).result()) {
+            Object[] row = firstRow(result);
+            for (int i = 0; i < expressions.size(); i++) {
+                values.add(row[i]);
+            }
+        }
+        try {
+            return command.computedAs(values);
+        } catch (IllegalArgumentException e) {
+            throw new SQLFeatureNotSupportedException(e.getMessage(), SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+    }
+
+    private static Object[] firstRow(Result result) throws SQLException {
+        if (result instanceof Result.Cached cached && !cached.rows().isEmpty()) {
+            return cached.rows().get(0);
+        }
+        if (result instanceof Result.Rows rows) {
+            if (!rows.prefix().isEmpty()) {
+                return rows.prefix().get(0);
+            }
+            ResultSet rs = rows.resultSet();
+            if (rs.next()) {
+                Object[] row = new Object[rs.getMetaData().getColumnCount()];
+                for (int i = 0; i < row.length; i++) {
+                    row[i] = rs.getObject(i + 1);
+                }
+                return row;
+            }
+        }
+        throw new SQLException("computing a user variable's value returned no row", SqlState.INTERNAL_ERROR.code());
     }
 
     /** Each branch of the transaction to the new settings, in its order there; waits until they have. */

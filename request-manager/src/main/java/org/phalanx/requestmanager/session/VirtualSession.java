@@ -198,7 +198,7 @@ final class VirtualSession implements Session {
                 }
                 return new Result.UpdateCount(0, null);
             case SESSION:
-                SessionParameters.run(p, state, r);
+                SessionParameters.run(p, state, r, reads);
                 return new Result.UpdateCount(0, null);
             case SAVEPOINT:
                 if (state.autoCommit()) {

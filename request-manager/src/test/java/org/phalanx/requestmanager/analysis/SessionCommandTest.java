@@ -20,8 +20,10 @@ class SessionCommandTest {
     void mariadbUserVariablesSetToLiterals() {
         assertEquals(List.of(new Assignment("@v", "SET @v = 42"), new Assignment("@w", "SET @W := 'it''s'")),
                 set("SET @v = 42, @W := 'it''s'"));
-        assertNull(SessionCommand.parse("SET @v = NOW()"), "a value each backend computes: a write");
-        assertNull(SessionCommand.parse("SET @v = (SELECT MAX(id) FROM t)"));
+        SessionCommand computed = SessionCommand.parse("SET @v = NOW(), @w = 1, @x := (SELECT MAX(id) FROM t)");
+        assertEquals(List.of("NOW()", "(SELECT MAX(id) FROM t)"), computed.expressions(), "computed once, by the controller");
+        assertEquals(List.of(new Assignment("@v", "SET @v = '2026-11-27 05:00:00'"), new Assignment("@w", "SET @w = 1"),
+                new Assignment("@x", "SET @x = 12")), computed.computedAs(List.of("2026-11-27 05:00:00", 12L)).set());
         assertNull(SessionCommand.parse("SET @v = 1, @@session.x = 2"));
     }
 
@@ -86,7 +88,7 @@ class SessionCommandTest {
     void notTheSessions() {
         for (String sql : List.of("SET LOCAL x = (SELECT 1)", "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
                 "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", "SET CONSTRAINTS ALL DEFERRED",
-                "SET GLOBAL max_connections = 10", "SET @@global.sql_mode = ''", "SET @v = RAND()",
+                "SET GLOBAL max_connections = 10", "SET @@global.sql_mode = ''",
                 "SET autocommit = 0", "SET x = (SELECT max(id) FROM t)", "SET a = 1; DROP TABLE t",
                 "RESET QUERY CACHE", "RESET MASTER", "SET PERSIST max_connections = 10", "SELECT 1",
                 "UPDATE t SET v = 1")) {
