@@ -56,6 +56,72 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
         return rowEnds.isEmpty() ? null : new InsertText(sql, Set.copyOf(columns), close, List.copyOf(rowEnds));
     }
 
+    /**
+     * The columns an INSERT lists right after its table (whatever follows: VALUES, SELECT), or null
+     * when it lists none (it then gives the table's columns in order).
+     */
+    public static Set<String> listedColumns(String sql) {
+        int open = sql.indexOf('(');
+        if (open < 0 || !sql.substring(0, open).toLowerCase(Locale.ROOT).matches("(?s)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*")) {
+            return null;
+        }
+        int close = matching(sql, open);
+        if (close < 0 || SqlLexer.firstWord(sql.substring(open + 1)).equals("select")) {
+            return null; // INSERT INTO t (SELECT ...)
+        }
+        Set<String> columns = new HashSet<>();
+        for (String c : sql.substring(open + 1, close).split(",")) {
+            columns.add(SqlAnalyzer.normalize(c.strip()));
+        }
+        return Set.copyOf(columns);
+    }
+
+    /** How many values the first row of {@code INSERT INTO t VALUES (...)} (no column list) gives; -1 for another form. */
+    public static int firstRowWidth(String sql) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?is)\\s*(?:insert|replace)\\s+(?:into\\s+)?\\S+\\s+values\\s*\\(")
+                .matcher(sql);
+        if (!m.lookingAt()) {
+            return -1;
+        }
+        int open = m.end() - 1;
+        int close = matching(sql, open);
+        return close < 0 ? -1 : topLevelCommas(sql, open + 1, close) + 1;
+    }
+
+    /** Whether the statement says DEFAULT (a value, or DEFAULT VALUES): the engine then picks the value. */
+    public static boolean saysDefault(String sql) {
+        return SqlLexer.containsWord(sql, "default");
+    }
+
+    /** MariaDB's {@code ON DUPLICATE KEY UPDATE} list of an INSERT (up to its end), or null if it has none. */
+    public static String onDuplicateKeyUpdate(String sql) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?is)\\bon\\s+duplicate\\s+key\\s+update\\b").matcher(sql);
+        return m.find() ? sql.substring(m.end()) : null;
+    }
+
+    private static int topLevelCommas(String sql, int from, int to) {
+        int commas = 0;
+        int depth = 0;
+        int i = from;
+        while (i < to) {
+            int skipped = SqlLexer.skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            char c = sql.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                commas++;
+            }
+            i++;
+        }
+        return commas;
+    }
+
     /** The statement with the columns added to its list and the values to each of its rows. */
     public String with(List<String> moreColumns, List<String> moreValues) {
         String addColumns = ", " + String.join(", ", moreColumns);

@@ -65,6 +65,11 @@ public record UpdateText(String sql, Set<String> assigned, int setListStart) {
     }
 
     /** The columns on the left of the SET list's assignments, normalized, up to WHERE/ORDER/LIMIT/RETURNING. */
+    /** The columns an assignment list ({@code a = 1, b = b + 1}, as after SET) assigns, normalized. */
+    public static Set<String> assignedIn(String assignments) {
+        return assignedColumns(assignments, 0);
+    }
+
     private static Set<String> assignedColumns(String sql, int from) {
         Set<String> columns = new HashSet<>();
         int depth = 0;

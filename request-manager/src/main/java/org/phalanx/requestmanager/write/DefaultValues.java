@@ -33,13 +33,16 @@ import org.phalanx.requestmanager.scheduler.LockManager;
  * controller, as it does for the same calls written in a statement: an INSERT that leaves such a
  * column out gets it added, with the value chosen, so every replica stores the same. A default
  * the controller cannot choose (a random UUID) refuses the INSERT: it must give the column. Only
- * {@code INSERT ... VALUES} with a column list is completed; other forms run as written.
+ * {@code INSERT ... VALUES} with a column list is completed; the other forms that would leave such
+ * a column to its default ({@code INSERT ... SELECT} without it, {@code DEFAULT} or
+ * {@code DEFAULT VALUES}, PostgreSQL's row of fewer values than columns) are refused.
  *
  * <p>MariaDB's {@code ON UPDATE CURRENT_TIMESTAMP} columns likewise: on a virtual database with
  * MariaDB backends, a single-table UPDATE that does not assign such a column assigns it the time
  * chosen by the controller. Unlike the engine's own, that assignment also moves the timestamp of a
  * row whose values the UPDATE leaves as they were (MariaDB then keeps it): the price of replicas
- * that agree. Multi-table UPDATEs run as written.
+ * that agree. The forms that cannot be completed so (a multi-table UPDATE, {@code INSERT ... ON
+ * DUPLICATE KEY UPDATE} not assigning the column) are refused.
  */
 final class DefaultValues {
     /** Calls no backend computes like another, that the controller cannot choose for them. */
@@ -53,9 +56,11 @@ final class DefaultValues {
     /** SQLite's clock: strftime('%s', 'now'), datetime('now'). */
     private static final Pattern SQLITE_NOW = Pattern.compile("(?i)'now'");
 
-    /** What a table's columns do by themselves: the defaults that vary, the columns MariaDB sets at each UPDATE. */
-    record TableDefaults(Map<String, String> varying, List<String> onUpdate) {
-        static final TableDefaults NONE = new TableDefaults(Map.of(), List.of());
+    /**
+     * What a table's columns do by themselves: the defaults that vary, the columns MariaDB sets at
+     * each UPDATE; and how many columns it has.
+     */
+    record TableDefaults(Map<String, String> varying, List<String> onUpdate, int columns) {
     }
 
     private final Map<String, TableDefaults> byTable = new ConcurrentHashMap<>();
@@ -69,7 +74,7 @@ final class DefaultValues {
      */
     String complete(String sql, SqlAnalysis a, SessionState s, Transaction t, List<Backend> targets, long schemaChanges,
                     MacroRewriter macros) throws SQLException {
-        if (a.kind() != StatementKind.WRITE || a.writtenTables().size() != 1) {
+        if (a.kind() != StatementKind.WRITE || a.writtenTables().isEmpty()) {
             return sql;
         }
         boolean insert = InsertText.mayBe(sql);
@@ -77,36 +82,71 @@ final class DefaultValues {
         if (!insert && !update) {
             return sql;
         }
-        String table = a.writtenTables().iterator().next();
         if (schemaChanges != schemaSeen) {
             byTable.clear();
             schemaSeen = schemaChanges;
         }
-        TableDefaults defaults = byTable.get(table);
-        if (defaults == null) {
-            // where the session's earlier statements are done; inside its transaction once that has
-            // written (its own DDL shows only there), never before: that would begin it early
-            Backend b = s.tails().caughtUp(targets).get(0);
-            boolean written = t != null && (t.writtenTables().contains(LockManager.ALL)
-                    || t.writtenTables().contains(SchemaView.key(table)));
-            Connection branch = written ? t.branches().get(b) : null;
-            if (branch != null) {
-                defaults = defaults(branch, b.engine(), table);
-            } else {
-                try (Connection c = b.connectionFor(s.user(), s.settings().at(null))) { // not its home: a branch may hold it
-                    defaults = defaults(c, b.engine(), table);
-                }
+        if (a.writtenTables().size() > 1) { // a multi-table UPDATE (or a statement not understood)
+            for (String table : a.writtenTables()) {
+                refuseLeft(table, defaults(table, s, t, targets).onUpdate(), "in a multi-table statement");
             }
-            byTable.put(table, defaults);
+            return sql;
         }
-        return insert ? completeInsert(sql, table, defaults.varying(), macros)
-                : completeUpdate(sql, defaults.onUpdate(), macros);
+        String table = a.writtenTables().iterator().next();
+        TableDefaults defaults = defaults(table, s, t, targets);
+        if (update) {
+            return completeUpdate(sql, table, defaults.onUpdate(), macros);
+        }
+        String completed = completeInsert(sql, table, defaults, targets, macros);
+        String onDuplicate = InsertText.onDuplicateKeyUpdate(completed);
+        if (onDuplicate != null) { // its UPDATE is MariaDB's, and sets those columns itself
+            Set<String> assigned = UpdateText.assignedIn(onDuplicate);
+            refuseLeft(table, defaults.onUpdate().stream().filter(c -> !assigned.contains(c)).toList(),
+                    "by ON DUPLICATE KEY UPDATE; assign it there");
+        }
+        return completed;
     }
 
-    private static String completeUpdate(String sql, List<String> onUpdate, MacroRewriter macros) {
-        UpdateText update = onUpdate.isEmpty() ? null : UpdateText.of(sql);
-        if (update == null) {
+    /** The defaults of {@code table}, read once per schema change. */
+    private TableDefaults defaults(String table, SessionState s, Transaction t, List<Backend> targets) throws SQLException {
+        TableDefaults defaults = byTable.get(table);
+        if (defaults != null) {
+            return defaults;
+        }
+        // where the session's earlier statements are done; inside its transaction once that has
+        // written (its own DDL shows only there), never before: that would begin it early
+        Backend b = s.tails().caughtUp(targets).get(0);
+        boolean written = t != null && (t.writtenTables().contains(LockManager.ALL)
+                || t.writtenTables().contains(SchemaView.key(table)));
+        Connection branch = written ? t.branches().get(b) : null;
+        if (branch != null) {
+            defaults = defaults(branch, b.engine(), table);
+        } else {
+            try (Connection c = b.connectionFor(s.user(), s.settings().at(null))) { // not its home: a branch may hold it
+                defaults = defaults(c, b.engine(), table);
+            }
+        }
+        byTable.put(table, defaults);
+        return defaults;
+    }
+
+    /** Refuses the statement if it leaves MariaDB's ON UPDATE timestamp columns to each backend. */
+    private static void refuseLeft(String table, List<String> onUpdate, String how) throws SQLException {
+        if (!onUpdate.isEmpty()) {
+            throw new SQLFeatureNotSupportedException("column " + onUpdate.get(0) + " of " + table + " is set ON UPDATE"
+                    + " to the time, which each backend would take for itself " + how + ": the replicas would differ",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+    }
+
+    private static String completeUpdate(String sql, String table, List<String> onUpdate, MacroRewriter macros)
+            throws SQLException {
+        if (onUpdate.isEmpty()) {
             return sql;
+        }
+        UpdateText update = UpdateText.of(sql);
+        if (update == null) {
+            refuseLeft(table, onUpdate, "in this form of UPDATE (one table, no JOIN, then SET)");
         }
         StringBuilder assignments = new StringBuilder();
         for (String column : onUpdate) {
@@ -118,31 +158,63 @@ final class DefaultValues {
         return assignments.length() == 0 ? sql : update.withFirst(assignments.toString());
     }
 
-    private static String completeInsert(String sql, String table, Map<String, String> varying, MacroRewriter macros)
-            throws SQLException {
+    private static String completeInsert(String sql, String table, TableDefaults defaults, List<Backend> targets,
+                                         MacroRewriter macros) throws SQLException {
+        Map<String, String> varying = defaults.varying();
         if (varying.isEmpty()) {
             return sql;
         }
         InsertText insert = InsertText.of(sql);
         if (insert == null) {
+            refuseUncompleted(sql, table, defaults, targets);
             return sql;
         }
         List<String> columns = new ArrayList<>();
         List<String> values = new ArrayList<>();
         for (Map.Entry<String, String> d : varying.entrySet()) {
             if (insert.columns().contains(d.getKey())) {
+                if (InsertText.saysDefault(sql)) {
+                    throw leftToDefault(table, d.getKey(), d.getValue(), "instead of DEFAULT");
+                }
                 continue;
             }
             String value = chosen(d.getValue(), macros);
             if (value == null) {
-                throw new SQLFeatureNotSupportedException("column " + d.getKey() + " of " + table + " has the default "
-                        + d.getValue() + ", which each backend would compute differently: the replicas would differ."
-                        + " Give the column a value in the INSERT", SqlState.FEATURE_NOT_SUPPORTED.code());
+                throw leftToDefault(table, d.getKey(), d.getValue(), "in the INSERT");
             }
             columns.add(d.getKey());
             values.add(value);
         }
         return columns.isEmpty() ? sql : insert.with(columns, values);
+    }
+
+    /** An INSERT that is not VALUES with a column list: refused if it leaves a varying default to each backend. */
+    private static void refuseUncompleted(String sql, String table, TableDefaults defaults, List<Backend> targets)
+            throws SQLException {
+        Map.Entry<String, String> first = defaults.varying().entrySet().iterator().next();
+        Set<String> listed = InsertText.listedColumns(sql);
+        if (listed != null) {
+            for (Map.Entry<String, String> d : defaults.varying().entrySet()) {
+                if (!listed.contains(d.getKey())) {
+                    throw leftToDefault(table, d.getKey(), d.getValue(), "in the column list and the SELECT");
+                }
+            }
+            return;
+        }
+        if (InsertText.saysDefault(sql)) {
+            throw leftToDefault(table, first.getKey(), first.getValue(), "instead of DEFAULT");
+        }
+        // without a column list, MariaDB and SQLite want every column; PostgreSQL takes fewer
+        boolean fewerAllowed = targets.stream().anyMatch(b -> b.engine() == Engine.POSTGRESQL);
+        if (fewerAllowed && InsertText.firstRowWidth(sql) != defaults.columns()) {
+            throw leftToDefault(table, first.getKey(), first.getValue(), "with a column list");
+        }
+    }
+
+    private static SQLException leftToDefault(String table, String column, String def, String how) {
+        return new SQLFeatureNotSupportedException("column " + column + " of " + table + " has the default " + def
+                + ", which each backend would compute differently: the replicas would differ. Give the column a value "
+                + how, SqlState.FEATURE_NOT_SUPPORTED.code());
     }
 
     /** The default with its clock or random calls replaced by values chosen now; null if it has others. */
@@ -155,8 +227,10 @@ final class DefaultValues {
     }
 
     private static TableDefaults defaults(Connection c, Engine engine, String table) throws SQLException {
-        return new TableDefaults(varyingDefaults(c, engine, table),
-                engine == Engine.MARIADB ? onUpdateColumns(c, table) : List.of());
+        Map<String, String> varying = new LinkedHashMap<>();
+        int columns = columns(c, engine, table, varying);
+        return new TableDefaults(Map.copyOf(varying), engine == Engine.MARIADB ? onUpdateColumns(c, table) : List.of(),
+                columns);
     }
 
     /** MariaDB's columns of {@code table} set to the time at each UPDATE that changes their row (lower case). */
@@ -183,6 +257,13 @@ final class DefaultValues {
 
     /** The columns of {@code table} whose default varies between backends (lower case) and that default. */
     static Map<String, String> varyingDefaults(Connection c, Engine engine, String table) throws SQLException {
+        Map<String, String> varying = new LinkedHashMap<>();
+        columns(c, engine, table, varying);
+        return Map.copyOf(varying);
+    }
+
+    /** How many columns {@code table} has; puts those whose default varies into {@code varying}. */
+    private static int columns(Connection c, Engine engine, String table, Map<String, String> varying) throws SQLException {
         DatabaseMetaData md = c.getMetaData();
         String catalog = c.getCatalog();
         String schema = engine == Engine.POSTGRESQL ? c.getSchema() : null;
@@ -196,21 +277,22 @@ final class DefaultValues {
                 catalog = table.substring(0, dot);
             }
         }
-        Map<String, String> varying = new LinkedHashMap<>();
         for (String candidate : Set.of(name, name.toUpperCase(Locale.ROOT))) {
+            int columns = 0;
             try (ResultSet rs = md.getColumns(catalog, schema, candidate, null)) {
                 while (rs.next()) {
+                    columns++;
                     String def = rs.getString("COLUMN_DEF");
                     if (def != null && varies(def)) {
                         varying.put(SqlAnalyzer.normalize(rs.getString("COLUMN_NAME")), def);
                     }
                 }
             }
-            if (!varying.isEmpty()) {
-                break;
+            if (columns > 0) {
+                return columns;
             }
         }
-        return Map.copyOf(varying);
+        return 0;
     }
 
     private static boolean varies(String def) {
