@@ -153,6 +153,63 @@ class BatchesIT {
         return one(c, "SELECT COUNT(*) FROM " + table);
     }
 
+    /**
+     * A statement's batch of SQL texts: one execution on each backend where the engine's driver
+     * runs it as one unit (pgjdbc: one implicit transaction; sqlite-jdbc), element by element on
+     * MariaDB, whose Connector/J runs the others after a failed one; a failed element leaves the
+     * rows, and on MariaDB the update counts, that the engine's own driver leaves on one database.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aStatementBatchIsRunAsTheEnginesDriverRunsIt(Kind kind) throws Exception {
+        try (Connection c = start(kind); Connection direct = cluster.direct(cluster.backends().get(0))) {
+            long before = cluster.slow().executions.get();
+            try (Statement s = c.createStatement()) {
+                for (int i = 0; i < 50; i++) {
+                    s.addBatch("INSERT INTO item (id, name) VALUES (" + i + ", 'item " + i + "')");
+                }
+                s.addBatch("UPDATE item SET name = 'first' WHERE id = 0");
+                long[] counts = s.executeLargeBatch();
+                assertEquals(51, counts.length);
+            }
+            long executions = cluster.slow().executions.get() - before;
+            if (kind != Kind.MARIADB) {
+                assertTrue(executions <= 3, executions + " executions on the third backend for 51 statements");
+            }
+            assertEquals(1, one(c, "SELECT COUNT(*) FROM item WHERE name = 'first'"));
+
+            String[] failing = {"INSERT INTO %s (id, name) VALUES (100, 'a')", "INSERT INTO %s (id, name) VALUES (101, 'b')",
+                "INSERT INTO %s (id, name) VALUES (100, 'again')", "INSERT INTO %s (id, name) VALUES (102, 'c')"};
+            try (Statement s = direct.createStatement()) {
+                s.executeUpdate("CREATE TABLE alone (id INTEGER PRIMARY KEY, name VARCHAR(20) NOT NULL)");
+            }
+            long[] alone = failingStatementBatch(direct, "alone", failing);
+            long[] virtual = failingStatementBatch(c, "item", failing);
+            assertEquals(one(direct, "SELECT COUNT(*) FROM alone"), one(c, "SELECT COUNT(*) FROM item WHERE id >= 100"),
+                    "rows committed by the failed batch, against the engine's own driver on one database");
+            if (kind == Kind.MARIADB) {
+                assertEquals(java.util.Arrays.toString(alone), java.util.Arrays.toString(virtual), "update counts");
+            }
+            try (Statement s = direct.createStatement()) {
+                s.executeUpdate("DROP TABLE alone");
+            }
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("item", "id");
+    }
+
+    /** The update counts of the BatchUpdateException the batch fails with. */
+    private static long[] failingStatementBatch(Connection c, String table, String[] statements) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.addBatch(String.format(sql, table));
+            }
+            SQLException e = assertThrows(SQLException.class, s::executeBatch);
+            return e instanceof BatchUpdateException b ? b.getLargeUpdateCounts() : new long[0];
+        }
+    }
+
     /** A batch asked for generated keys returns those the engine's own driver returns on one database. */
     @ParameterizedTest
     @EnumSource(Kind.class)

@@ -98,6 +98,24 @@ public final class StatementRunner {
         }
     }
 
+    /** A statement's batch of SQL texts, as one JDBC batch. */
+    public static BatchOutcome executeTexts(Connection c, java.util.List<String> statements, int timeoutSeconds)
+            throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.addBatch(sql);
+            }
+            if (timeoutSeconds > 0) {
+                s.setQueryTimeout(timeoutSeconds);
+            }
+            try {
+                return new BatchOutcome(s.executeLargeBatch(), null);
+            } catch (UnsupportedOperationException | java.sql.SQLFeatureNotSupportedException e) {
+                return new BatchOutcome(java.util.Arrays.stream(s.executeBatch()).asLongStream().toArray(), null);
+            }
+        }
+    }
+
     public static WriteOutcome executeWrite(Connection c, String sql, Request r) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, r)) {
             if (ps.execute()) {

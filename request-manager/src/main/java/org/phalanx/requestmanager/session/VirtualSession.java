@@ -347,63 +347,91 @@ final class VirtualSession implements Session {
     public synchronized BatchOutcome executeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns,
                                                   int timeout) throws SQLException {
         checkOpen();
-        if (!state.readOnly() && TemporaryTables.created(sql) == null
-                && !temporaries.touches(p.analyzer().analyze(sql), sql)) { // those go element by element, to its home
-            BatchOutcome whole = wholeBatch(sql, parameterSets, keyColumns, timeout);
+        if (!state.readOnly() && !onTemporaryTables(sql)) { // those go element by element, to its home
+            BatchOutcome whole = whole(List.of(sql), () -> writes.writeBatch(sql, parameterSets, keyColumns, timeout,
+                    p.analyzer().analyze(sql), state));
             if (whole != null) {
                 return whole;
             }
         }
-        long[] counts = new long[parameterSets.size()];
-        BatchOutcome.Keys keys = keyColumns == null ? null : new BatchOutcome.Keys();
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = batchElement(new Request(sql, parameterSets.get(i), Request.Expect.UPDATE_COUNT, keyColumns, 0, 0,
-                    timeout), counts, i, keys);
+        List<Request> elements = new ArrayList<>();
+        for (List<Object> set : parameterSets) {
+            elements.add(new Request(sql, set, Request.Expect.UPDATE_COUNT, keyColumns, 0, 0, timeout));
         }
-        return new BatchOutcome(counts, keys == null ? null : keys.result());
+        return elementByElement(elements, keyColumns != null, false);
     }
 
     @Override
     public synchronized long[] executeBatch(List<String> statements, int timeout) throws SQLException {
-        long[] counts = new long[statements.size()];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = batchElement(new Request(statements.get(i), List.of(), Request.Expect.UPDATE_COUNT, null, 0, 0,
-                    timeout), counts, i, null);
+        checkOpen();
+        if (!state.readOnly() && statements.stream().noneMatch(this::onTemporaryTables)) {
+            BatchOutcome whole = whole(statements, () -> writes.writeTexts(statements, timeout, state));
+            if (whole != null) {
+                return whole.counts();
+            }
         }
-        return counts;
+        List<Request> elements = new ArrayList<>();
+        for (String sql : statements) {
+            elements.add(new Request(sql, List.of(), Request.Expect.UPDATE_COUNT, null, 0, 0, timeout));
+        }
+        // Connector/J runs the others after a failed one (its bulk protocol for a prepared batch does not)
+        boolean goOn = p.backends().enabled().stream().allMatch(b -> b.engine() == Engine.MARIADB);
+        return elementByElement(elements, false, goOn).counts();
     }
 
-    /** The batch as one write ({@link WriteStage#writeBatch}), or null: then element by element. */
-    private BatchOutcome wholeBatch(String sql, List<List<Object>> parameterSets, List<String> keyColumns, int timeout)
-            throws SQLException {
+    private boolean onTemporaryTables(String sql) {
+        return TemporaryTables.created(sql) != null || temporaries.touches(p.analyzer().analyze(sql), sql);
+    }
+
+    /** The batch as one write ({@link WriteStage#writeBatch}, {@link WriteStage#writeTexts}), or null: then element by element. */
+    private BatchOutcome whole(List<String> texts, BatchRun run) throws SQLException {
         long start = System.nanoTime();
         BatchOutcome outcome;
         try {
-            outcome = writes.writeBatch(sql, parameterSets, keyColumns, timeout, p.analyzer().analyze(sql), state);
+            outcome = run.run();
         } catch (SQLException e) {
             p.statistics().error();
-            p.statistics().statements().forSql(sql).record(System.nanoTime() - start, true, false);
+            texts.forEach(sql -> p.statistics().statements().forSql(sql).record(System.nanoTime() - start, true, false));
             throw e;
         }
         if (outcome != null) {
-            p.statistics().statements().forSql(sql).record(System.nanoTime() - start, false, false);
+            texts.forEach(sql -> p.statistics().statements().forSql(sql).record(System.nanoTime() - start, false, false));
         }
         return outcome;
     }
 
-    private long batchElement(Request r, long[] counts, int index, BatchOutcome.Keys keys) throws SQLException {
-        try (Result result = execute(r)) {
-            if (!(result instanceof Result.UpdateCount u)) {
-                return java.sql.Statement.SUCCESS_NO_INFO;
+    @FunctionalInterface
+    private interface BatchRun {
+        BatchOutcome run() throws SQLException;
+    }
+
+    /**
+     * Each element as a statement of its own. A failed one ends the batch, unless {@code goOn}: the
+     * others still run, and the exception's counts say which failed.
+     */
+    private BatchOutcome elementByElement(List<Request> elements, boolean wantsKeys, boolean goOn) throws SQLException {
+        long[] counts = new long[elements.size()];
+        BatchOutcome.Keys keys = wantsKeys ? new BatchOutcome.Keys() : null;
+        SQLException failed = null;
+        for (int i = 0; i < counts.length; i++) {
+            try (Result result = execute(elements.get(i))) {
+                counts[i] = result instanceof Result.UpdateCount u ? u.count() : java.sql.Statement.SUCCESS_NO_INFO;
+                if (keys != null && result instanceof Result.UpdateCount u) {
+                    keys.add(u.generatedKeys());
+                }
+            } catch (SQLException e) {
+                if (!goOn) {
+                    throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(),
+                            Arrays.copyOf(counts, i), e);
+                }
+                counts[i] = java.sql.Statement.EXECUTE_FAILED;
+                failed = failed == null ? e : failed;
             }
-            if (keys != null) {
-                keys.add(u.generatedKeys());
-            }
-            return u.count();
-        } catch (SQLException e) {
-            throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(),
-                    Arrays.copyOf(counts, index), e);
         }
+        if (failed != null) {
+            throw new BatchUpdateException(failed.getMessage(), failed.getSQLState(), failed.getErrorCode(), counts, failed);
+        }
+        return new BatchOutcome(counts, keys == null ? null : keys.result());
     }
 
     @Override

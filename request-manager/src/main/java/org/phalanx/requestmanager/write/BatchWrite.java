@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.write;
 
 import java.sql.BatchUpdateException;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayList;
@@ -59,27 +60,54 @@ final class BatchWrite {
         this.defaults = defaults;
     }
 
+    /** One element of a batch: its text (the same for every element of a prepared batch) and its request. */
+    private record Element(String sql, SqlAnalysis a, Request request) {
+    }
+
     /** The elements' update counts (and keys); null when the batch must run element by element. */
     BatchOutcome write(String sql, List<List<Object>> parameterSets, List<String> keyColumns, int timeout, SqlAnalysis a,
                        SessionState s) throws SQLException {
+        List<Element> elements = new ArrayList<>();
+        for (List<Object> set : parameterSets) {
+            elements.add(new Element(sql, a, new Request(sql, set, Request.Expect.UPDATE_COUNT, keyColumns, 0, 0, timeout)));
+        }
+        return write(elements, true, s);
+    }
+
+    /**
+     * A statement's batch of SQL texts, as one write like a prepared batch; null when it must run
+     * element by element: not all plain writes, or MariaDB backends (Connector/J goes on after a
+     * failed element, committing the others, which one transaction could not give).
+     */
+    BatchOutcome writeTexts(List<String> statements, int timeout, SessionState s) throws SQLException {
+        if (p.backends().enabled().stream().anyMatch(b -> b.engine() == Engine.MARIADB)) {
+            return null;
+        }
+        List<Element> elements = new ArrayList<>();
+        for (String sql : statements) {
+            elements.add(new Element(sql, p.analyzer().analyze(sql),
+                    new Request(sql, List.of(), Request.Expect.UPDATE_COUNT, null, 0, 0, timeout)));
+        }
+        return write(elements, false, s);
+    }
+
+    private BatchOutcome write(List<Element> elements, boolean prepared, SessionState s) throws SQLException {
         List<Backend> enabled = p.backends().enabled();
-        if (parameterSets.size() < 2 || a.kind() != StatementKind.WRITE || a.allTables()
-                || a.hasMacros() || enabled.stream().map(Backend::dialect).distinct().count() > 1) {
+        if (elements.size() < 2 || enabled.stream().map(Backend::dialect).distinct().count() > 1
+                || elements.stream().anyMatch(e -> e.a().kind() != StatementKind.WRITE || e.a().allTables()
+                || e.a().hasMacros())) {
             return null;
         }
         if (s.autoCommit()) {
-            return inOwnTransaction(sql, parameterSets, keyColumns, timeout, a, s, enabled);
+            return inOwnTransaction(elements, prepared, s, enabled);
         }
-        List<Request> elements = new ArrayList<>();
-        for (List<Object> set : parameterSets) {
-            Request r = new Request(sql, set, Request.Expect.UPDATE_COUNT, keyColumns, 0, 0, timeout);
-            WriteStage.refuseIfTooLarge(r, enabled);
-            elements.add(r);
+        for (Element e : elements) {
+            WriteStage.refuseIfTooLarge(e.request(), enabled);
         }
         Transaction t = s.currentTransaction(p.scheduler());
         transactions.throwIfDoomed(s, t);
         try {
-            return run(sql, elements, a, s, t, enabled);
+            return run(elements, prepared, s, t, enabled);
         } catch (SQLTransactionRollbackException e) {
             transactions.rollbackQuietly(s);
             throw e;
@@ -87,14 +115,13 @@ final class BatchWrite {
     }
 
     /** An auto-commit batch as one transaction; null when it must run element by element. */
-    private BatchOutcome inOwnTransaction(String sql, List<List<Object>> parameterSets, List<String> keyColumns,
-                                          int timeout, SqlAnalysis a, SessionState s, List<Backend> enabled)
+    private BatchOutcome inOwnTransaction(List<Element> elements, boolean prepared, SessionState s, List<Backend> enabled)
             throws SQLException {
         BatchOutcome outcome;
         s.autoCommit(false);
         try {
             try {
-                outcome = write(sql, parameterSets, keyColumns, timeout, a, s);
+                outcome = write(elements, prepared, s);
             } catch (SQLException e) {
                 transactions.rollbackQuietly(s);
                 if (enabled.stream().noneMatch(b -> b.engine() == Engine.SQLITE)) {
@@ -118,15 +145,17 @@ final class BatchWrite {
         }
     }
 
-    private BatchOutcome run(String text, List<Request> elements, SqlAnalysis a, SessionState s, Transaction t,
-                       List<Backend> enabled) throws SQLException {
-        Access tableLevel = p.scheduler().lockResources(a);
+    private BatchOutcome run(List<Element> elements, boolean prepared, SessionState s, Transaction t,
+                             List<Backend> enabled) throws SQLException {
         long schemaSeen = rows.schemaChanges();
+        Access tableLevel = Access.NOTHING;
         Access access = Access.NOTHING;
         int rowLevel = 0;
-        for (Request r : elements) {
-            Access element = rows.refine(tableLevel, a, text, r.params(), enabled, s.user());
+        for (Element e : elements) {
+            Access elementTables = p.scheduler().lockResources(e.a());
+            Access element = rows.refine(elementTables, e.a(), e.sql(), e.request().params(), enabled, s.user());
             rowLevel += RowLocking.isRowLevel(element) ? 1 : 0;
+            tableLevel = tableLevel.union(elementTables);
             access = access.union(element);
         }
         p.scheduler().acquire(t.id(), access);
@@ -135,24 +164,40 @@ final class BatchWrite {
             p.scheduler().acquire(t.id(), access);
             rowLevel = 0;
         }
-        List<Backend> targets = WriteStage.joined(s, t, p.routing().writeTargets(a, enabled), access);
+        List<Backend> writeTargets = p.routing().writeTargets(elements.get(0).a(), enabled);
+        for (Element e : elements) {
+            if (!p.routing().writeTargets(e.a(), enabled).equals(writeTargets)) {
+                return null; // partial replication: elements going to different backends
+            }
+        }
+        List<Backend> targets = WriteStage.joined(s, t, writeTargets, access);
         if (targets.isEmpty()) {
             throw p.backends().noBackend();
         }
-        String sql = defaults.complete(text, a, s, t, targets, rows.schemaChanges(), p.macros());
-        if (keys.plan(text, elements.get(0).params(), a, targets.get(0), s, access) != null) {
-            return null; // the controller chooses keys: element by element (what it holds, it keeps)
-        }
+        // the texts each backend runs, element by element (a prepared batch's last one is its statement)
         Map<Backend, List<String>> statements = new LinkedHashMap<>();
-        for (Backend b : targets) {
-            statements.put(b, p.statements().forBackend(b, sql, false));
+        List<String> completed = new ArrayList<>();
+        for (Element e : prepared ? elements.subList(0, 1) : elements) {
+            String sql = defaults.complete(e.sql(), e.a(), s, t, targets, rows.schemaChanges(), p.macros());
+            if (keys.plan(e.sql(), e.request().params(), e.a(), targets.get(0), s, access) != null) {
+                return null; // the controller chooses keys: element by element (what it holds, it keeps)
+            }
+            completed.add(sql);
+            for (Backend b : targets) {
+                List<String> forBackend = p.statements().forBackend(b, sql, false);
+                if (!prepared && forBackend.size() != 1) {
+                    return null;
+                }
+                statements.computeIfAbsent(b, x -> new ArrayList<>()).addAll(forBackend);
+            }
         }
-        long bytes = 2 * elements.stream().mapToLong(Request::approximateBytes).sum();
+        List<Request> requests = elements.stream().map(Element::request).toList();
+        long bytes = 2 * requests.stream().mapToLong(Request::approximateBytes).sum();
         Access locked = access;
-        String logged = LoggedSettings.toLog(s.settings(), sql);
         Map<Backend, CompletableFuture<BatchOutcome>> futures = new LinkedHashMap<>();
         for (int i = 0; i < elements.size(); i++) {
-            Request r = elements.get(i);
+            Request r = requests.get(i);
+            String logged = LoggedSettings.toLog(s.settings(), completed.get(prepared ? 0 : i));
             boolean last = i == elements.size() - 1;
             p.scheduler().order(position -> {
                 p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(r.params()),
@@ -160,15 +205,17 @@ final class BatchWrite {
                 if (last) { // every element is logged: the whole batch runs as one task on each backend
                     for (Map.Entry<Backend, List<String>> e : statements.entrySet()) {
                         Backend b = e.getKey();
-                        futures.put(b, s.tails().enqueue(b, locked, bytes,
-                                () -> StatementRunner.executeBatch(t.branches().get(b), e.getValue(), elements)));
+                        Connection branch = t.branches().get(b);
+                        futures.put(b, s.tails().enqueue(b, locked, bytes, () -> prepared
+                                ? StatementRunner.executeBatch(branch, e.getValue(), requests)
+                                : StatementRunner.executeTexts(branch, e.getValue(), requests.get(0).queryTimeoutSeconds())));
                     }
                 }
             });
         }
-        for (int i = 0; i < elements.size(); i++) {
+        for (Element e : elements) {
             p.statistics().write();
-            WriteStage.noteWrites(p, t, a, elements.get(i).params());
+            WriteStage.noteWrites(p, t, e.a(), e.request().params());
         }
         for (int i = 0; i < rowLevel; i++) {
             p.statistics().rowLevelWrite();

@@ -82,6 +82,11 @@ public final class WriteStage {
         return batches.write(sql, parameterSets, keyColumns, timeout, a, s);
     }
 
+    /** A statement's batch of SQL texts as one write ({@link BatchWrite}), or null: then element by element. */
+    public BatchOutcome writeTexts(List<String> statements, int timeout, SessionState s) throws SQLException {
+        return batches.writeTexts(statements, timeout, s);
+    }
+
     /** Takes the write's locks; a refusal (lock timeout, deadlock) is logged with the statement, for the operator. */
     private void acquire(long txId, Access access, String sql) throws SQLException {
         try {
