@@ -3,14 +3,21 @@ package org.phalanx.requestmanager.analysis;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The text of an {@code INSERT INTO t (columns) VALUES (...), (...)}: where its column list and
  * each row end, to add columns and values there.
  */
 public record InsertText(String sql, Set<String> columns, int columnsEnd, List<Integer> rowEnds) {
+    /** What comes before the column list: {@code INSERT [INTO] t}. */
+    private static final Pattern COLUMN_LIST_START = Pattern.compile("(?is)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*");
+    private static final Pattern VALUES_WITHOUT_COLUMN_LIST = Pattern.compile(
+            "(?is)\\s*(?:insert|replace)\\s+(?:into\\s+)?\\S+\\s+values\\s*\\(");
+    private static final Pattern ON_DUPLICATE_KEY_UPDATE = Pattern.compile("(?is)\\bon\\s+duplicate\\s+key\\s+update\\b");
+
     /** Whether the statement starts as an INSERT (or MariaDB's REPLACE) does: a check cheap enough for every write. */
     public static boolean mayBe(String sql) {
         int i = 0;
@@ -22,18 +29,11 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
 
     /** The INSERT's text, or null when it is not {@code INSERT INTO t (columns) VALUES (...)...}. */
     public static InsertText of(String sql) {
-        int open = sql.indexOf('(');
-        if (open < 0 || !sql.substring(0, open).toLowerCase(Locale.ROOT).matches("(?s)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*")) {
-            return null; // no column list right after the table
-        }
-        int close = matching(sql, open);
+        int close = columnListEnd(sql);
         if (close < 0) {
             return null;
         }
-        Set<String> columns = new HashSet<>();
-        for (String c : sql.substring(open + 1, close).split(",")) {
-            columns.add(SqlAnalyzer.normalize(c.strip()));
-        }
+        Set<String> columns = columns(sql, close);
         int i = skipBlanks(sql, close + 1);
         if (!sql.regionMatches(true, i, "values", 0, 6)) {
             return null; // INSERT ... SELECT
@@ -61,16 +61,24 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
      * when it lists none (it then gives the table's columns in order).
      */
     public static Set<String> listedColumns(String sql) {
+        int close = columnListEnd(sql);
+        return close < 0 ? null : columns(sql, close);
+    }
+
+    /** Where the column list right after the INSERT's table ends (its closing parenthesis); -1 if it has none. */
+    private static int columnListEnd(String sql) {
         int open = sql.indexOf('(');
-        if (open < 0 || !sql.substring(0, open).toLowerCase(Locale.ROOT).matches("(?s)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*")) {
-            return null;
+        if (open < 0 || !COLUMN_LIST_START.matcher(sql.substring(0, open)).matches()
+                || SqlLexer.firstWord(sql.substring(open + 1)).equals("select")) { // INSERT INTO t (SELECT ...)
+            return -1;
         }
-        int close = matching(sql, open);
-        if (close < 0 || SqlLexer.firstWord(sql.substring(open + 1)).equals("select")) {
-            return null; // INSERT INTO t (SELECT ...)
-        }
+        return matching(sql, open);
+    }
+
+    /** The columns of the list ending at {@code close}, normalized. */
+    private static Set<String> columns(String sql, int close) {
         Set<String> columns = new HashSet<>();
-        for (String c : sql.substring(open + 1, close).split(",")) {
+        for (String c : sql.substring(sql.indexOf('(') + 1, close).split(",")) {
             columns.add(SqlAnalyzer.normalize(c.strip()));
         }
         return Set.copyOf(columns);
@@ -78,8 +86,7 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
 
     /** How many values the first row of {@code INSERT INTO t VALUES (...)} (no column list) gives; -1 for another form. */
     public static int firstRowWidth(String sql) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?is)\\s*(?:insert|replace)\\s+(?:into\\s+)?\\S+\\s+values\\s*\\(")
-                .matcher(sql);
+        Matcher m = VALUES_WITHOUT_COLUMN_LIST.matcher(sql);
         if (!m.lookingAt()) {
             return -1;
         }
@@ -95,7 +102,7 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
 
     /** MariaDB's {@code ON DUPLICATE KEY UPDATE} list of an INSERT (up to its end), or null if it has none. */
     public static String onDuplicateKeyUpdate(String sql) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?is)\\bon\\s+duplicate\\s+key\\s+update\\b").matcher(sql);
+        Matcher m = ON_DUPLICATE_KEY_UPDATE.matcher(sql);
         return m.find() ? sql.substring(m.end()) : null;
     }
 

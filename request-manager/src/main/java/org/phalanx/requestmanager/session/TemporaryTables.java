@@ -1,153 +1,102 @@
 package org.phalanx.requestmanager.session;
 
-import java.util.HashSet;
-import java.util.Locale;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.phalanx.requestmanager.analysis.DdlEffect;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.util.ArrayList;
+import java.util.List;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionHome;
+import org.phalanx.requestmanager.pipeline.Pipeline;
+import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
+import org.phalanx.requestmanager.read.ReadStage;
 
 /**
- * The names of the temporary tables one session has created. Its statements that name one of
- * them run where they live, on the session's home backend; a name it shares with a regular table
- * means the temporary table, as on PostgreSQL, MariaDB and SQLite, where it hides the other.
+ * One session's temporary tables: its statements that create or name one run on its home backend,
+ * where they live ({@link SessionHome}), opened by the first; closing the session closes the home,
+ * and they go with it. A write that would change regular tables from them is refused: the other
+ * backends do not have them, so it could not be replicated.
  */
 final class TemporaryTables {
-    private static final String NAME = "((?:\"[^\"]+\"|`[^`]+`|\\[[^\\]]+\\]|[\\w$]+)(?:\\s*\\.\\s*(?:\"[^\"]+\"|`[^`]+`|[\\w$]+))?)";
-    /** {@code CREATE [GLOBAL|LOCAL] TEMP[ORARY] TABLE [IF NOT EXISTS] t}, PostgreSQL's {@code SELECT ... INTO TEMP [TABLE] t}. */
-    private static final Pattern CREATED = Pattern.compile(
-            "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*(?:create\\s+(?:(?:global|local)\\s+)?temp(?:orary)?\\s+table\\s+"
-                    + "(?:if\\s+not\\s+exists\\s+)?" + NAME + "|select\\b.*?\\binto\\s+(?:temp|temporary)\\s+(?:table\\s+)?" + NAME + ")");
-    /** {@code DROP [TEMPORARY] TABLE [IF EXISTS] t} (MariaDB's TEMPORARY form is beyond the parser). */
-    private static final Pattern DROPPED = Pattern.compile(
-            "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*drop\\s+(?:temporary\\s+)?table\\s+(?:if\\s+exists\\s+)?" + NAME + "\\s*;?\\s*$");
-    /** Schemas that name where temporary tables live: PostgreSQL's {@code pg_temp[_n]}, SQLite's {@code temp}. */
-    private static final Pattern TEMPORARY_SCHEMA = Pattern.compile("(?i)pg_temp(?:_\\d+)?|temp");
+    private final Pipeline p;
+    private final ReadStage reads;
+    private final SessionState state;
+    private final TemporaryTableNames names = new TemporaryTableNames();
 
-    private final Set<String> names = new HashSet<>();
-
-    /** The table a statement creates as temporary, or null. */
-    static String created(String sql) {
-        if (!mentionsTemp(sql)) {
-            return null; // nearly every statement: no pattern matching on the way of each read
-        }
-        Matcher m = CREATED.matcher(sql);
-        if (!m.find()) {
-            return null;
-        }
-        return normalized(m.group(1) != null ? m.group(1) : m.group(2));
+    TemporaryTables(Pipeline p, ReadStage reads, SessionState state) {
+        this.p = p;
+        this.reads = reads;
+        this.state = state;
     }
 
-    boolean isEmpty() {
-        return names.isEmpty();
+    /** Whether the statement creates or names one of the session's temporary tables. */
+    boolean concern(String sql, SqlAnalysis a) {
+        return TemporaryTableNames.created(sql) != null || names.touches(a, sql);
     }
 
-    /** Whether the statement names one of the session's temporary tables. */
-    boolean touches(SqlAnalysis a, String sql) {
-        if (names.isEmpty()) {
-            return false;
+    /** Runs a statement {@link #concern}ed, on the session's home. */
+    Result run(Request r, SqlAnalysis a) throws SQLException {
+        String created = TemporaryTableNames.created(r.sql());
+        if (created == null && !names.changesOnlyTemporary(a, r.sql())) {
+            throw new SQLFeatureNotSupportedException("a write that changes regular tables cannot read this session's"
+                    + " temporary tables: they live on one backend, and the write could not be replicated to the others"
+                    + " (docs/jdbc-unsupported.md)", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
-        if (!a.parsed()) { // not understood: any word of it may be one
-            for (String word : sql.toLowerCase(Locale.ROOT).split("[^\\w$]+")) {
-                if (names.contains(word)) {
-                    return true;
-                }
-            }
-            return false;
+        if (created != null && state.readOnly()) {
+            throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
         }
-        return tables(a).stream().anyMatch(this::isTemporary);
+        SessionHome home = home(created != null);
+        if (a.kind() == StatementKind.READ) {
+            p.statistics().read();
+        } else {
+            p.statistics().write();
+        }
+        Result result = reads.atHome(r, a, state, home.backend());
+        names.ran(a, r.sql(), created);
+        return result;
     }
 
-    /** Whether everything the statement may change is one of the session's temporary tables. */
-    boolean changesOnlyTemporary(SqlAnalysis a, String sql) {
-        if (isTemporary(dropped(sql))) {
-            return true;
+    /** The session's home, opened on a backend its transaction has not joined yet if {@code creating} and there is none. */
+    private SessionHome home(boolean creating) throws SQLException {
+        SessionHome home = state.home();
+        if (home != null && !home.backend().isEnabled()) {
+            close();
+            throw new SQLNonTransientConnectionException("this session's temporary tables were lost: backend "
+                    + home.backend().name() + ", where they lived, left service", SqlState.CONNECTION_FAILURE.code());
         }
-        if (!a.kind().isWrite()) {
-            return true;
+        if (home != null || !creating) {
+            return home;
         }
-        DdlEffect ddl = a.ddl();
-        if (ddl != null) {
-            return isTemporary(ddl.table()); // a rename of one stays one
+        List<Backend> candidates = new ArrayList<>(p.backends().enabled());
+        if (candidates.isEmpty()) {
+            throw p.backends().noBackend();
         }
-        return a.parsed() && !a.allTables() && !a.writtenTables().isEmpty()
-                && a.writtenTables().stream().allMatch(this::isTemporary);
+        // a branch the transaction has already would not run on the new connection
+        Transaction t = state.transaction();
+        candidates.removeIf(b -> t != null && t.branches().containsKey(b));
+        if (candidates.isEmpty()) {
+            throw new SQLFeatureNotSupportedException("a transaction that has already written cannot create the session's"
+                    + " first temporary table; create it before the transaction's first write (docs/jdbc-unsupported.md)",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        home = SessionHome.open(p.balancer().choose(candidates), state.user(), p.scheduler().lockTimeoutMillis());
+        state.home(home);
+        return home;
     }
 
-    /** After the statement ran on the home: the names it created, dropped or renamed. */
-    void ran(SqlAnalysis a, String sql, String created) {
-        if (created != null) {
-            names.add(created);
+    /** The session ends, or its home was lost: the tables go. */
+    void close() {
+        SessionHome home = state.home();
+        if (home != null) {
+            state.home(null);
+            home.close();
         }
-        String dropped = dropped(sql);
-        if (dropped != null) {
-            names.remove(dropped);
-            return;
-        }
-        DdlEffect ddl = a.ddl();
-        if (ddl == null || !isTemporary(ddl.table())) {
-            return;
-        }
-        if (ddl.type() == DdlEffect.Type.RENAME && ddl.newName() != null) {
-            names.remove(normalized(ddl.table()));
-            names.add(normalized(ddl.newName()));
-        }
-    }
-
-    private static boolean mentionsTemp(String sql) {
-        for (int i = sql.length() - 4; i >= 0; i--) {
-            if (sql.regionMatches(true, i, "temp", 0, 4)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String dropped(String sql) {
-        Matcher m = DROPPED.matcher(sql);
-        return m.find() ? normalized(m.group(1)) : null;
-    }
-
-    /** They were lost (their home left service). */
-    void clear() {
         names.clear();
-    }
-
-    private boolean isTemporary(String table) {
-        return table != null && names.contains(normalized(table));
-    }
-
-    private static Set<String> tables(SqlAnalysis a) {
-        Set<String> tables = new HashSet<>(a.readTables());
-        tables.addAll(a.writtenTables());
-        DdlEffect ddl = a.ddl();
-        if (ddl != null) {
-            tables.add(ddl.table());
-            if (ddl.newName() != null) {
-                tables.add(ddl.newName());
-            }
-            if (ddl.sources() != null) {
-                tables.addAll(ddl.sources());
-            }
-        }
-        tables.remove(null);
-        return tables;
-    }
-
-    /** Lower case, unquoted, without a schema that only says "temporary" (another schema: not one of ours). */
-    private static String normalized(String name) {
-        String[] parts = name.split("\\s*\\.\\s*", 2);
-        if (parts.length == 2) {
-            if (!TEMPORARY_SCHEMA.matcher(unquoted(parts[0])).matches()) {
-                return unquoted(name).toLowerCase(Locale.ROOT);
-            }
-            name = parts[1];
-        }
-        return unquoted(name).toLowerCase(Locale.ROOT);
-    }
-
-    private static String unquoted(String name) {
-        return name.replaceAll("[\"`\\[\\]]", "");
     }
 }

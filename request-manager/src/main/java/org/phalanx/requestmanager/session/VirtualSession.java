@@ -4,8 +4,6 @@ import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLNonTransientConnectionException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +18,6 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.requestmanager.backend.SessionHome;
 import org.phalanx.requestmanager.cache.CacheStage;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.pipeline.Pipeline;
@@ -44,7 +41,7 @@ final class VirtualSession implements Session {
     private final AdvisoryLocks advisoryLocks;
     private final SessionState state;
     private final VirtualCatalog catalog;
-    private final TemporaryTables temporaries = new TemporaryTables();
+    private final TemporaryTables temporaries;
     /** The transaction was opened by a BEGIN statement: COMMIT/ROLLBACK restore auto-commit. */
     private boolean begunBySql;
     private boolean closed;
@@ -59,6 +56,7 @@ final class VirtualSession implements Session {
         this.registry = registry;
         this.state = new SessionState(user, isolation);
         this.catalog = registry.catalog();
+        this.temporaries = new TemporaryTables(p, reads, state);
     }
 
     @Override
@@ -138,11 +136,10 @@ final class VirtualSession implements Session {
             }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
             Result result;
-            String createdTemporary = TemporaryTables.created(r.sql());
             AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()
                     ? AdvisoryLockCall.parse(r.sql(), r.params()) : null;
-            if (createdTemporary != null || temporaries.touches(a, r.sql())) {
-                result = atHome(r, a, createdTemporary);
+            if (temporaries.concern(r.sql(), a)) {
+                result = temporaries.run(r, a);
             } else if (lockCall != null) {
                 result = lockCall.run(advisoryLocks, this, !state.autoCommit(), p.scheduler().lockTimeoutMillis());
             } else if (a.kind() == StatementKind.READ) {
@@ -217,68 +214,6 @@ final class VirtualSession implements Session {
                     throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
                 }
                 return writes.write(r, a, state);
-        }
-    }
-
-    /**
-     * A statement on the session's temporary tables (or creating one): on its home backend, where
-     * they live ({@link SessionHome}), opened by the first. A write that would change regular tables
-     * from them is refused: the other backends do not have them, so it could not be replicated.
-     */
-    private Result atHome(Request r, SqlAnalysis a, String created) throws SQLException {
-        if (created == null && !temporaries.changesOnlyTemporary(a, r.sql())) {
-            throw new SQLFeatureNotSupportedException("a write that changes regular tables cannot read this session's"
-                    + " temporary tables: they live on one backend, and the write could not be replicated to the others"
-                    + " (docs/jdbc-unsupported.md)", SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
-        if (created != null && state.readOnly()) {
-            throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
-        }
-        SessionHome home = home(created != null);
-        if (a.kind() == StatementKind.READ) {
-            p.statistics().read();
-        } else {
-            p.statistics().write();
-        }
-        Result result = reads.atHome(r, a, state, home.backend());
-        temporaries.ran(a, r.sql(), created);
-        return result;
-    }
-
-    /** The session's home, opened on a backend its transaction has not joined yet if {@code creating} and there is none. */
-    private SessionHome home(boolean creating) throws SQLException {
-        SessionHome home = state.home();
-        if (home != null && !home.backend().isEnabled()) {
-            closeHome();
-            temporaries.clear();
-            throw new SQLNonTransientConnectionException("this session's temporary tables were lost: backend "
-                    + home.backend().name() + ", where they lived, left service", SqlState.CONNECTION_FAILURE.code());
-        }
-        if (home != null || !creating) {
-            return home;
-        }
-        Transaction t = state.transaction();
-        List<Backend> candidates = new ArrayList<>(p.backends().enabled());
-        if (candidates.isEmpty()) {
-            throw p.backends().noBackend();
-        }
-        // a branch the transaction has already would not run on the new connection
-        candidates.removeIf(b -> t != null && t.branches().containsKey(b));
-        if (candidates.isEmpty()) {
-            throw new SQLFeatureNotSupportedException("a transaction that has already written cannot create the session's"
-                    + " first temporary table; create it before the transaction's first write (docs/jdbc-unsupported.md)",
-                    SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
-        home = SessionHome.open(p.balancer().choose(candidates), state.user(), p.scheduler().lockTimeoutMillis());
-        state.home(home);
-        return home;
-    }
-
-    private void closeHome() {
-        SessionHome home = state.home();
-        if (home != null) {
-            state.home(null);
-            home.close();
         }
     }
 
@@ -380,7 +315,7 @@ final class VirtualSession implements Session {
     }
 
     private boolean onTemporaryTables(String sql) {
-        return TemporaryTables.created(sql) != null || temporaries.touches(p.analyzer().analyze(sql), sql);
+        return temporaries.concern(sql, p.analyzer().analyze(sql));
     }
 
     /** The batch as one write ({@link WriteStage#writeBatch}, {@link WriteStage#writeTexts}), or null: then element by element. */
@@ -463,7 +398,7 @@ final class VirtualSession implements Session {
         }
         transactions.rollbackQuietly(state);
         advisoryLocks.release(this, AdvisoryLocks.Holds.ALL);
-        closeHome(); // its temporary tables go with it
+        temporaries.close();
         closed = true;
         registry.closed(this);
     }

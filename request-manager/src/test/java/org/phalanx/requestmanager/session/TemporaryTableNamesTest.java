@@ -10,27 +10,27 @@ import org.junit.jupiter.api.Test;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 
-class TemporaryTablesTest {
+class TemporaryTableNamesTest {
     private final SqlAnalyzer analyzer = new SqlAnalyzer(100);
 
     @Test
     void theTableATemporaryCreationNames() {
-        assertEquals("t", TemporaryTables.created("CREATE TEMPORARY TABLE t (id INT)"));
-        assertEquals("t", TemporaryTables.created("create temp table T as select 1"));
-        assertEquals("t", TemporaryTables.created("/* tool */ CREATE GLOBAL TEMPORARY TABLE \"T\" (id INT)"));
-        assertEquals("t", TemporaryTables.created("  -- x\n create temporary table if not exists pg_temp.t (id int)"));
-        assertEquals("t", TemporaryTables.created("CREATE TEMP TABLE temp.`t` (id INT)"));
-        assertEquals("t", TemporaryTables.created("SELECT * INTO TEMP t FROM s"));
-        assertEquals("t", TemporaryTables.created("SELECT a, b INTO TEMPORARY TABLE t FROM s"));
+        assertEquals("t", TemporaryTableNames.created("CREATE TEMPORARY TABLE t (id INT)"));
+        assertEquals("t", TemporaryTableNames.created("create temp table T as select 1"));
+        assertEquals("t", TemporaryTableNames.created("/* tool */ CREATE GLOBAL TEMPORARY TABLE \"T\" (id INT)"));
+        assertEquals("t", TemporaryTableNames.created("  -- x\n create temporary table if not exists pg_temp.t (id int)"));
+        assertEquals("t", TemporaryTableNames.created("CREATE TEMP TABLE temp.`t` (id INT)"));
+        assertEquals("t", TemporaryTableNames.created("SELECT * INTO TEMP t FROM s"));
+        assertEquals("t", TemporaryTableNames.created("SELECT a, b INTO TEMPORARY TABLE t FROM s"));
         for (String sql : List.of("CREATE TABLE temp (id INT)", "CREATE TABLE temporary_things (id INT)",
                 "INSERT INTO t VALUES ('create temporary table x')", "SELECT temp FROM t FOR UPDATE")) {
-            assertNull(TemporaryTables.created(sql), sql);
+            assertNull(TemporaryTableNames.created(sql), sql);
         }
     }
 
     @Test
-    void statementsOnTheSessionsTemporaryTables() {
-        TemporaryTables tables = new TemporaryTables();
+    void statementsOnTheSessionsTemporaryTableNames() {
+        TemporaryTableNames tables = new TemporaryTableNames();
         assertFalse(tables.touches(analyze("SELECT * FROM tmp"), "SELECT * FROM tmp"), "none created yet");
         ran(tables, "CREATE TEMPORARY TABLE tmp (id INT)");
         for (String sql : List.of("SELECT * FROM tmp", "SELECT * FROM t JOIN TMP ON t.id = tmp.id", "INSERT INTO tmp VALUES (1)",
@@ -58,8 +58,8 @@ class TemporaryTablesTest {
         assertTrue(tables.isEmpty(), "MariaDB's DROP TEMPORARY TABLE");
     }
 
-    private void ran(TemporaryTables tables, String sql) {
-        tables.ran(analyze(sql), sql, TemporaryTables.created(sql));
+    private void ran(TemporaryTableNames tables, String sql) {
+        tables.ran(analyze(sql), sql, TemporaryTableNames.created(sql));
     }
 
     private SqlAnalysis analyze(String sql) {
