@@ -62,16 +62,16 @@ class DefaultValuesIT {
             c.commit();
             c.setAutoCommit(true);
             // forms the controller cannot complete are refused, rather than left to each replica
-            List<String> refused = new java.util.ArrayList<>(List.of(
+            List<String> refusedForms = new java.util.ArrayList<>(List.of(
                     "INSERT INTO d (id, note) SELECT id + 100, note FROM d WHERE id = 1",
                     "INSERT INTO d (id, at, note) VALUES (101, DEFAULT, 'default')"));
             if (kind != Kind.MARIADB) {
-                refused.add("INSERT INTO d DEFAULT VALUES");
+                refusedForms.add("INSERT INTO d DEFAULT VALUES");
             }
             if (kind == Kind.POSTGRESQL) {
-                refused.add("INSERT INTO d VALUES (102)"); // fewer values than columns: the rest take their defaults
+                refusedForms.add("INSERT INTO d VALUES (102)"); // fewer values than columns: the rest take their defaults
             }
-            for (String sql : refused) {
+            for (String sql : refusedForms) {
                 SQLException e = assertThrows(SQLException.class, () -> update(c, sql), sql);
                 assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
             }
