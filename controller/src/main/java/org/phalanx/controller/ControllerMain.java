@@ -17,6 +17,10 @@ import java.sql.SQLException;
  * {@code file:line:column: reason}), 1 when the controller cannot start (e.g. the port is taken).
  */
 public final class ControllerMain {
+    static {
+        LoggingSetup.useControllerConfiguration(); // before anything logs
+    }
+
     static final int USAGE_OR_CONFIG_ERROR = 2;
     static final int START_FAILED = 1;
 

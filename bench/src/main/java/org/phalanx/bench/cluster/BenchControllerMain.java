@@ -13,6 +13,10 @@ import org.phalanx.controller.config.VirtualDatabaseConfig;
  * ({@link CacheCounters}; the same figures are on JMX, this keeps the harness free of a JMX client).
  */
 public final class BenchControllerMain {
+    static {
+        org.phalanx.controller.LoggingSetup.useControllerConfiguration(); // before anything logs
+    }
+
     private BenchControllerMain() {
     }
 

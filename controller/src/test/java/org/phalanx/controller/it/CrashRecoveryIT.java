@@ -76,7 +76,7 @@ class CrashRecoveryIT {
 
     /** A controller in a process of its own, from this test's classpath (the fault injector included). */
     private ControllerProcess launch(String output, long slowBackendDelayMillis) throws Exception {
-        String logConfig = ControllerMain.class.getResource("/log4j2.xml").toString(); // the controller's own: INFO
+        String logConfig = ControllerMain.class.getResource("/" + org.phalanx.controller.LoggingSetup.CONFIGURATION).toString(); // the controller's own: INFO
         return ControllerProcess.java(ControllerMain.class.getName(), dir.resolve("controller.xml"))
                 .systemProperty("log4j2.configurationFile", logConfig)
                 .systemProperty("faulty.b3.delayMillis", slowBackendDelayMillis)

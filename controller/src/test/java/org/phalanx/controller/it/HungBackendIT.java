@@ -104,7 +104,7 @@ class HungBackendIT {
     }
 
     private ControllerProcess launch(String output) throws Exception {
-        String logConfig = ControllerMain.class.getResource("/log4j2.xml").toString();
+        String logConfig = ControllerMain.class.getResource("/" + org.phalanx.controller.LoggingSetup.CONFIGURATION).toString();
         return ControllerProcess.java(ControllerMain.class.getName(), dir.resolve("controller.xml"))
                 .jvmOptions("-Xmx256m", "-XX:+ExitOnOutOfMemoryError")
                 .systemProperty("log4j2.configurationFile", logConfig)

@@ -142,7 +142,7 @@ class KillDuringRecoveryIT {
                   <virtualDatabase file="vdb.xml"/>
                 </controller>
                 """.formatted(port, jmxPort));
-        String logConfig = ControllerMain.class.getResource("/log4j2.xml").toString(); // the controller's own: INFO
+        String logConfig = ControllerMain.class.getResource("/" + org.phalanx.controller.LoggingSetup.CONFIGURATION).toString(); // the controller's own: INFO
         controller = ControllerProcess.java(ControllerMain.class.getName(), dir.resolve("controller.xml"))
                 .systemProperty("log4j2.configurationFile", logConfig)
                 .directory(dir).output(dir.resolve("controller-" + lifetime++ + ".out"))

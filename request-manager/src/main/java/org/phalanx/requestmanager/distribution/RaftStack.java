@@ -1,0 +1,48 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.jgroups.JChannel;
+
+/** Builds the JGroups channel of a group's replicated log from our stack ({@code raft-stack.xml}). */
+final class RaftStack {
+    /** Never compact (yet): a member catching up replays the log from its start. */
+    private static final long NO_COMPACTION = Long.MAX_VALUE;
+
+    private RaftStack() {
+    }
+
+    static JChannel channel(GroupConfig config) throws Exception {
+        String template;
+        try (InputStream in = RaftStack.class.getResourceAsStream("raft-stack.xml")) {
+            if (in == null) {
+                throw new IOException("raft-stack.xml is missing from the classpath");
+            }
+            template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        Map<String, String> values = Map.of(
+                "bind_addr", config.bindAddress(),
+                "bind_port", String.valueOf(config.me().port()),
+                "initial_hosts", config.members().stream().map(GroupConfig.Member::address).collect(Collectors.joining(",")),
+                "members", config.members().stream().map(GroupConfig.Member::raftId).collect(Collectors.joining(",")),
+                "raft_id", config.self(),
+                "log_dir", config.logDir().toAbsolutePath().toString(),
+                "log_prefix", config.groupName() + "-" + config.self(),
+                "max_log_size", String.valueOf(NO_COMPACTION));
+        String xml = template;
+        for (Map.Entry<String, String> v : values.entrySet()) {
+            xml = xml.replace("{" + v.getKey() + "}", xmlAttribute(v.getValue()));
+        }
+        JChannel channel = new JChannel(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        channel.name(config.self());
+        return channel;
+    }
+
+    private static String xmlAttribute(String value) {
+        return value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
+    }
+}

@@ -1,0 +1,176 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.jgroups.Address;
+import org.jgroups.JChannel;
+import org.jgroups.raft.RaftHandle;
+import org.jgroups.raft.StateMachine;
+
+/**
+ * A log replicated on a group of controllers with jgroups-raft: an entry appended on any member is
+ * committed once a majority of the group holds it, then applied on every member, one at a time, in
+ * log order ({@link Applier}). A restarted member replays its own copy from the start, then catches
+ * up from the leader.
+ *
+ * <p>An append completes once the entry is applied <em>here</em>, with what the applier returned, so
+ * the appending controller answers its client only when its own state has the entry. It fails if
+ * no leader committed it within the timeout; the entry may still be committed later (a leader that
+ * died holding it, then re-elected with it), so applying must be idempotent — the applier gets each
+ * entry's index, which a state stored with its data can compare.
+ */
+public final class ReplicatedLog implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(ReplicatedLog.class);
+
+    /** Applies committed entries, in log order, one at a time, on every member. */
+    @FunctionalInterface
+    public interface Applier {
+        /** @return what the append of this entry completes with on the member that appended it */
+        byte[] apply(long index, byte[] entry) throws Exception;
+    }
+
+    private final GroupConfig config;
+    private final JChannel channel;
+    private final RaftHandle raft;
+    private final Applier applier;
+    private final Duration timeout;
+    /** Tells this run's entries from any other member's, or this member's before a restart. */
+    private final String origin = UUID.randomUUID().toString();
+    private final AtomicLong sequence = new AtomicLong();
+    private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
+    private volatile long applied;
+
+    private ReplicatedLog(GroupConfig config, Applier applier, Duration timeout) throws Exception {
+        this.config = config;
+        this.applier = applier;
+        this.timeout = timeout;
+        this.channel = RaftStack.channel(config);
+        this.raft = new RaftHandle(channel, new Machine()).raftId(config.self());
+        raft.addRoleListener(role -> LOG.info("group {}: {} is now {} (leader {})", config.groupName(), config.self(),
+                role, leader()));
+    }
+
+    /** Joins the group (the others need not be up yet: the log waits for a majority to elect a leader). */
+    public static ReplicatedLog start(GroupConfig config, Applier applier, Duration timeout) throws Exception {
+        ReplicatedLog log = new ReplicatedLog(config, applier, timeout);
+        try {
+            log.channel.connect(config.groupName());
+        } catch (Exception e) {
+            log.close();
+            throw e;
+        }
+        return log;
+    }
+
+    /** Appends an entry; completes once it is committed and applied here, with the applier's answer. */
+    public CompletableFuture<byte[]> append(byte[] entry) {
+        long seq = sequence.incrementAndGet();
+        CompletableFuture<byte[]> done = new CompletableFuture<>();
+        pending.put(seq, done);
+        done.whenComplete((v, e) -> pending.remove(seq));
+        try {
+            byte[] framed = frame(seq, entry);
+            raft.setAsync(framed, 0, framed.length, null).whenComplete((v, e) -> {
+                if (e != null) {
+                    done.completeExceptionally(e);
+                }
+            });
+        } catch (Exception e) {
+            done.completeExceptionally(e);
+        }
+        return done.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The current leader's raft id, or null while there is none. */
+    public String leader() {
+        Address leader = raft.leader();
+        return leader == null ? null : leader.toString();
+    }
+
+    public boolean isLeader() {
+        return raft.isLeader();
+    }
+
+    /** The index of the last entry applied here. */
+    public long lastApplied() {
+        return applied;
+    }
+
+    public GroupConfig config() {
+        return config;
+    }
+
+    @Override
+    public void close() {
+        pending.values().forEach(f -> f.completeExceptionally(new IllegalStateException("the replicated log is closed")));
+        channel.close();
+    }
+
+    private byte[] frame(long seq, byte[] entry) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(entry.length + 64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(origin);
+            out.writeLong(seq);
+            out.write(entry);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The state machine jgroups-raft drives: unframes each committed entry and hands it to the applier. */
+    private final class Machine implements StateMachine {
+        @Override
+        public byte[] apply(byte[] data, int offset, int length, boolean serializeResponse) throws Exception {
+            ByteBuffer in = ByteBuffer.wrap(data, offset, length);
+            byte[] originBytes = new byte[in.getShort() & 0xffff];
+            in.get(originBytes);
+            long seq = in.getLong();
+            byte[] entry = new byte[in.remaining()];
+            in.get(entry);
+            long index = ++applied;
+            byte[] answer;
+            try {
+                answer = applier.apply(index, entry);
+            } catch (Exception | Error e) {
+                if (origin.equals(new String(originBytes, StandardCharsets.UTF_8))) {
+                    CompletableFuture<byte[]> mine = pending.get(seq);
+                    if (mine != null) {
+                        mine.completeExceptionally(e);
+                    }
+                }
+                LOG.warn("group {}: applying entry {} failed on {}: {}", config.groupName(), index, config.self(),
+                        e.toString());
+                return null;
+            }
+            if (origin.equals(new String(originBytes, StandardCharsets.UTF_8))) {
+                CompletableFuture<byte[]> mine = pending.get(seq);
+                if (mine != null) {
+                    mine.complete(answer);
+                }
+            }
+            return null; // the answer goes to the appending member's own future, not over the network
+        }
+
+        /** No snapshots yet (the log is never compacted): a member catching up replays it from the start. */
+        @Override
+        public void readContentFrom(DataInput in) {
+        }
+
+        @Override
+        public void writeContentTo(DataOutput out) {
+        }
+    }
+}

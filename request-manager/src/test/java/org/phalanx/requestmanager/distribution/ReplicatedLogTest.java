@@ -1,0 +1,144 @@
+package org.phalanx.requestmanager.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.testkit.process.Ports;
+
+/**
+ * Three members of one group in this JVM, on loopback: every member applies the same entries in
+ * the same order; the leader leaving loses no acknowledged entry and a new one takes over; a
+ * restarted member replays its copy and catches up; a member alone refuses to commit.
+ */
+class ReplicatedLogTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+    private List<GroupConfig.Member> members;
+    private final Map<String, ReplicatedLog> logs = new LinkedHashMap<>();
+    private final Map<String, List<String>> appliedBy = new LinkedHashMap<>();
+
+    @BeforeEach
+    void ports() throws Exception {
+        members = List.of(new GroupConfig.Member("a", "127.0.0.1", Ports.free()),
+                new GroupConfig.Member("b", "127.0.0.1", Ports.free()),
+                new GroupConfig.Member("c", "127.0.0.1", Ports.free()));
+    }
+
+    @AfterEach
+    void stop() {
+        logs.values().forEach(ReplicatedLog::close);
+    }
+
+    private ReplicatedLog start(String id) throws Exception {
+        List<String> applied = Collections.synchronizedList(new ArrayList<>());
+        appliedBy.put(id, applied);
+        GroupConfig config = new GroupConfig("test-group", id, members, "127.0.0.1", dir.resolve(id));
+        ReplicatedLog log = ReplicatedLog.start(config, (index, entry) -> {
+            String text = new String(entry, StandardCharsets.UTF_8);
+            assertEquals(applied.size() + 1, index, "indexes follow each other");
+            applied.add(text);
+            return ("applied " + text + " at " + index).getBytes(StandardCharsets.UTF_8);
+        }, TIMEOUT);
+        logs.put(id, log);
+        return log;
+    }
+
+    private static String append(ReplicatedLog log, String entry) throws Exception {
+        return new String(log.append(entry.getBytes(StandardCharsets.UTF_8)).get(20, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+    }
+
+    private String awaitLeader() throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < end) {
+            for (ReplicatedLog log : logs.values()) {
+                if (log.isLeader()) {
+                    return log.config().self();
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no leader elected");
+    }
+
+    /** Every member still running ends with the same entries as {@code reference}. */
+    private void awaitSameEntries(String reference) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        List<String> expected = List.copyOf(appliedBy.get(reference));
+        for (String id : logs.keySet()) {
+            while (!List.copyOf(appliedBy.get(id)).equals(expected) && System.nanoTime() < end) {
+                Thread.sleep(50);
+            }
+            assertEquals(expected, List.copyOf(appliedBy.get(id)), "entries applied on " + id);
+        }
+    }
+
+    @Test
+    void everyMemberAppliesTheSameEntriesInTheSameOrderThroughLeaderChanges() throws Exception {
+        for (GroupConfig.Member m : members) {
+            start(m.raftId());
+        }
+        String leader = awaitLeader();
+        // appended on every member at once (followers' entries go through the leader)
+        List<CompletableFuture<byte[]>> acknowledged = new ArrayList<>();
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            String entry = "e" + i;
+            sent.add(entry);
+            acknowledged.add(logs.get(members.get(i % 3).raftId()).append(entry.getBytes(StandardCharsets.UTF_8)));
+        }
+        for (int i = 0; i < acknowledged.size(); i++) {
+            String answer = new String(acknowledged.get(i).get(20, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("applied " + sent.get(i) + " at "), answer);
+        }
+        awaitSameEntries(leader);
+        assertEquals(60, appliedBy.get(leader).size());
+        assertTrue(appliedBy.get(leader).containsAll(sent));
+
+        // the leader goes: a new one is elected from the other two, nothing acknowledged is lost
+        logs.remove(leader).close();
+        String next = awaitLeader();
+        assertNotNull(next);
+        assertTrue(append(logs.get(next), "after").startsWith("applied after at 61"));
+        String follower = logs.keySet().stream().filter(id -> !id.equals(next)).findFirst().orElseThrow();
+        assertTrue(append(logs.get(follower), "from a follower").startsWith("applied from a follower at 62"));
+        awaitSameEntries(next);
+
+        // the old leader comes back with its copy of the log: it replays it and catches up
+        start(leader);
+        awaitSameEntries(next);
+        assertEquals(62, appliedBy.get(leader).size());
+    }
+
+    @Test
+    void aMemberAloneCommitsNothing() throws Exception {
+        ReplicatedLog alone = start("a");
+        CompletableFuture<byte[]> append = alone.append("lonely".getBytes(StandardCharsets.UTF_8));
+        assertThrows(Exception.class, () -> append.get(20, TimeUnit.SECONDS), "no majority: no commit");
+        assertEquals(List.of(), appliedBy.get("a"));
+    }
+
+    @Test
+    void aGroupOfTwoIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new GroupConfig("g", "a",
+                members.subList(0, 2), "127.0.0.1", dir));
+        assertTrue(e.getMessage().contains("at least 3"), e.getMessage());
+    }
+}
