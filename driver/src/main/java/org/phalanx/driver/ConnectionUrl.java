@@ -24,6 +24,13 @@ final class ConnectionUrl {
     static final String CONNECT_TIMEOUT = "connectTimeout";
     static final String SOCKET_TIMEOUT = "socketTimeout";
     static final String FETCH_SIZE = "fetchSize";
+    /** Which of several hosts a connection tries first: {@code ordered} (default), {@code random}, {@code roundRobin}. */
+    static final String CONNECT_POLICY = "connectPolicy";
+    /** Whether a connection whose controller failed goes on with another (default: when several hosts are given). */
+    static final String FAILOVER = "failover";
+    /** Spreads roundRobin connections over their hosts, per host list. */
+    private static final Map<String, java.util.concurrent.atomic.AtomicInteger> NEXT_HOST =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Connect timeout when none is given: long enough for a slow network, short enough to fail over. */
     static final int DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -89,7 +96,52 @@ final class ConnectionUrl {
         parsed.intProperty(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS);
         parsed.intProperty(SOCKET_TIMEOUT, 0);
         parsed.intProperty(FETCH_SIZE, 0);
+        parsed.connectPolicy();
+        parsed.failover();
         return parsed;
+    }
+
+    private String connectPolicy() throws SQLException {
+        String policy = properties.getOrDefault(CONNECT_POLICY, "ordered").trim();
+        for (String known : List.of("ordered", "random", "roundRobin")) {
+            if (known.equalsIgnoreCase(policy)) {
+                return known;
+            }
+        }
+        throw SqlExceptions.create("connection property " + CONNECT_POLICY + "='" + policy
+                + "' is not one of ordered, random, roundRobin", SqlExceptions.CONNECTION_FAILED);
+    }
+
+    /** Whether a connection goes on with another controller when its own fails. */
+    boolean failover() throws SQLException {
+        String v = properties.get(FAILOVER);
+        if (v == null || v.isBlank()) {
+            return hosts.size() > 1;
+        }
+        if (v.trim().equalsIgnoreCase("true") || v.trim().equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(v.trim());
+        }
+        throw SqlExceptions.create("connection property " + FAILOVER + "='" + v + "' is not true or false",
+                SqlExceptions.CONNECTION_FAILED);
+    }
+
+    /**
+     * The hosts in the order a new connection tries them ({@link #CONNECT_POLICY}); {@code failed},
+     * the controller a connection just lost, last (it may be back by then, but the others first).
+     */
+    List<HostAndPort> hostsToTry(HostAndPort failed) throws SQLException {
+        List<HostAndPort> order = new ArrayList<>(hosts);
+        switch (connectPolicy()) {
+            case "random" -> Collections.shuffle(order);
+            case "roundRobin" -> Collections.rotate(order,
+                    -Math.floorMod(NEXT_HOST.computeIfAbsent(hosts.toString(), k -> new java.util.concurrent.atomic.AtomicInteger())
+                            .getAndIncrement(), order.size()));
+            default -> { }
+        }
+        if (failed != null && order.remove(failed)) {
+            order.add(failed);
+        }
+        return order;
     }
 
     private static List<HostAndPort> parseHosts(String url, String hostList) throws SQLException {

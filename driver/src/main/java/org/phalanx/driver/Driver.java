@@ -36,7 +36,7 @@ public final class Driver implements java.sql.Driver {
             return null; // JDBC: let DriverManager try the next driver
         }
         ConnectionUrl parsed = ConnectionUrl.parse(url, info);
-        return new PhalanxConnection(ProtocolConnection.open(parsed), parsed);
+        return new PhalanxConnection(ProtocolConnection.open(parsed, null), parsed);
     }
 
     @Override

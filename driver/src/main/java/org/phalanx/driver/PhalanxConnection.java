@@ -26,12 +26,17 @@ import java.util.concurrent.Executor;
 
 import org.phalanx.protocol.HelloOk;
 
-/** java.sql.Connection over one {@link ProtocolConnection} to a controller's virtual database. */
+/**
+ * java.sql.Connection over a {@link ProtocolConnection} to a controller's virtual database; with
+ * several hosts in its URL, over the next one's when its controller fails ({@link Failover}).
+ */
 public final class PhalanxConnection implements Connection {
     /** Numbers the unnamed savepoints of this connection. */
     private int savepoints;
-    private final ProtocolConnection protocol;
+    private volatile ProtocolConnection protocol;
     private final ConnectionUrl url;
+    private final boolean failover;
+    private final SessionStatements session = new SessionStatements();
     private final int defaultFetchSize;
     private final Set<PhalanxStatement> openStatements = ConcurrentHashMap.newKeySet();
     private final Properties clientInfo = new Properties();
@@ -44,6 +49,7 @@ public final class PhalanxConnection implements Connection {
     PhalanxConnection(ProtocolConnection protocol, ConnectionUrl url) throws SQLException {
         this.protocol = protocol;
         this.url = url;
+        this.failover = url.failover();
         this.defaultFetchSize = url.intProperty(ConnectionUrl.FETCH_SIZE, 0);
         this.isolation = protocol.hello().defaultIsolation();
     }
@@ -55,6 +61,84 @@ public final class PhalanxConnection implements Connection {
 
     ProtocolConnection protocol() {
         return protocol;
+    }
+
+    /** Notes a statement that ran, for a failover to rebuild the session ({@link SessionStatements}). */
+    void ran(String sql) {
+        if (failover) {
+            session.ran(sql);
+        }
+    }
+
+    /** Whether sending {@code sql} again after a failover is safe. */
+    Failover.Exchange exchangeOf(String sql) {
+        return autoCommit && SessionStatements.isPlainRead(sql) ? Failover.Exchange.READ : Failover.Exchange.WRITE;
+    }
+
+    /** Runs a request on the controller; if the connection to it breaks, goes on with another ({@link Failover}). */
+    <T> T call(Failover.Exchange exchange, Failover.Call<T> call) throws SQLException {
+        ProtocolConnection p = protocol;
+        if (failover && !closed && !p.isUsable()) {
+            p = reconnect(p); // lost before this request was sent: nothing of it to report
+        }
+        boolean inTransaction = !autoCommit;
+        try {
+            return call.run(p);
+        } catch (SQLException e) {
+            if (!failover || closed || !p.isBroken()) {
+                throw e;
+            }
+            ProtocolConnection next;
+            try {
+                next = reconnect(p);
+            } catch (SQLException none) {
+                none.addSuppressed(e);
+                throw none;
+            }
+            String lost = "controller " + p.address() + " failed; the connection goes on with " + next.address();
+            if (exchange == Failover.Exchange.COMMIT) {
+                throw Failover.outcomeUnknown("commit", lost);
+            }
+            if (inTransaction && exchange != Failover.Exchange.ROLLBACK) {
+                throw Failover.transactionLost(lost);
+            }
+            if (session.takeUnrebuildable()) {
+                throw Failover.sessionStateLost(lost);
+            }
+            if (exchange == Failover.Exchange.WRITE) {
+                throw Failover.outcomeUnknown("statement", lost);
+            }
+            return call.run(next);
+        }
+    }
+
+    /** Connects to the next controller and puts the session's state back there. */
+    private synchronized ProtocolConnection reconnect(ProtocolConnection failed) throws SQLException {
+        if (protocol != failed) {
+            return protocol; // another thread already did
+        }
+        ProtocolConnection next = ProtocolConnection.open(url, failed.address());
+        try {
+            if (!autoCommit) {
+                next.setAutoCommit(false);
+            }
+            if (isolation != next.hello().defaultIsolation()) {
+                next.setIsolation(isolation);
+            }
+            if (readOnly) {
+                next.setReadOnly(true);
+            }
+            for (String command : session.commands()) {
+                next.execute(new org.phalanx.protocol.Execute(org.phalanx.protocol.Execute.ANY, command, List.of(),
+                        org.phalanx.protocol.Execute.NO_KEYS, List.of(), 0, 0, 0, false));
+            }
+        } catch (SQLException e) {
+            next.abort();
+            throw e;
+        }
+        failed.abort();
+        protocol = next;
+        return next;
     }
 
     ConnectionUrl url() {
@@ -203,7 +287,10 @@ public final class PhalanxConnection implements Connection {
         checkOpen();
         if (autoCommit != this.autoCommit) {
             // The controller commits an open transaction when auto-commit is switched on, as JDBC requires.
-            protocol.setAutoCommit(autoCommit);
+            call(autoCommit ? Failover.Exchange.COMMIT : Failover.Exchange.SETTING, p -> {
+                p.setAutoCommit(autoCommit);
+                return null;
+            });
             this.autoCommit = autoCommit;
         }
     }
@@ -221,7 +308,10 @@ public final class PhalanxConnection implements Connection {
             throw SqlExceptions.create("cannot commit: the connection is in auto-commit mode",
                     SqlExceptions.INVALID_TRANSACTION_STATE);
         }
-        protocol.commit();
+        call(Failover.Exchange.COMMIT, p -> {
+            p.commit();
+            return null;
+        });
     }
 
     @Override
@@ -231,7 +321,10 @@ public final class PhalanxConnection implements Connection {
             throw SqlExceptions.create("cannot roll back: the connection is in auto-commit mode",
                     SqlExceptions.INVALID_TRANSACTION_STATE);
         }
-        protocol.rollback();
+        call(Failover.Exchange.ROLLBACK, p -> {
+            p.rollback();
+            return null;
+        });
     }
 
     @Override
@@ -241,7 +334,10 @@ public final class PhalanxConnection implements Connection {
             case TRANSACTION_READ_UNCOMMITTED, TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ,
                     TRANSACTION_SERIALIZABLE -> {
                 if (level != isolation) {
-                    protocol.setIsolation(level);
+                    call(Failover.Exchange.SETTING, p -> {
+                        p.setIsolation(level);
+                        return null;
+                    });
                     isolation = level;
                 }
             }
@@ -260,7 +356,10 @@ public final class PhalanxConnection implements Connection {
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
         if (readOnly != this.readOnly) {
-            protocol.setReadOnly(readOnly);
+            call(Failover.Exchange.SETTING, p -> {
+                p.setReadOnly(readOnly);
+                return null;
+            });
             this.readOnly = readOnly;
         }
     }

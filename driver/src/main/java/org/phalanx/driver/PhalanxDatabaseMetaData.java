@@ -43,9 +43,10 @@ public final class PhalanxDatabaseMetaData implements DatabaseMetaData {
         for (Object a : args) {
             values.add(a == null ? new SqlNull(Types.VARCHAR) : a);
         }
-        ProtocolConnection protocol = connection.protocol();
-        ResultSetReply reply = protocol.metadata(new MetadataRequest(method, values));
-        return PhalanxResultSet.inMemory(null, reply.columns(), PhalanxResultSet.readAll(protocol, reply, 0, 0));
+        return connection.call(Failover.Exchange.READ, protocol -> {
+            ResultSetReply reply = protocol.metadata(new MetadataRequest(method, values));
+            return PhalanxResultSet.inMemory(null, reply.columns(), PhalanxResultSet.readAll(protocol, reply, 0, 0));
+        });
     }
 
     private static String joined(String[] values) {

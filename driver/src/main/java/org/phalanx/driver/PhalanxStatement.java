@@ -57,8 +57,13 @@ public class PhalanxStatement implements Statement {
         boolean scrollable = resultSetType == ResultSet.TYPE_SCROLL_INSENSITIVE;
         Execute request = new Execute(mode, sql, params, keys.mode(), keys.columns(), maxRows,
                 effectiveFetchSize(), queryTimeout, scrollable);
-        ProtocolConnection protocol = connection.protocol();
-        ProtocolConnection.ExecuteReply reply = protocol.execute(request);
+        ProtocolConnection[] on = new ProtocolConnection[1];
+        ProtocolConnection.ExecuteReply reply = connection.call(connection.exchangeOf(sql), p -> {
+            on[0] = p;
+            return p.execute(request);
+        });
+        connection.ran(sql);
+        ProtocolConnection protocol = on[0];
         int level = IsolationStatement.levelSet(sql);
         if (level >= 0) {
             connection.isolationSetBySql(level);
@@ -106,7 +111,7 @@ public class PhalanxStatement implements Statement {
         }
         BatchResult result;
         try {
-            result = connection.protocol().batch(request);
+            result = connection.call(Failover.Exchange.WRITE, p -> p.batch(request));
         } catch (SQLException e) {
             throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(), new long[0], e);
         }

@@ -63,17 +63,20 @@ final class ProtocolConnection {
     }
 
     /**
-     * Tries each host in URL order; the first that accepts the TCP connection and answers HELLO
-     * wins. A host that refuses, times out or drops the connection is skipped; a HELLO answered
-     * with ERROR (bad credentials, unknown virtual database) is final.
+     * Tries each host in the URL's connect order ({@link ConnectionUrl#hostsToTry}); the first that
+     * accepts the TCP connection and answers HELLO wins. A host that refuses, times out or drops the
+     * connection is skipped; a HELLO answered with ERROR (bad credentials, unknown virtual
+     * database) is final.
+     *
+     * @param failed the controller a connection just lost (tried last), or null
      */
-    static ProtocolConnection open(ConnectionUrl url) throws SQLException {
+    static ProtocolConnection open(ConnectionUrl url, ConnectionUrl.HostAndPort failed) throws SQLException {
         int connectTimeout = url.intProperty(ConnectionUrl.CONNECT_TIMEOUT, ConnectionUrl.DEFAULT_CONNECT_TIMEOUT_MS);
         int socketTimeout = url.intProperty(ConnectionUrl.SOCKET_TIMEOUT, 0);
         Hello hello = new Hello(Protocol.VERSION, url.vdb(), url.user(), url.password(), url.sessionProperties());
         List<String> failures = new ArrayList<>();
         IOException last = null;
-        for (ConnectionUrl.HostAndPort host : url.hosts()) {
+        for (ConnectionUrl.HostAndPort host : url.hostsToTry(failed)) {
             Socket socket = new Socket();
             ProtocolConnection pc = null;
             try {

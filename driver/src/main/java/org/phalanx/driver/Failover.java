@@ -1,0 +1,57 @@
+package org.phalanx.driver;
+
+import java.sql.SQLException;
+
+/**
+ * How a connection goes on with another controller of its URL when its own fails (the connection
+ * to it breaks): it connects to the next host ({@link ConnectionUrl#hostsToTry}), puts the
+ * session's state back there (auto-commit, isolation, read-only, the session commands it ran),
+ * and then, depending on what was lost with the request in flight:
+ * <ul>
+ *   <li>a plain read in auto-commit, or a connection setting: sent again, unseen by the caller;</li>
+ *   <li>a request inside a transaction: the transaction went with the controller (its backends roll
+ *       it back when their connections drop): {@code 40001}, and the connection goes on in a new one;</li>
+ *   <li>a write in auto-commit or a commit: its outcome is unknown (it may have been applied before
+ *       the controller died): {@code 08006} saying so, and the connection goes on;</li>
+ *   <li>a session that had temporary tables or advisory locks: they are gone: {@code 08006} once.</li>
+ * </ul>
+ * A request whose connection was already known broken before it was sent just goes to the next one.
+ */
+final class Failover {
+    private Failover() {
+    }
+
+    /** What a request is, for what a failure while it ran leaves undecided. */
+    enum Exchange {
+        /** Changes nothing: safe to send again. */
+        READ,
+        /** May have changed data before the controller died. */
+        WRITE,
+        /** The end of a transaction that may have committed. */
+        COMMIT,
+        /** The end of a transaction that failing ends anyway. */
+        ROLLBACK,
+        /** A connection setting, put back on the next controller with the others. */
+        SETTING
+    }
+
+    /** One request on a controller connection. */
+    @FunctionalInterface
+    interface Call<T> {
+        T run(ProtocolConnection protocol) throws SQLException;
+    }
+
+    static SQLException transactionLost(String lost) {
+        return SqlExceptions.create("the transaction was rolled back: " + lost, "40001", 0, null);
+    }
+
+    static SQLException outcomeUnknown(String what, String lost) {
+        return SqlExceptions.create("the outcome of the " + what + " is unknown: " + lost
+                + "; if it must not run twice, check before running it again", SqlExceptions.CONNECTION_BROKEN, 0, null);
+    }
+
+    static SQLException sessionStateLost(String lost) {
+        return SqlExceptions.create("the session's temporary tables and advisory locks were lost: " + lost,
+                SqlExceptions.CONNECTION_BROKEN, 0, null);
+    }
+}

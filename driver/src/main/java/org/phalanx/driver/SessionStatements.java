@@ -1,0 +1,80 @@
+package org.phalanx.driver;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a connection must know of its own statements to go on with another controller
+ * ({@link Failover}): the session commands to run again there (SET, RESET, PRAGMA assignments,
+ * USE), in order; whether the session made state no other controller can rebuild (temporary
+ * tables, advisory locks); and which statements are plain reads, safe to send again.
+ */
+final class SessionStatements {
+    private final List<String> commands = new ArrayList<>();
+    private boolean unrebuildable;
+
+    /** Notes a statement the controller ran successfully. */
+    synchronized void ran(String sql) {
+        String first = firstWord(sql);
+        String lower = sql.toLowerCase(Locale.ROOT);
+        if ((first.equals("set") && !lower.matches("(?s)\\s*set\\s+(session\\s+characteristics|transaction)\\b.*"))
+                || first.equals("reset") || first.equals("use")
+                || first.equals("pragma") && (sql.indexOf('=') >= 0 || sql.indexOf('(') >= 0)) {
+            commands.add(sql);
+        }
+        if (lower.contains("temporary") || lower.contains("temp table") || lower.contains("into temp")
+                || lower.contains("advisory") || lower.contains("get_lock")) {
+            unrebuildable = true;
+        }
+    }
+
+    /** The session commands, in the order they ran. */
+    synchronized List<String> commands() {
+        return List.copyOf(commands);
+    }
+
+    /** Whether the session made state that went with its controller; cleared once reported. */
+    synchronized boolean takeUnrebuildable() {
+        boolean was = unrebuildable;
+        unrebuildable = false;
+        return was;
+    }
+
+    /** A read sending it again cannot change anything: a SELECT, SHOW, EXPLAIN or VALUES with no locking or side effect. */
+    static boolean isPlainRead(String sql) {
+        String first = firstWord(sql);
+        if (!(first.equals("select") || first.equals("show") || first.equals("explain") || first.equals("values"))) {
+            return false;
+        }
+        String lower = sql.toLowerCase(Locale.ROOT);
+        return !(lower.contains(" into ") || lower.contains("for update") || lower.contains("for share")
+                || lower.contains("nextval") || lower.contains("advisory") || lower.contains("get_lock")
+                || lower.contains("setval"));
+    }
+
+    /** The statement's first word, lower case, after blanks and comments. */
+    static String firstWord(String sql) {
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c) || c == '(') {
+                i++;
+            } else if (sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else {
+                break;
+            }
+        }
+        int start = i;
+        while (i < n && Character.isLetter(sql.charAt(i))) {
+            i++;
+        }
+        return sql.substring(start, i).toLowerCase(Locale.ROOT);
+    }
+}
