@@ -72,7 +72,7 @@ public final class PhalanxConnection implements Connection {
 
     /** Whether sending {@code sql} again after a failover is safe. */
     Failover.Exchange exchangeOf(String sql) {
-        return autoCommit && SessionStatements.isPlainRead(sql) ? Failover.Exchange.READ : Failover.Exchange.WRITE;
+        return failover && autoCommit && SessionStatements.isPlainRead(sql) ? Failover.Exchange.READ : Failover.Exchange.WRITE;
     }
 
     /** Runs a request on the controller; if the connection to it breaks, goes on with another ({@link Failover}). */

@@ -11,22 +11,38 @@ import java.util.Locale;
  * tables, advisory locks); and which statements are plain reads, safe to send again.
  */
 final class SessionStatements {
+    /** {@code SET TRANSACTION ...} and {@code SET SESSION CHARACTERISTICS ...}: the connection's own settings say those. */
+    private static final java.util.regex.Pattern SET_OF_TRANSACTION = java.util.regex.Pattern.compile(
+            "(?is)\\s*set\\s+(session\\s+characteristics|transaction)\\b");
+
     private final List<String> commands = new ArrayList<>();
     private boolean unrebuildable;
 
-    /** Notes a statement the controller ran successfully. */
+    /** Notes a statement the controller ran successfully (cheaply: it is called for every statement). */
     synchronized void ran(String sql) {
         String first = firstWord(sql);
-        String lower = sql.toLowerCase(Locale.ROOT);
-        if ((first.equals("set") && !lower.matches("(?s)\\s*set\\s+(session\\s+characteristics|transaction)\\b.*"))
+        if (first.equals("insert") || first.equals("update") || first.equals("delete")) {
+            return; // the statements sent most: nothing to note
+        }
+        if ((first.equals("set") && !SET_OF_TRANSACTION.matcher(sql).lookingAt())
                 || first.equals("reset") || first.equals("use")
                 || first.equals("pragma") && (sql.indexOf('=') >= 0 || sql.indexOf('(') >= 0)) {
             commands.add(sql);
         }
-        if (lower.contains("temporary") || lower.contains("temp table") || lower.contains("into temp")
-                || lower.contains("advisory") || lower.contains("get_lock")) {
-            unrebuildable = true;
+        if (!unrebuildable && (containsIgnoreCase(sql, "temporary") || containsIgnoreCase(sql, "temp table")
+                || containsIgnoreCase(sql, "into temp") || containsIgnoreCase(sql, "advisory")
+                || containsIgnoreCase(sql, "get_lock"))) {
+            unrebuildable = true; // temporary tables, advisory and user locks: they went with the controller
         }
+    }
+
+    private static boolean containsIgnoreCase(String sql, String word) {
+        for (int i = sql.length() - word.length(); i >= 0; i--) {
+            if (sql.regionMatches(true, i, word, 0, word.length())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The session commands, in the order they ran. */
@@ -47,10 +63,12 @@ final class SessionStatements {
         if (!(first.equals("select") || first.equals("show") || first.equals("explain") || first.equals("values"))) {
             return false;
         }
-        String lower = sql.toLowerCase(Locale.ROOT);
-        return !(lower.contains(" into ") || lower.contains("for update") || lower.contains("for share")
-                || lower.contains("nextval") || lower.contains("advisory") || lower.contains("get_lock")
-                || lower.contains("setval"));
+        for (String effect : new String[] {" into ", "for update", "for share", "nextval", "setval", "advisory", "get_lock"}) {
+            if (containsIgnoreCase(sql, effect)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The statement's first word, lower case, after blanks and comments. */
