@@ -95,7 +95,20 @@ class TemporaryTablesIT {
             update(a, "INSERT INTO tmp VALUES (1)");
             assertEquals(1, one(a, "SELECT COUNT(*) FROM tmp"));
         }
+        // the first temporary table of a transaction that has already written everywhere: its branch
+        // on one backend becomes the session's home (Hibernate creates its id tables so on MariaDB)
+        try (Connection late = cluster.connect()) {
+            late.setAutoCommit(false);
+            update(late, "INSERT INTO t VALUES (10, 'late')");
+            update(late, "CREATE TEMPORARY TABLE late_ids (id INTEGER PRIMARY KEY)");
+            assertEquals(3, update(late, "INSERT INTO late_ids SELECT id FROM t"), "it sees the transaction's insert");
+            late.commit();
+            late.setAutoCommit(true);
+            assertEquals(3, one(late, "SELECT COUNT(*) FROM late_ids"), "a temporary table outlives the transaction");
+            update(late, "DELETE FROM t WHERE id = 10");
+        }
         try (Connection later = cluster.connect()) { // closing the session dropped it
+            assertThrows(SQLException.class, () -> one(later, "SELECT COUNT(*) FROM late_ids"));
             assertThrows(SQLException.class, () -> one(later, "SELECT COUNT(*) FROM tmp"));
             assertEquals(2, one(later, "SELECT COUNT(*) FROM t"));
         }

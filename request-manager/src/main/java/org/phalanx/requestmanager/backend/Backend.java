@@ -473,6 +473,14 @@ public final class Backend implements BackendView {
         return take(virtualUser, settings, true);
     }
 
+    /**
+     * Makes the pooled connection of an open transaction branch ({@link #branchConnection}) a
+     * session's home: it stays with the session, and leaves the pool at its end.
+     */
+    public SessionHome adoptAsHome(Connection branch, long waitMillis) throws SQLException {
+        return SettingsApplied.adopt(branch, this, waitMillis);
+    }
+
     /** Replaces the settings {@code from} on a connection taken here by {@code next}. */
     public void switchSettings(Connection c, SessionSettings from, SessionSettings next) throws SQLException {
         SettingsApplied.switchTo(c, from, next, engine);
@@ -508,7 +516,7 @@ public final class Backend implements BackendView {
             putBack.accept(settings);
             throw e;
         }
-        return SettingsApplied.wrap(c, settings, putBack);
+        return SettingsApplied.wrap(c, settings, putBack, () -> pools.get(credentials).evictConnection(c));
     }
 
     public Credentials credentialsFor(String virtualUser) {

@@ -21,22 +21,29 @@ import org.phalanx.engine.SqlState;
  * <p>One piece of work at a time holds it (a lease, given back by closing it): the session's
  * writes on this backend may still be running on its queue (the 'first' wait policy) when the
  * session's next statement arrives. A transaction's branch holds it until the transaction ends.
+ *
+ * <p>A transaction that has already joined every backend makes its branch on one of them the home
+ * instead ({@link #adopt}): its pooled connection leaves the pool for the rest of the session, and
+ * is dropped from it at the end (its temporary tables with it).
  */
 public final class SessionHome implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(SessionHome.class);
 
     private final Backend backend;
     private final Connection connection;
+    /** How the connection goes at the session's end: closed, or evicted from its pool. */
+    private final Runnable discard;
     private final int isolation;
     private final long waitMillis;
     private final Semaphore free = new Semaphore(1, true);
     /** The parameters applied on the connection (changed under a lease only). */
     private SessionSettings applied = SessionSettings.NONE;
 
-    private SessionHome(Backend backend, Connection connection, long waitMillis) throws SQLException {
+    private SessionHome(Backend backend, Connection connection, Runnable discard, long waitMillis) throws SQLException {
         this.backend = backend;
         this.connection = connection;
-        this.isolation = connection.getTransactionIsolation();
+        this.discard = discard;
+        this.isolation = connection.getMetaData().getDefaultTransactionIsolation();
         this.waitMillis = waitMillis;
     }
 
@@ -44,11 +51,28 @@ public final class SessionHome implements AutoCloseable {
     public static SessionHome open(Backend backend, String virtualUser, long waitMillis) throws SQLException {
         Connection c = backend.sessionConnection(virtualUser);
         try {
-            return new SessionHome(backend, c, waitMillis);
+            return new SessionHome(backend, c, () -> closeQuietly(backend, c), waitMillis);
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw e;
         }
+    }
+
+    /**
+     * A home on a pooled connection a transaction's branch holds, with {@code applied} on it: the
+     * branch keeps it, leased ({@link #heldLease}) until the transaction ends.
+     */
+    static SessionHome adopt(Backend backend, Connection pooled, SessionSettings applied, Runnable evict,
+                             long waitMillis) throws SQLException {
+        SessionHome home = new SessionHome(backend, pooled, evict, waitMillis);
+        home.applied = applied;
+        home.free.acquireUninterruptibly(); // the branch's lease
+        return home;
+    }
+
+    /** The lease of whoever holds the home now (the branch it was adopted from). */
+    public Connection heldLease() {
+        return handle();
     }
 
     public Backend backend() {
@@ -75,6 +99,11 @@ public final class SessionHome implements AutoCloseable {
             free.release();
             throw e;
         }
+        return handle();
+    }
+
+    /** A handle on the connection whose close gives the lease back. */
+    private Connection handle() {
         boolean[] closed = new boolean[1];
         return (Connection) Proxy.newProxyInstance(SessionHome.class.getClassLoader(), new Class<?>[] {Connection.class},
                 (proxy, method, args) -> {
@@ -129,8 +158,12 @@ public final class SessionHome implements AutoCloseable {
     /** Ends the session here: the connection closes, and its temporary tables with it. */
     @Override
     public void close() {
+        discard.run();
+    }
+
+    private static void closeQuietly(Backend backend, Connection c) {
         try {
-            connection.close();
+            c.close();
         } catch (SQLException | RuntimeException e) {
             LOG.debug("{}: closing a session's own connection failed: {}", backend.name(), e.getMessage());
         }

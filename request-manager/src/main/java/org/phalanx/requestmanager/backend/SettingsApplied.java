@@ -18,18 +18,36 @@ import org.phalanx.engine.Engine;
 final class SettingsApplied implements InvocationHandler {
     private final Connection pooled;
     private final Consumer<SessionSettings> putBack;
+    /** Drops the connection from its pool (closed for good). */
+    private final Runnable evict;
     private SessionSettings applied;
     private boolean closed;
 
-    private SettingsApplied(Connection pooled, SessionSettings applied, Consumer<SessionSettings> putBack) {
+    private SettingsApplied(Connection pooled, SessionSettings applied, Consumer<SessionSettings> putBack, Runnable evict) {
         this.pooled = pooled;
         this.applied = applied;
         this.putBack = putBack;
+        this.evict = evict;
     }
 
-    static Connection wrap(Connection pooled, SessionSettings applied, Consumer<SessionSettings> putBack) {
+    static Connection wrap(Connection pooled, SessionSettings applied, Consumer<SessionSettings> putBack, Runnable evict) {
         return (Connection) Proxy.newProxyInstance(SettingsApplied.class.getClassLoader(), new Class<?>[] {Connection.class},
-                new SettingsApplied(pooled, applied, putBack));
+                new SettingsApplied(pooled, applied, putBack, evict));
+    }
+
+    /**
+     * The connection becomes a session's home ({@link SessionHome#adopt}): this handle no longer
+     * gives it back to the pool; the home evicts it at the session's end.
+     */
+    static SessionHome adopt(Connection c, Backend backend, long waitMillis) throws SQLException {
+        if (!c.isWrapperFor(SettingsApplied.class)) {
+            throw new SQLException("not a transaction branch's pooled connection: " + c);
+        }
+        SettingsApplied carrier = c.unwrap(SettingsApplied.class);
+        synchronized (carrier) {
+            carrier.closed = true; // its close no longer puts it back
+            return SessionHome.adopt(backend, carrier.pooled, carrier.applied, carrier.evict, waitMillis);
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionHome;
 import org.phalanx.requestmanager.backend.SessionSettings;
 
 /**
@@ -20,16 +21,20 @@ import org.phalanx.requestmanager.backend.SessionSettings;
  * commits, rolls back and closes as a no-op.
  */
 public final class LazyBranch implements InvocationHandler {
-    interface Opener {
-        Connection open() throws SQLException;
-    }
-
-    private final Opener opener;
+    private final Backend backend;
+    private final String user;
+    /** Null: the backend's own level. */
+    private final Integer level;
+    /** The session's settings when it joined; with the session's home once the branch is made it. */
+    private SessionSettings settings;
     private Connection connection;
     private boolean closed;
 
-    private LazyBranch(Opener opener) {
-        this.opener = opener;
+    private LazyBranch(Backend backend, String user, SessionSettings settings, Integer level) {
+        this.backend = backend;
+        this.user = user;
+        this.settings = settings;
+        this.level = level;
     }
 
     /**
@@ -46,21 +51,43 @@ public final class LazyBranch implements InvocationHandler {
             case PHALANX -> isolation;
             default -> null;
         };
-        Opener opener = () -> {
-            Connection c = backend.branchConnection(user, settings);
-            try {
-                c.setAutoCommit(false);
-                if (level != null && c.getTransactionIsolation() != level) {
-                    c.setTransactionIsolation(level);
-                }
-                return c;
-            } catch (SQLException | RuntimeException e) {
-                c.close();
-                throw e;
-            }
-        };
         return (Connection) Proxy.newProxyInstance(LazyBranch.class.getClassLoader(), new Class<?>[] {Connection.class},
-                new LazyBranch(opener));
+                new LazyBranch(backend, user, settings, level));
+    }
+
+    private Connection open() throws SQLException {
+        Connection c = backend.branchConnection(user, settings);
+        try {
+            c.setAutoCommit(false);
+            if (level != null && c.getTransactionIsolation() != level) {
+                c.setTransactionIsolation(level);
+            }
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Makes the session's home ({@link SessionHome}) on this branch's backend, for a transaction
+     * that has joined every backend already: a branch not opened yet will open on a new home
+     * connection; an open one's pooled connection becomes the home, which the branch holds until
+     * the transaction ends, so what the transaction did there and what it does next share it.
+     */
+    public static SessionHome makeHome(Connection branch, long waitMillis) throws SQLException {
+        LazyBranch b = (LazyBranch) Proxy.getInvocationHandler(branch);
+        synchronized (b) {
+            SessionHome home;
+            if (b.connection == null) {
+                home = SessionHome.open(b.backend, b.user, waitMillis);
+            } else {
+                home = b.backend.adoptAsHome(b.connection, waitMillis);
+                b.connection = home.heldLease();
+            }
+            b.settings = b.settings.at(home);
+            return home;
+        }
     }
 
     @Override
@@ -91,7 +118,7 @@ public final class LazyBranch implements InvocationHandler {
             if (closed) {
                 throw new SQLException("the transaction branch is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
             }
-            connection = opener.open();
+            connection = open();
         }
         try {
             return method.invoke(connection, args);

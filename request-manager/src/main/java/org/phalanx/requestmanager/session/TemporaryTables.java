@@ -12,6 +12,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionHome;
+import org.phalanx.requestmanager.pipeline.LazyBranch;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
@@ -73,19 +74,20 @@ final class TemporaryTables {
         if (home != null || !creating) {
             return home;
         }
-        List<Backend> candidates = new ArrayList<>(p.backends().enabled());
-        if (candidates.isEmpty()) {
+        List<Backend> enabled = p.backends().enabled();
+        if (enabled.isEmpty()) {
             throw p.backends().noBackend();
         }
-        // a branch the transaction has already would not run on the new connection
+        long wait = p.scheduler().lockTimeoutMillis();
+        // preferably on a backend the transaction has not joined: a connection of its own
         Transaction t = state.transaction();
-        candidates.removeIf(b -> t != null && t.branches().containsKey(b));
-        if (candidates.isEmpty()) {
-            throw new SQLFeatureNotSupportedException("a transaction that has already written cannot create the session's"
-                    + " first temporary table; create it before the transaction's first write (docs/jdbc-unsupported.md)",
-                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        List<Backend> notJoined = new ArrayList<>(enabled);
+        notJoined.removeIf(b -> t != null && t.branches().containsKey(b));
+        if (!notJoined.isEmpty()) {
+            home = SessionHome.open(p.balancer().choose(notJoined), state.user(), wait);
+        } else { // it joined them all: its branch on one becomes the home, so it goes on there
+            home = LazyBranch.makeHome(t.branches().get(p.balancer().choose(enabled)), wait);
         }
-        home = SessionHome.open(p.balancer().choose(candidates), state.user(), p.scheduler().lockTimeoutMillis());
         state.home(home);
         return home;
     }
