@@ -80,6 +80,72 @@ class HibernateIT {
         }
     }
 
+    /** A joined-inheritance hierarchy: a bulk update of the subclass changes two tables. */
+    @Entity(name = "Vehicle")
+    @Table(name = "vehicle")
+    @jakarta.persistence.Inheritance(strategy = jakarta.persistence.InheritanceType.JOINED)
+    public static class Vehicle {
+        @Id
+        Long id;
+        String label;
+
+        public Vehicle() {
+        }
+    }
+
+    @Entity(name = "Car")
+    @Table(name = "car")
+    public static class Car extends Vehicle {
+        int doors;
+
+        public Car() {
+        }
+
+        Car(long id, int doors) {
+            this.id = id;
+            this.label = "car" + id;
+            this.doors = doors;
+        }
+    }
+
+    /**
+     * A bulk update of a joined subclass, which changes two tables: Hibernate collects the ids in a
+     * table of its own first (on MariaDB a temporary table it creates inside the transaction).
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aBulkUpdateOfAJoinedSubclass(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_hibernate_joined", "defaultIsolation=\"READ_COMMITTED\"", "",
+                "<recoveryLog dir=\"log\"/>");
+        Configuration config = new Configuration().addAnnotatedClass(Vehicle.class).addAnnotatedClass(Car.class);
+        config.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, cluster.dataSource());
+        config.setProperty(AvailableSettings.DIALECT, switch (kind) {
+                    case SQLITE -> "org.hibernate.community.dialect.SQLiteDialect";
+                    case POSTGRESQL -> "org.hibernate.dialect.PostgreSQLDialect";
+                    case MARIADB -> "org.hibernate.dialect.MariaDBDialect";
+                })
+                .setProperty(AvailableSettings.HBM2DDL_AUTO, "create");
+        try (SessionFactory factory = config.buildSessionFactory()) {
+            factory.inTransaction(session -> {
+                for (long id = 1; id <= 20; id++) {
+                    session.persist(new Car(id, (int) (id % 5)));
+                }
+            });
+            factory.inTransaction(session -> {
+                session.persist(new Car(21, 4)); // the transaction writes before the bulk update
+                session.flush();
+                assertEquals(9, session.createMutationQuery("update Car c set c.label = 'many doors', c.doors = c.doors + 1"
+                        + " where c.doors >= 3").executeUpdate());
+            });
+            factory.inSession(session -> assertEquals(9L, session.createQuery(
+                    "select count(c) from Car c where c.label = 'many doors' and c.doors >= 4", Long.class).getSingleResult()));
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("vehicle", "id");
+        cluster.assertIdentical("car", "id");
+    }
+
     @AfterEach
     void stop() {
         if (cluster != null) {

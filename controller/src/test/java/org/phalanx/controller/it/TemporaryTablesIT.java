@@ -88,6 +88,8 @@ class TemporaryTablesIT {
             SQLException refused = assertThrows(SQLException.class,
                     () -> update(a, "INSERT INTO t SELECT id + 10, v FROM tmp"));
             assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            // through IN (SELECT ... FROM tmp) it can: the subquery's values are written into the statement
+            assertEquals(1, update(a, "UPDATE t SET v = 'via temp' WHERE id IN (SELECT id FROM tmp WHERE v = 'a')"));
 
             update(a, "DROP TABLE tmp");
             assertThrows(SQLException.class, () -> one(a, "SELECT COUNT(*) FROM tmp"));
@@ -118,6 +120,7 @@ class TemporaryTablesIT {
                 assertEquals(List.of("t"), regularTables(direct), "only the regular table on " + backend);
                 assertEquals(1, one(direct, "SELECT COUNT(*) FROM t WHERE v = 'committed'"), backend);
                 assertEquals(0, one(direct, "SELECT COUNT(*) FROM t WHERE v = 'rolled back'"), backend);
+                assertEquals(1, one(direct, "SELECT COUNT(*) FROM t WHERE v = 'via temp'"), backend);
             }
         }
 
@@ -129,6 +132,7 @@ class TemporaryTablesIT {
             a.setAutoCommit(false);
             update(a, "INSERT INTO staging VALUES (3, 'c')");
             update(a, "INSERT INTO t VALUES (3, 'c')");
+            update(a, "UPDATE t SET v = 'replayed' WHERE id IN (SELECT id FROM staging)"); // in the log with its values
             a.commit();
             a.setAutoCommit(true);
             update(a, "UPDATE staging SET v = 'd'");

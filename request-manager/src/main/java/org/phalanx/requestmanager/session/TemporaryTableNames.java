@@ -59,6 +59,12 @@ final class TemporaryTableNames {
         return tables(a).stream().anyMatch(this::isTemporary);
     }
 
+    /** Whether the statement is a read of the session's temporary tables alone. */
+    boolean readsOnlyTemporary(SqlAnalysis a) {
+        return a.kind() == org.phalanx.requestmanager.analysis.StatementKind.READ && a.parsed() && !a.readTables().isEmpty()
+                && a.readTables().stream().allMatch(this::isTemporary);
+    }
+
     /** Whether everything the statement may change is one of the session's temporary tables. */
     boolean changesOnlyTemporary(SqlAnalysis a, String sql) {
         if (isTemporary(dropped(sql))) {

@@ -41,14 +41,32 @@ final class TemporaryTables {
         return TemporaryTableNames.created(sql) != null || names.touches(a, sql);
     }
 
-    /** Runs a statement {@link #concern}ed, on the session's home. */
+    /**
+     * A statement {@link #concern}ed that changes regular tables, as a write to run like any other:
+     * its {@code IN} subqueries over the temporary tables computed here and written in
+     * ({@link TemporaryReads}); null for a statement to {@link #run} on the home. Other reads of
+     * them by such a write are refused: the other backends do not have them.
+     */
+    Request asRegularWrite(Request r, SqlAnalysis a) throws SQLException {
+        if (TemporaryTableNames.created(r.sql()) != null || names.changesOnlyTemporary(a, r.sql())) {
+            return null;
+        }
+        SessionHome home = home(false);
+        String sql = TemporaryReads.inlined(r, p.analyzer(), names,
+                subquery -> reads.atHome(subquery, p.analyzer().analyze(subquery.sql()), state, home.backend()));
+        if (sql == null || names.touches(p.analyzer().analyze(sql), sql)) {
+            throw new SQLFeatureNotSupportedException("a write that changes regular tables can read this session's"
+                    + " temporary tables only through IN (SELECT ...) subqueries of them alone: they live on one backend,"
+                    + " and the write could not be replicated to the others (docs/jdbc-unsupported.md)",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        return new Request(sql, r.params(), r.expect(), r.keyColumns(), r.maxRows(), r.fetchSize(),
+                r.queryTimeoutSeconds());
+    }
+
+    /** Runs a statement {@link #concern}ed that changes only temporary tables, or reads, on the session's home. */
     Result run(Request r, SqlAnalysis a) throws SQLException {
         String created = TemporaryTableNames.created(r.sql());
-        if (created == null && !names.changesOnlyTemporary(a, r.sql())) {
-            throw new SQLFeatureNotSupportedException("a write that changes regular tables cannot read this session's"
-                    + " temporary tables: they live on one backend, and the write could not be replicated to the others"
-                    + " (docs/jdbc-unsupported.md)", SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
         if (created != null && state.readOnly()) {
             throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
         }
