@@ -9,6 +9,7 @@ import org.apache.logging.log4j.Logger;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.QueryTimeouts;
 import org.phalanx.requestmanager.backend.ReadStatements;
 import org.phalanx.requestmanager.backend.RunningStatements;
 import org.phalanx.requestmanager.backend.SessionSettings;
@@ -45,7 +46,8 @@ public final class BackendReads {
             s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
             PreparedStatement ps = s.prepared();
             boolean rows;
-            try (RunningStatements.Running running = b.running().startOn(c, r.sql())) {
+            try (RunningStatements.Running running = b.running().startOn(c, r.sql());
+                 QueryTimeouts.Watch timeout = QueryTimeouts.enforce(b.engine(), ps, r.queryTimeoutSeconds())) {
                 rows = ps.execute();
             }
             b.statistics().read(System.nanoTime() - start, false); // until the first rows are ready

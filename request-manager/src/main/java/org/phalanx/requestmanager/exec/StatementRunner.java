@@ -13,6 +13,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.RowReader;
 import org.phalanx.requestmanager.backend.ParameterBinder;
+import org.phalanx.requestmanager.backend.QueryTimeouts;
 
 /** Runs one statement on one backend connection. */
 public final class StatementRunner {
@@ -118,7 +119,12 @@ public final class StatementRunner {
 
     public static WriteOutcome executeWrite(Connection c, String sql, Request r) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, r)) {
-            if (ps.execute()) {
+            boolean rows;
+            org.phalanx.engine.Engine engine = r.queryTimeoutSeconds() > 0 ? org.phalanx.engine.Engine.of(c) : null;
+            try (QueryTimeouts.Watch timeout = QueryTimeouts.enforce(engine, ps, r.queryTimeoutSeconds())) {
+                rows = ps.execute();
+            }
+            if (rows) {
                 try (ResultSet rs = ps.getResultSet()) {
                     return new WriteOutcome(-1, copy(rs), null);
                 }

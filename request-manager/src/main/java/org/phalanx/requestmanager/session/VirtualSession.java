@@ -18,6 +18,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.QueryTimeouts;
 import org.phalanx.requestmanager.cache.CacheStage;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.pipeline.Pipeline;
@@ -156,7 +157,7 @@ final class VirtualSession implements Session {
             return result;
         } catch (SQLException e) {
             p.statistics().error();
-            throw e;
+            throw QueryTimeouts.asTimeout(e, r.queryTimeoutSeconds());
         } finally {
             p.statistics().statements().forSql(r.sql()).record(System.nanoTime() - start, failed, answeredFromCache);
         }

@@ -8,6 +8,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.LocalTransaction;
+import org.phalanx.requestmanager.backend.QueryTimeouts;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
@@ -56,7 +57,7 @@ final class AutoCommitWrite {
                 });
             } catch (SQLException e) {
                 if (e instanceof Agreement.Undone || !BackendErrors.isContention(e, b.dialect())
-                        || System.currentTimeMillis() + pause > deadline) {
+                        || QueryTimeouts.expired(e, r.queryTimeoutSeconds()) || System.currentTimeMillis() + pause > deadline) {
                     applied.unitFailed(b, position);
                     throw e;
                 }
