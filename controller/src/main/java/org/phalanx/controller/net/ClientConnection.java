@@ -51,6 +51,7 @@ final class ClientConnection implements Runnable {
     private final int maxFrameBytes;
     private final Duration helloTimeout;
     private final Consumer<ClientConnection> onEnd;
+    private final LoginThrottle throttle;
     private final OpenCursors cursors = new OpenCursors();
     private Session session;
     /** Where this connection's answer times go: its virtual database's, once logged in. */
@@ -62,7 +63,8 @@ final class ClientConnection implements Runnable {
     private boolean stopping;
 
     ClientConnection(Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases, int maxFrameBytes,
-                     Duration helloTimeout, Consumer<ClientConnection> onEnd) {
+                     Duration helloTimeout, LoginThrottle throttle, Consumer<ClientConnection> onEnd) {
+        this.throttle = throttle;
         this.socket = socket;
         this.id = id;
         this.remote = String.valueOf(socket.getRemoteSocketAddress());
@@ -125,13 +127,25 @@ final class ClientConnection implements Runnable {
             refuse(out, new ErrorReply(REJECTED, 0, "unknown virtual database '" + hello.vdb() + "'"));
             return false;
         }
+        String address = socket.getInetAddress().getHostAddress();
+        String user = hello.vdb() + "/" + hello.user();
+        Duration wait = throttle.wait(address, user);
+        if (!wait.isZero()) {
+            refuse(out, new ErrorReply(SqlState.INVALID_AUTHORIZATION_SPECIFICATION.code(), 0, "too many failed logins from "
+                    + address + " or for this user: try again in " + Math.max(1, wait.toMillis()) + " ms"));
+            return false;
+        }
         try {
             session = vdb.login(hello.user(), hello.password());
             answerTimes = vdb.answerTimes();
+            throttle.succeeded(address, user);
         } catch (SQLException e) {
             if (SqlState.INVALID_AUTHORIZATION_SPECIFICATION.is(e.getSQLState())) {
-                LOG.warn("Authentication failed for {} '{}' on virtual database '{}' from {}",
-                        vdb.hasUser(hello.user()) ? "user" : "unknown user", hello.user(), vdb.name(), remote);
+                if (throttle.failed(address, user)) { // the first failure, then each time their number doubles
+                    LOG.warn("Authentication failed for {} '{}' on virtual database '{}' from {} (further failures"
+                            + " slow down logins from there and for that user, and are logged less and less often)",
+                            vdb.hasUser(hello.user()) ? "user" : "unknown user", hello.user(), vdb.name(), remote);
+                }
             } else {
                 LOG.warn("Session for '{}' on virtual database '{}' from {} refused: {}",
                         hello.user(), vdb.name(), remote, e.getMessage());

@@ -30,6 +30,7 @@ public final class FrontEnd {
     private final Map<ClientConnection, Thread> connections = new ConcurrentHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private final Duration helloTimeout;
+    private final LoginThrottle throttle = new LoginThrottle();
     private ServerSocket server;
     private Thread acceptor;
     private volatile boolean stopping;
@@ -114,7 +115,7 @@ public final class FrontEnd {
         }
         long id = connectionIds.incrementAndGet();
         ClientConnection connection = new ClientConnection(socket, id, virtualDatabases, listen.maxFrameBytes(),
-                helloTimeout, connections::remove);
+                helloTimeout, throttle, connections::remove);
         Thread thread = new Thread(connection, "phalanx-client-" + id);
         // the controller's lifecycle, not its client threads, decides when the JVM ends
         thread.setDaemon(true);
