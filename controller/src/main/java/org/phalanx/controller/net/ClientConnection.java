@@ -41,6 +41,11 @@ final class ClientConnection implements Runnable {
 
     /** A client that connects must say HELLO promptly; idle sockets must not pile up. */
     static final Duration HELLO_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * How long an authenticated client may take to send the rest of a frame it has started: idle
+     * between requests as long as it likes, but a truncated frame must not hold the connection for ever.
+     */
+    static final Duration MID_FRAME_TIMEOUT = Duration.ofSeconds(30);
     /** Limit before authentication: a HELLO is a few hundred bytes, and a stranger must not make us allocate more. */
     static final int MAX_HELLO_FRAME = 64 * 1024;
 
@@ -52,6 +57,7 @@ final class ClientConnection implements Runnable {
     private final Duration helloTimeout;
     private final Consumer<ClientConnection> onEnd;
     private final LoginThrottle throttle;
+    private final Duration midFrameTimeout;
     private final OpenCursors cursors = new OpenCursors();
     private Session session;
     /** Where this connection's answer times go: its virtual database's, once logged in. */
@@ -63,8 +69,10 @@ final class ClientConnection implements Runnable {
     private boolean stopping;
 
     ClientConnection(Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases, int maxFrameBytes,
-                     Duration helloTimeout, LoginThrottle throttle, Consumer<ClientConnection> onEnd) {
+                     Duration helloTimeout, Duration midFrameTimeout, LoginThrottle throttle,
+                     Consumer<ClientConnection> onEnd) {
         this.throttle = throttle;
+        this.midFrameTimeout = midFrameTimeout;
         this.socket = socket;
         this.id = id;
         this.remote = String.valueOf(socket.getRemoteSocketAddress());
@@ -167,7 +175,14 @@ final class ClientConnection implements Runnable {
 
     private void serve(DataInputStream in, OutputStream out, RequestDispatcher dispatcher) throws IOException {
         while (true) {
-            byte[] frame = FrameIO.read(in, maxFrameBytes);
+            byte[] frame;
+            try {
+                frame = FrameIO.read(in, maxFrameBytes, () -> socket.setSoTimeout((int) midFrameTimeout.toMillis()));
+            } catch (SocketTimeoutException e) {
+                throw new ProtocolException("a request started but did not arrive whole within "
+                        + midFrameTimeout.toMillis() + " ms");
+            }
+            socket.setSoTimeout(0); // idle between requests as long as it likes (connection pools do)
             if (frame == null) {
                 LOG.debug("Connection from {} closed by the client", remote);
                 return;

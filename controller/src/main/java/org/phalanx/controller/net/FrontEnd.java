@@ -30,6 +30,7 @@ public final class FrontEnd {
     private final Map<ClientConnection, Thread> connections = new ConcurrentHashMap<>();
     private final AtomicLong connectionIds = new AtomicLong();
     private final Duration helloTimeout;
+    private final Duration midFrameTimeout;
     private final LoginThrottle throttle = new LoginThrottle();
     private ServerSocket server;
     private Thread acceptor;
@@ -37,11 +38,16 @@ public final class FrontEnd {
 
     /** @param virtualDatabases by name, read live (a thread-safe map: the controller loads and unloads while serving) */
     public FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases) {
-        this(listen, virtualDatabases, ClientConnection.HELLO_TIMEOUT);
+        this(listen, virtualDatabases, ClientConnection.HELLO_TIMEOUT, ClientConnection.MID_FRAME_TIMEOUT);
     }
 
-    /** @param helloTimeout how long a new connection may take to send HELLO (tests shorten it) */
-    FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases, Duration helloTimeout) {
+    /**
+     * @param helloTimeout    how long a new connection may take to send HELLO (tests shorten it)
+     * @param midFrameTimeout how long a client may take to finish a frame it has started (tests shorten it)
+     */
+    FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases, Duration helloTimeout,
+             Duration midFrameTimeout) {
+        this.midFrameTimeout = midFrameTimeout;
         this.listen = listen;
         this.virtualDatabases = virtualDatabases; // read live: the controller loads and unloads virtual databases
         this.helloTimeout = helloTimeout;
@@ -115,7 +121,7 @@ public final class FrontEnd {
         }
         long id = connectionIds.incrementAndGet();
         ClientConnection connection = new ClientConnection(socket, id, virtualDatabases, listen.maxFrameBytes(),
-                helloTimeout, throttle, connections::remove);
+                helloTimeout, midFrameTimeout, throttle, connections::remove);
         Thread thread = new Thread(connection, "phalanx-client-" + id);
         // the controller's lifecycle, not its client threads, decides when the JVM ends
         thread.setDaemon(true);

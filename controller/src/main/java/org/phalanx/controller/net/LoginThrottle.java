@@ -6,16 +6,17 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Slows down password guessing: after a failed login, the source address and the user name are
- * each refused for a while — 100 ms after the first failure, doubling with each failure that
- * follows, up to {@link #MAX_BACKOFF} — without their password even being checked. A successful
- * login clears both. It also says when a failure is worth a log line (the first, then each time
+ * Slows down password guessing: past {@link #FREE_FAILURES} failed logins (a mistyped password
+ * costs nothing), the source address and the user name are each refused for a while after every
+ * further failure — 100 ms, doubling each time, up to {@link #MAX_BACKOFF} — without their
+ * password even being checked. A successful login clears both. It also says when a failure is worth a log line (the first, then each time
  * the count doubles), so a flood of wrong passwords writes a bounded number of lines.
  *
  * <p>Keyed by user name too, so guesses spread over many addresses are slowed; the price is that
  * someone guessing a user's password delays that user's own logins by at most the backoff.
  */
 final class LoginThrottle {
+    static final int FREE_FAILURES = 5;
     static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     /** Keys kept at most (the oldest forgotten first): a flood of distinct names must not fill the heap. */
@@ -62,7 +63,8 @@ final class LoginThrottle {
     private int fail(String key) {
         Failures before = byKey.get(key);
         int count = before == null ? 1 : before.count() + 1;
-        long backoff = Math.min(MAX_BACKOFF.toNanos(), FIRST_BACKOFF.toNanos() << Math.min(count - 1, 30));
+        int doublings = count - FREE_FAILURES - 1;
+        long backoff = doublings < 0 ? 0 : Math.min(MAX_BACKOFF.toNanos(), FIRST_BACKOFF.toNanos() << Math.min(doublings, 30));
         byKey.put(key, new Failures(count, clock.getAsLong() + backoff));
         return count;
     }

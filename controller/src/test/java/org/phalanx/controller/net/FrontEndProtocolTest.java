@@ -154,6 +154,18 @@ class FrontEndProtocolTest extends FrontEndTestBase {
         }
     }
 
+    /** Idle between requests as long as it likes, but a frame left half sent must not hold its connection. */
+    @Test
+    void aFrameLeftHalfSentClosesTheConnectionAfterTheTimeout() throws Exception {
+        try (TestClient good = loggedIn(); TestClient stuck = loggedIn()) {
+            Thread.sleep(2 * HELLO_TIMEOUT.toMillis()); // idle: fine
+            good.ok(TestClient.message(MessageType.PING));
+            stuck.sendRaw(new byte[] {0, 0, 0, 100, MessageType.EXECUTE, 1, 2}); // 7 bytes of a 104-byte frame
+            assertTrue(stuck.closedByServer());
+            good.ok(TestClient.message(MessageType.PING));
+        }
+    }
+
     @Test
     void unknownMessageTypeClosesTheConnection() throws IOException {
         try (TestClient good = loggedIn(); TestClient bad = loggedIn()) {
