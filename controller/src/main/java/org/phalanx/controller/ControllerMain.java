@@ -14,7 +14,9 @@ import java.sql.SQLException;
  * foreground until the process is told to stop (SIGTERM, Ctrl-C).
  *
  * <p>Exit codes: 2 for a usage or configuration error (the problems on stderr, each as
- * {@code file:line:column: reason}), 1 when the controller cannot start (e.g. the port is taken).
+ * {@code file:line:column: reason}) or what the machine refused at start (the port is taken, a
+ * folder is not writable), in one line; 1 for a failure of the controller itself (a bug: its stack
+ * trace is logged).
  */
 public final class ControllerMain {
     static {
@@ -69,9 +71,16 @@ public final class ControllerMain {
             controller.start();
             started.accept(controller);
             return 0;
-        } catch (SQLException | java.io.IOException | RuntimeException e) {
+        } catch (SQLException | java.io.IOException e) {
+            // what the machine refused (a port taken, a folder not writable): one line says it all
             Logger log = LogManager.getLogger(ControllerMain.class);
-            log.error("Phalanx controller failed to start", e);
+            log.error("Phalanx controller failed to start: {}", describe(e));
+            log.debug("start failure", e);
+            err.println("phalanx: the controller cannot start: " + describe(e));
+            return USAGE_OR_CONFIG_ERROR;
+        } catch (RuntimeException e) {
+            Logger log = LogManager.getLogger(ControllerMain.class);
+            log.error("Phalanx controller failed to start", e); // a fault of ours: its stack trace helps
             err.println("phalanx: the controller cannot start: " + describe(e));
             return START_FAILED;
         }

@@ -40,6 +40,53 @@ class ControllerMainTest {
         assertEquals(missing + ": no such file", stderr().strip());
     }
 
+    private Path controller(int port, String backendUrl, String recoveryLog) throws Exception {
+        Files.writeString(dir.resolve("vdb.xml"), """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb">
+                  <users><user name="app" password="secret"/></users>
+                  <backends><backend name="db1" url="%s"/></backends>
+                  %s
+                </virtualDatabase>
+                """.formatted(backendUrl, recoveryLog));
+        Path file = dir.resolve("controller.xml");
+        Files.writeString(file, """
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen address="127.0.0.1" port="%d"/>
+                  <virtualDatabase file="vdb.xml"/>
+                </controller>
+                """.formatted(port));
+        return file;
+    }
+
+    /** What the machine refuses at start is one line naming it, exit code 2: no stack trace. */
+    @Test
+    void startUpFailuresOfTheEnvironmentAreOneLine() throws Exception {
+        String sqlite = "jdbc:sqlite:" + dir.resolve("b1.db");
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            assertEquals(2, launch(controller(taken.getLocalPort(), sqlite, "").toString()));
+            assertOneLine("" + taken.getLocalPort());
+        }
+        err.reset();
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Path unwritable = Path.of("/proc/phalanx-recovery-log"); // no one, root included, creates folders in /proc
+        assertEquals(2, launch(controller(port, sqlite, "<recoveryLog dir=\"" + unwritable + "\"/>").toString()));
+        assertOneLine(unwritable.toString());
+        err.reset();
+        Path missing = dir.resolve("no-such-folder").resolve("b1.db");
+        assertEquals(2, launch(controller(1, "jdbc:sqlite:" + missing, "").toString()));
+        assertOneLine(missing.getParent().toString());
+        assertTrue(stderr().startsWith(dir.resolve("vdb.xml") + ":"), "with the position in the file: " + stderr());
+    }
+
+    private void assertOneLine(String naming) {
+        String out = stderr().strip();
+        assertEquals(1, out.lines().count(), out);
+        assertTrue(out.contains(naming), out);
+    }
+
     @Test
     void invalidConfigurationIsRefusedWithThePosition() throws Exception {
         Path file = dir.resolve("controller.xml");
