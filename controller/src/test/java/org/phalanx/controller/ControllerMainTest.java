@@ -74,11 +74,6 @@ class ControllerMainTest {
         Path unwritable = Path.of("/proc/phalanx-recovery-log"); // no one, root included, creates folders in /proc
         assertEquals(2, launch(controller(port, sqlite, "<recoveryLog dir=\"" + unwritable + "\"/>").toString()));
         assertOneLine(unwritable.toString());
-        err.reset();
-        Path missing = dir.resolve("no-such-folder").resolve("b1.db");
-        assertEquals(2, launch(controller(1, "jdbc:sqlite:" + missing, "").toString()));
-        assertOneLine(missing.getParent().toString());
-        assertTrue(stderr().startsWith(dir.resolve("vdb.xml") + ":"), "with the position in the file: " + stderr());
     }
 
     private void assertOneLine(String naming) {

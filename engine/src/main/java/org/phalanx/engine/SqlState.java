@@ -48,6 +48,8 @@ public enum SqlState {
     DUPLICATE_OBJECT("42710"),
     // class 53: insufficient resources (the recovery log's disk is full)
     DISK_FULL("53100"),
+    /** The controller serves as many connections as it is allowed (PostgreSQL's too_many_connections). */
+    TOO_MANY_CONNECTIONS("53300"),
     // class 54, 55, 57, 58: limits, prerequisite state, operator intervention, system error
     PROGRAM_LIMIT_EXCEEDED("54000"),
     OBJECT_NOT_IN_PREREQUISITE_STATE("55000"),

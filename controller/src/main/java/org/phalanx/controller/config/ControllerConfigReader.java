@@ -115,6 +115,8 @@ public final class ControllerConfigReader {
         return new ListenConfig(
                 e.attribute("address", defaults.address()).trim(),
                 Integer.parseInt(e.attribute("port", String.valueOf(defaults.port())).trim()),
-                Integer.parseInt(e.attribute("maxFrameBytes", String.valueOf(defaults.maxFrameBytes())).trim()));
+                Integer.parseInt(e.attribute("maxFrameBytes", String.valueOf(defaults.maxFrameBytes())).trim()),
+                Integer.parseInt(e.attribute("maxConnections", String.valueOf(defaults.maxConnections())).trim()),
+                Integer.parseInt(e.attribute("maxConnectionsPerUser", "0").trim()));
     }
 }

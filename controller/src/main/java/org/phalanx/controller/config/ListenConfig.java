@@ -7,9 +7,17 @@ import org.phalanx.protocol.Protocol;
  *
  * @param port          0 picks a free port (tests)
  * @param maxFrameBytes largest frame accepted from an authenticated client
+ * @param maxConnections client connections open at once, at most; more are refused (53300)
+ * @param maxConnectionsPerUser connections of one user of one virtual database at once, at most (0: no limit)
  */
-public record ListenConfig(String address, int port, int maxFrameBytes) {
+public record ListenConfig(String address, int port, int maxFrameBytes, int maxConnections, int maxConnectionsPerUser) {
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
+    /** A thread each: a few thousand is what a controller's JVM carries comfortably. */
+    public static final int DEFAULT_MAX_CONNECTIONS = 2000;
+
+    public ListenConfig(String address, int port, int maxFrameBytes) {
+        this(address, port, maxFrameBytes, DEFAULT_MAX_CONNECTIONS, 0);
+    }
 
     public static ListenConfig defaults() {
         return new ListenConfig(DEFAULT_ADDRESS, Protocol.DEFAULT_PORT, Protocol.DEFAULT_MAX_FRAME);

@@ -13,24 +13,6 @@ public final class SqliteUrls {
     private SqliteUrls() {
     }
 
-    /**
-     * For a SQLite URL naming a file in a folder that does not exist, that folder (SQLite creates
-     * the file, not its folders); otherwise null.
-     */
-    public static Path missingFolder(String url) {
-        if (!url.startsWith(PREFIX)) {
-            return null;
-        }
-        String rest = url.substring(PREFIX.length());
-        int query = rest.indexOf('?');
-        String path = query < 0 ? rest : rest.substring(0, query);
-        if (path.isEmpty() || path.startsWith(":") || path.startsWith("file:")) {
-            return null;
-        }
-        Path folder = Path.of(path).toAbsolutePath().getParent();
-        return folder == null || java.nio.file.Files.isDirectory(folder) ? null : folder;
-    }
-
     /** Returns the URL unchanged unless it is a SQLite URL with a relative file path. */
     public static String resolve(String url, Path folder) {
         if (!url.startsWith(PREFIX)) {

@@ -213,13 +213,7 @@ public final class VirtualDatabaseConfigReader {
             } else if (driver != null && !loadable(driver.trim())) {
                 problems.add(e.location(), "JDBC driver class '" + driver.trim() + "' is not on the controller's classpath");
             }
-            String url = SqliteUrls.resolve(e.required("url").trim(), folder);
-            Path missing = SqliteUrls.missingFolder(url);
-            if (missing != null) {
-                problems.add(e.location("url"), "backend " + name + ": the folder of its SQLite file does not exist ("
-                        + missing + "); create it, or point url at another file");
-            }
-            backends.add(BackendConfig.builder(name, url)
+            backends.add(BackendConfig.builder(name, SqliteUrls.resolve(e.required("url").trim(), folder))
                     .driverClass(driver == null ? null : driver.trim())
                     .login(e.attribute("user", null), e.attribute("password", null))
                     .logins(logins(e, users))

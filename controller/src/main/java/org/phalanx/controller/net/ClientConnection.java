@@ -57,6 +57,9 @@ final class ClientConnection implements Runnable {
     private final Duration helloTimeout;
     private final Consumer<ClientConnection> onEnd;
     private final LoginThrottle throttle;
+    private final UserConnections users;
+    /** The user this connection counts for in {@link #users}, once admitted. */
+    private String admittedUser;
     private final Duration midFrameTimeout;
     private final OpenCursors cursors = new OpenCursors();
     private Session session;
@@ -69,9 +72,10 @@ final class ClientConnection implements Runnable {
     private boolean stopping;
 
     ClientConnection(Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases, int maxFrameBytes,
-                     Duration helloTimeout, Duration midFrameTimeout, LoginThrottle throttle,
+                     Duration helloTimeout, Duration midFrameTimeout, LoginThrottle throttle, UserConnections users,
                      Consumer<ClientConnection> onEnd) {
         this.throttle = throttle;
+        this.users = users;
         this.midFrameTimeout = midFrameTimeout;
         this.socket = socket;
         this.id = id;
@@ -147,6 +151,12 @@ final class ClientConnection implements Runnable {
             session = vdb.login(hello.user(), hello.password());
             answerTimes = vdb.answerTimes();
             throttle.succeeded(address, user);
+            if (!users.admit(user)) {
+                throw new SQLException("user " + hello.user() + " of virtual database " + vdb.name() + " has "
+                        + users.max() + " connections open already (maxConnectionsPerUser)",
+                        SqlState.TOO_MANY_CONNECTIONS.code());
+            }
+            admittedUser = user;
         } catch (SQLException e) {
             if (SqlState.INVALID_AUTHORIZATION_SPECIFICATION.is(e.getSQLState())) {
                 if (throttle.failed(address, user)) { // the first failure, then each time their number doubles
@@ -265,6 +275,10 @@ final class ClientConnection implements Runnable {
 
     private void release() {
         cursors.closeAll();
+        if (admittedUser != null) {
+            users.left(admittedUser);
+            admittedUser = null;
+        }
         if (session != null) {
             try {
                 session.close();

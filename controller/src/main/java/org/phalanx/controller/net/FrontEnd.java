@@ -4,6 +4,9 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.config.ListenConfig;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.engine.SqlState;
+import org.phalanx.protocol.ErrorReply;
+import org.phalanx.protocol.FrameIO;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -32,6 +35,14 @@ public final class FrontEnd {
     private final Duration helloTimeout;
     private final Duration midFrameTimeout;
     private final LoginThrottle throttle = new LoginThrottle();
+    private final UserConnections users;
+    /** Answers the connections past the cap, one at a time, off the accepting thread. */
+    private final java.util.concurrent.ExecutorService refusals = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0,
+            java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(100), r -> {
+                Thread t = new Thread(r, "phalanx-refusals");
+                t.setDaemon(true);
+                return t;
+            });
     private ServerSocket server;
     private Thread acceptor;
     private volatile boolean stopping;
@@ -49,6 +60,7 @@ public final class FrontEnd {
              Duration midFrameTimeout) {
         this.midFrameTimeout = midFrameTimeout;
         this.listen = listen;
+        this.users = new UserConnections(listen.maxConnectionsPerUser());
         this.virtualDatabases = virtualDatabases; // read live: the controller loads and unloads virtual databases
         this.helloTimeout = helloTimeout;
     }
@@ -78,6 +90,24 @@ public final class FrontEnd {
 
     public int openConnections() {
         return connections.size();
+    }
+
+    /**
+     * A connection past the cap gets an ERROR for its HELLO, as a refused login does: its HELLO is
+     * read first (at most {@link ClientConnection#MAX_HELLO_FRAME}, half a second), since closing
+     * with unread bytes would reset the connection and lose the answer.
+     */
+    private static void refuse(Socket socket, String why) {
+        LOG.warn("Refused connection from {}: {}", socket.getRemoteSocketAddress(), why);
+        try {
+            socket.setSoTimeout(500);
+            FrameIO.read(new java.io.DataInputStream(socket.getInputStream()), ClientConnection.MAX_HELLO_FRAME);
+            FrameIO.write(socket.getOutputStream(), new ErrorReply(SqlState.TOO_MANY_CONNECTIONS.code(), 0, why).toMessage());
+        } catch (IOException e) {
+            // it left, or said nothing in time
+        } finally {
+            closeQuietly(socket);
+        }
     }
 
     /** Refuses new clients from now on; those connected keep being served until {@link #stop}. */
@@ -119,9 +149,18 @@ public final class FrontEnd {
             closeQuietly(socket);
             return;
         }
+        if (connections.size() >= listen.maxConnections()) {
+            String why = "the controller serves " + listen.maxConnections() + " connections already (maxConnections)";
+            try {
+                refusals.execute(() -> refuse(socket, why));
+            } catch (java.util.concurrent.RejectedExecutionException flood) {
+                closeQuietly(socket); // refusals are queued already: this one is not even answered
+            }
+            return;
+        }
         long id = connectionIds.incrementAndGet();
         ClientConnection connection = new ClientConnection(socket, id, virtualDatabases, listen.maxFrameBytes(),
-                helloTimeout, midFrameTimeout, throttle, connections::remove);
+                helloTimeout, midFrameTimeout, throttle, users, connections::remove);
         Thread thread = new Thread(connection, "phalanx-client-" + id);
         // the controller's lifecycle, not its client threads, decides when the JVM ends
         thread.setDaemon(true);
@@ -142,6 +181,7 @@ public final class FrontEnd {
         }
         closeQuietly(server);
         join(acceptor, Duration.ofSeconds(5).toNanos());
+        refusals.shutdownNow();
 
         // the acceptor has ended, so no connection is added after this snapshot
         List<Map.Entry<ClientConnection, Thread>> open = List.copyOf(connections.entrySet());

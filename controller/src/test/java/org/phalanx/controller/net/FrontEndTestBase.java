@@ -51,8 +51,13 @@ abstract class FrontEndTestBase {
         };
         VirtualDatabase demo = new VirtualDatabase("demo",
                 new VirtualUsers(List.of(new VirtualUser("demo", "secret"))), source);
-        frontEnd = new FrontEnd(new ListenConfig("127.0.0.1", 0, MAX_FRAME), Map.of("demo", demo), HELLO_TIMEOUT, HELLO_TIMEOUT);
+        frontEnd = new FrontEnd(listenConfig(), Map.of("demo", demo), HELLO_TIMEOUT, HELLO_TIMEOUT);
         frontEnd.start();
+    }
+
+    /** Where and how the front end listens (a test of limits lowers them). */
+    ListenConfig listenConfig() {
+        return new ListenConfig("127.0.0.1", 0, MAX_FRAME);
     }
 
     @AfterEach

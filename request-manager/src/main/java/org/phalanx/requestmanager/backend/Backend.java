@@ -403,7 +403,31 @@ public final class Backend implements BackendView {
                 }
             }
         }
-        return pool.getConnection();
+        try {
+            return pool.getConnection();
+        } catch (SQLException e) {
+            throw explained(e);
+        }
+    }
+
+    /**
+     * A failure to connect, said plainly where the pool would not: a SQLite file in a folder that
+     * does not exist only makes the pool time out, naming neither file nor folder.
+     */
+    private SQLException explained(SQLException e) {
+        if (engine != Engine.SQLITE || !config.url().startsWith("jdbc:sqlite:")) {
+            return e;
+        }
+        String path = config.url().substring("jdbc:sqlite:".length()).split("\\?", 2)[0];
+        if (path.isEmpty() || path.startsWith(":") || path.startsWith("file:")) {
+            return e;
+        }
+        java.nio.file.Path folder = java.nio.file.Path.of(path).toAbsolutePath().getParent();
+        if (folder == null || java.nio.file.Files.isDirectory(folder)) {
+            return e;
+        }
+        return new SQLException("backend " + name() + ": the folder of its SQLite file " + path + " does not exist ("
+                + folder + ")", SqlState.IO_ERROR.code(), e);
     }
 
     /** What the backend runs for a statement, set by the request manager (portable DDL translation). */
@@ -541,7 +565,11 @@ public final class Backend implements BackendView {
         if (credentials.password() != null) {
             p.setProperty("password", credentials.password());
         }
-        return java.sql.DriverManager.getConnection(config.url(), p);
+        try {
+            return java.sql.DriverManager.getConnection(config.url(), p);
+        } catch (SQLException e) {
+            throw explained(e);
+        }
     }
 
     private HikariDataSource newPool(Credentials credentials) throws SQLException {
