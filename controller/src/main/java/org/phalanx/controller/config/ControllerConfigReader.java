@@ -22,9 +22,10 @@ public final class ControllerConfigReader {
         XmlSchemaValidator.CONTROLLER.validate(file, shownAs);
         XmlElement root = XmlTreeReader.read(file, shownAs);
         ListenConfig listen = root.child("listen").map(ControllerConfigReader::listen).orElse(ListenConfig.defaults());
-        JmxConfig jmx = root.child("jmx").map(e -> jmx(e, file)).orElse(null);
-
         ConfigProblems problems = new ConfigProblems();
+        Secrets secrets = new Secrets(file.toAbsolutePath().getParent(), problems);
+        JmxConfig jmx = root.child("jmx").map(e -> jmx(e, file, secrets, problems)).orElse(null);
+
         Map<String, ConfigLocation> names = new HashMap<>();
         List<VirtualDatabaseConfig> virtualDatabases = new ArrayList<>();
         for (XmlElement ref : root.children("virtualDatabase")) {
@@ -97,10 +98,15 @@ public final class ControllerConfigReader {
         return query < 0 ? url : url.substring(0, query);
     }
 
-    private static JmxConfig jmx(XmlElement e, Path file) {
+    private static JmxConfig jmx(XmlElement e, Path file, Secrets secrets, ConfigProblems problems) {
         List<JmxConfig.Admin> admins = new ArrayList<>();
         for (XmlElement a : e.children("admin")) {
-            admins.add(new JmxConfig.Admin(a.required("user").trim(), a.required("password")));
+            if (!Secrets.given(a, "password")) {
+                problems.add(a.location(), "admin '" + a.required("user").trim() + "' needs password or passwordFile");
+                continue;
+            }
+            String password = secrets.of(a, "password");
+            admins.add(new JmxConfig.Admin(a.required("user").trim(), password == null ? "" : password));
         }
         JmxConfig.Tls tls = e.child("tls").map(t -> new JmxConfig.Tls(
                 file.toAbsolutePath().resolveSibling(t.required("keyStore")).normalize(),

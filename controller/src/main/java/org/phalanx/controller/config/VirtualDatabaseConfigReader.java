@@ -47,8 +47,10 @@ public final class VirtualDatabaseConfigReader {
     private final XmlElement root;
     private final Path folder;
     private final ConfigProblems problems = new ConfigProblems();
+    private final Secrets secrets;
 
     private VirtualDatabaseConfigReader(XmlElement root, Path folder) {
+        this.secrets = new Secrets(folder, problems);
         this.root = root;
         this.folder = folder;
     }
@@ -104,7 +106,7 @@ public final class VirtualDatabaseConfigReader {
                     + " (the JDBC database holding the log tables)");
         } else if (hasDir) {
             dir = folderPath(e, "dir");
-            for (String jdbcOnly : List.of("user", "password", "tablePrefix")) {
+            for (String jdbcOnly : List.of("user", "password", "passwordFile", "tablePrefix")) {
                 if (e.attributes().containsKey(jdbcOnly)) {
                     problems.add(e.location(jdbcOnly), jdbcOnly + " applies to a JDBC log (url) only, not to a file"
                             + " log (dir)");
@@ -146,7 +148,7 @@ public final class VirtualDatabaseConfigReader {
         }
         return new RecoveryLogConfig(dir, url,
                 hasUrl ? e.attribute("user", null) : null,
-                hasUrl ? e.attribute("password", null) : null,
+                hasUrl ? secrets.of(e, "password") : null,
                 prefix,
                 enable.equals("true") || enable.equals("1"),
                 every,
@@ -184,7 +186,12 @@ public final class VirtualDatabaseConfigReader {
             if (first != null) {
                 problems.add(e.location(), "duplicate user '" + name + "' (first declared at line " + first.line() + ")");
             } else {
-                users.add(new VirtualUser(name, e.required("password")));
+                if (!Secrets.given(e, "password")) {
+                    problems.add(e.location(), "user '" + name + "' needs password or passwordFile");
+                    continue;
+                }
+                String password = secrets.of(e, "password");
+                users.add(new VirtualUser(name, password == null ? "" : password));
             }
         }
         return users;
@@ -215,7 +222,7 @@ public final class VirtualDatabaseConfigReader {
             }
             backends.add(BackendConfig.builder(name, SqliteUrls.resolve(e.required("url").trim(), folder))
                     .driverClass(driver == null ? null : driver.trim())
-                    .login(e.attribute("user", null), e.attribute("password", null))
+                    .login(e.attribute("user", null), secrets.of(e, "password"))
                     .logins(logins(e, users))
                     .poolSize(intAttribute(e, "poolSize", BackendConfig.DEFAULT_POOL_SIZE))
                     .weight(intAttribute(e, "weight", BackendConfig.DEFAULT_WEIGHT))
@@ -304,7 +311,7 @@ public final class VirtualDatabaseConfigReader {
                 problems.add(e.location(), "second login for virtual user '" + virtualUser
                         + "' on backend '" + backend.required("name") + "'");
             } else {
-                logins.put(virtualUser, new Credentials(e.required("user"), e.attribute("password", null)));
+                logins.put(virtualUser, new Credentials(e.required("user"), secrets.of(e, "password")));
             }
         }
         return Map.copyOf(logins);

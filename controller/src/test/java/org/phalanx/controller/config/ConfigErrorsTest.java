@@ -815,7 +815,7 @@ class ConfigErrorsTest {
                 """);
         Path b = ConfigFiles.write(dir, "b.xml", """
                 <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="b">
-                  <users><user name="u"/></users>
+                  <users><user name="u" password="p" colour="blue"/></users>
                   <backends><backend name="db1"/></backends>
                 </virtualDatabase>
                 """);
@@ -828,7 +828,7 @@ class ConfigErrorsTest {
         List<String> problems = refused().problems();
         assertEquals(3, problems.size(), String.join("\n", problems));
         assertProblem(problems.get(0), a, 5, "duplicate backend name 'db1'");
-        assertProblem(problems.get(1), b, 2, "Attribute 'password' must appear on element 'user'");
+        assertProblem(problems.get(1), b, 2, "Attribute 'colour' is not allowed to appear in element 'user'");
         assertProblem(problems.get(2), b, 3, "Attribute 'url' must appear on element 'backend'");
     }
 
