@@ -21,8 +21,9 @@ import org.phalanx.requestmanager.read.ReadStage;
 /**
  * One session's temporary tables: its statements that create or name one run on its home backend,
  * where they live ({@link SessionHome}), opened by the first; closing the session closes the home,
- * and they go with it. A write that would change regular tables from them is refused: the other
- * backends do not have them, so it could not be replicated.
+ * and they go with it. A write that changes regular tables may read them only through
+ * {@code IN (SELECT ...)} subqueries, written in as their values ({@link #asRegularWrite}): the
+ * other backends do not have them.
  */
 final class TemporaryTables {
     private final Pipeline p;
