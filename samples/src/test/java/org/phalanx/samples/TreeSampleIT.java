@@ -46,7 +46,9 @@ class TreeSampleIT {
     /** Copies the sample; every port it uses (25330..25333) becomes a free one. */
     private void copyWithFreePorts() throws IOException {
         try (Stream<Path> files = Files.walk(SAMPLE)) {
-            for (Path f : files.filter(Files::isRegularFile).filter(f -> f.toString().endsWith(".xml")).toList()) {
+            // the configurations and the password file they name
+            for (Path f : files.filter(Files::isRegularFile)
+                    .filter(f -> f.toString().endsWith(".xml") || f.toString().endsWith(".txt")).toList()) {
                 Path target = dir.resolve(SAMPLE.relativize(f).toString());
                 Files.createDirectories(target.getParent());
                 Files.copy(f, target);
