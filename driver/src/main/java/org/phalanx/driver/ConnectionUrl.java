@@ -28,6 +28,12 @@ final class ConnectionUrl {
     static final String CONNECT_POLICY = "connectPolicy";
     /** Whether a connection whose controller failed goes on with another (default: when several hosts are given). */
     static final String FAILOVER = "failover";
+    /** TLS to the controller ({@code true}/{@code false}, default false): its certificate verified, and its name. */
+    static final String SSL = "ssl";
+    /** The key store holding the certificates to trust (default: the JVM's trusted authorities). */
+    static final String SSL_TRUST_STORE = "sslTrustStore";
+    static final String SSL_TRUST_STORE_PASSWORD = "sslTrustStorePassword";
+    static final String SSL_TRUST_STORE_TYPE = "sslTrustStoreType";
     /** Spreads roundRobin connections over their hosts, per host list. */
     private static final Map<String, java.util.concurrent.atomic.AtomicInteger> NEXT_HOST =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -98,6 +104,7 @@ final class ConnectionUrl {
         parsed.intProperty(FETCH_SIZE, 0);
         parsed.connectPolicy();
         parsed.failover();
+        parsed.ssl();
         return parsed;
     }
 
@@ -110,6 +117,23 @@ final class ConnectionUrl {
         }
         throw SqlExceptions.create("connection property " + CONNECT_POLICY + "='" + policy
                 + "' is not one of ordered, random, roundRobin", SqlExceptions.CONNECTION_FAILED);
+    }
+
+    /** Whether the connection speaks TLS. */
+    boolean ssl() throws SQLException {
+        String v = properties.get(SSL);
+        if (v == null || v.isBlank()) {
+            return false;
+        }
+        if (v.trim().equalsIgnoreCase("true") || v.trim().equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(v.trim());
+        }
+        throw SqlExceptions.create("connection property " + SSL + "='" + v + "' is not true or false",
+                SqlExceptions.CONNECTION_FAILED);
+    }
+
+    String property(String name) {
+        return properties.get(name);
     }
 
     /** Whether a connection goes on with another controller when its own fails. */

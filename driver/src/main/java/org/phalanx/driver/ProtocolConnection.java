@@ -85,6 +85,9 @@ final class ProtocolConnection {
                 socket.connect(new InetSocketAddress(host.host(), host.port()), connectTimeout);
                 // The handshake gets the connect timeout so a half-open host still fails over.
                 socket.setSoTimeout(connectTimeout);
+                if (url.ssl()) {
+                    socket = Tls.over(socket, host.host(), host.port(), url);
+                }
                 pc = new ProtocolConnection(socket, host);
                 pc.handshake(hello);
                 socket.setSoTimeout(socketTimeout);
@@ -97,7 +100,9 @@ final class ProtocolConnection {
             } catch (SQLException e) {
                 closeQuietly(socket);
                 if (pc != null && pc.broken && e.getCause() instanceof IOException io) {
-                    failures.add(host + " (" + io.getMessage() + ")");
+                    // a controller serving TLS only closes a plain connection without a word
+                    failures.add(host + " (" + io.getMessage() + (url.ssl() ? "" : "; if it requires TLS, connect with ssl=true")
+                            + ")");
                     last = io;
                     continue;
                 }

@@ -21,10 +21,10 @@ public final class ControllerConfigReader {
         String shownAs = file.toString();
         XmlSchemaValidator.CONTROLLER.validate(file, shownAs);
         XmlElement root = XmlTreeReader.read(file, shownAs);
-        ListenConfig listen = root.child("listen").map(ControllerConfigReader::listen).orElse(ListenConfig.defaults());
         ConfigProblems problems = new ConfigProblems();
         Secrets secrets = new Secrets(file.toAbsolutePath().getParent(), problems);
         JmxConfig jmx = root.child("jmx").map(e -> jmx(e, file, secrets, problems)).orElse(null);
+        ListenConfig listen = root.child("listen").map(e -> listen(e, file, secrets)).orElse(ListenConfig.defaults());
 
         Map<String, ConfigLocation> names = new HashMap<>();
         List<VirtualDatabaseConfig> virtualDatabases = new ArrayList<>();
@@ -108,21 +108,27 @@ public final class ControllerConfigReader {
             String password = secrets.of(a, "password");
             admins.add(new JmxConfig.Admin(a.required("user").trim(), password == null ? "" : password));
         }
-        JmxConfig.Tls tls = e.child("tls").map(t -> new JmxConfig.Tls(
-                file.toAbsolutePath().resolveSibling(t.required("keyStore")).normalize(),
-                t.required("keyStorePassword"), t.attribute("keyStoreType", "PKCS12").trim())).orElse(null);
+        JmxConfig.Tls tls = e.child("tls").map(t -> tls(t, file, secrets)).orElse(null);
         return new JmxConfig(e.attribute("address", JmxConfig.DEFAULT_ADDRESS).trim(),
                 Integer.parseInt(e.attribute("port", String.valueOf(JmxConfig.DEFAULT_PORT)).trim()),
                 List.copyOf(admins), tls);
     }
 
-    private static ListenConfig listen(XmlElement e) {
+    /** A {@code <tls>} element: the key store, relative to the controller file, and its password. */
+    private static JmxConfig.Tls tls(XmlElement t, Path file, Secrets secrets) {
+        String password = secrets.of(t, "keyStorePassword");
+        return new JmxConfig.Tls(file.toAbsolutePath().resolveSibling(t.required("keyStore")).normalize(),
+                password == null ? "" : password, t.attribute("keyStoreType", "PKCS12").trim());
+    }
+
+    private static ListenConfig listen(XmlElement e, Path file, Secrets secrets) {
         ListenConfig defaults = ListenConfig.defaults();
         return new ListenConfig(
                 e.attribute("address", defaults.address()).trim(),
                 Integer.parseInt(e.attribute("port", String.valueOf(defaults.port())).trim()),
                 Integer.parseInt(e.attribute("maxFrameBytes", String.valueOf(defaults.maxFrameBytes())).trim()),
                 Integer.parseInt(e.attribute("maxConnections", String.valueOf(defaults.maxConnections())).trim()),
-                Integer.parseInt(e.attribute("maxConnectionsPerUser", "0").trim()));
+                Integer.parseInt(e.attribute("maxConnectionsPerUser", "0").trim()),
+                e.child("tls").map(t -> tls(t, file, secrets)).orElse(null));
     }
 }

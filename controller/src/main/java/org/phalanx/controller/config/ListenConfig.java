@@ -9,14 +9,20 @@ import org.phalanx.protocol.Protocol;
  * @param maxFrameBytes largest frame accepted from an authenticated client
  * @param maxConnections client connections open at once, at most; more are refused (53300)
  * @param maxConnectionsPerUser connections of one user of one virtual database at once, at most (0: no limit)
+ * @param tls           the key store of the port's TLS, or null for plain TCP
  */
-public record ListenConfig(String address, int port, int maxFrameBytes, int maxConnections, int maxConnectionsPerUser) {
+public record ListenConfig(String address, int port, int maxFrameBytes, int maxConnections, int maxConnectionsPerUser,
+                           JmxConfig.Tls tls) {
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
     /** A thread each: a few thousand is what a controller's JVM carries comfortably. */
     public static final int DEFAULT_MAX_CONNECTIONS = 2000;
 
     public ListenConfig(String address, int port, int maxFrameBytes) {
         this(address, port, maxFrameBytes, DEFAULT_MAX_CONNECTIONS, 0);
+    }
+
+    public ListenConfig(String address, int port, int maxFrameBytes, int maxConnections, int maxConnectionsPerUser) {
+        this(address, port, maxFrameBytes, maxConnections, maxConnectionsPerUser, null);
     }
 
     public static ListenConfig defaults() {

@@ -1,19 +1,15 @@
 package org.phalanx.controller.jmx;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.rmi.NoSuchObjectException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
 import java.rmi.server.RMIClientSocketFactory;
 import java.rmi.server.RMIServerSocketFactory;
 import java.rmi.server.UnicastRemoteObject;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.HashMap;
 import java.util.Map;
 import javax.management.MBeanServer;
@@ -21,8 +17,6 @@ import javax.management.remote.JMXConnectorServer;
 import javax.management.remote.JMXServiceURL;
 import javax.management.remote.rmi.RMIConnectorServer;
 import javax.management.remote.rmi.RMIJRMPServerImpl;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocketFactory;
 import javax.rmi.ssl.SslRMIClientSocketFactory;
 import org.apache.logging.log4j.LogManager;
@@ -61,7 +55,7 @@ public final class JmxEndpoint implements AutoCloseable {
         RMIServerSocketFactory serverSockets;
         RMIClientSocketFactory clientSockets;
         if (config.tls() != null) {
-            serverSockets = new BoundServerSockets(bindAddress, sslServerSockets(config.tls()));
+            serverSockets = new BoundServerSockets(bindAddress, org.phalanx.controller.config.KeyStores.serverSockets(config.tls(), "JMX"));
             clientSockets = new SslRMIClientSocketFactory();
         } else {
             serverSockets = new BoundServerSockets(bindAddress, null);
@@ -123,20 +117,6 @@ public final class JmxEndpoint implements AutoCloseable {
     private static int freePort(InetAddress address) throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, address)) {
             return s.getLocalPort();
-        }
-    }
-
-    private static SSLServerSocketFactory sslServerSockets(JmxConfig.Tls tls) throws IOException {
-        try (InputStream in = Files.newInputStream(tls.keyStore())) {
-            KeyStore keys = KeyStore.getInstance(tls.keyStoreType());
-            keys.load(in, tls.keyStorePassword().toCharArray());
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(keys, tls.keyStorePassword().toCharArray());
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), null, null);
-            return context.getServerSocketFactory();
-        } catch (GeneralSecurityException e) {
-            throw new IOException("cannot use the JMX key store " + tls.keyStore() + ": " + e.getMessage(), e);
         }
     }
 

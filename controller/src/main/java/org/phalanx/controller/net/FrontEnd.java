@@ -69,7 +69,8 @@ public final class FrontEnd {
         if (server != null) {
             throw new IllegalStateException("already started");
         }
-        ServerSocket s = new ServerSocket();
+        ServerSocket s = listen.tls() == null ? new ServerSocket()
+                : org.phalanx.controller.config.KeyStores.serverSockets(listen.tls(), "client port").createServerSocket();
         try {
             // a restarted controller must be able to bind while old connections linger in TIME_WAIT
             s.setReuseAddress(true);

@@ -1,0 +1,31 @@
+package org.phalanx.controller.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocketFactory;
+
+/** Server sockets speaking TLS with a configured key store (the client port, JMX). */
+public final class KeyStores {
+    private KeyStores() {
+    }
+
+    /** TLS server sockets presenting the key store's certificate; {@code what} names its use in errors. */
+    public static SSLServerSocketFactory serverSockets(JmxConfig.Tls tls, String what) throws IOException {
+        try (InputStream in = Files.newInputStream(tls.keyStore())) {
+            KeyStore keys = KeyStore.getInstance(tls.keyStoreType());
+            keys.load(in, tls.keyStorePassword().toCharArray());
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, tls.keyStorePassword().toCharArray());
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(kmf.getKeyManagers(), null, null);
+            return context.getServerSocketFactory();
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot use the " + what + " key store " + tls.keyStore() + ": " + e.getMessage(), e);
+        }
+    }
+}
