@@ -41,6 +41,36 @@ class LauncherIT {
         return dir;
     }
 
+    /** {@code bin/phalanx hash-password}: its hash in the file instead of the password, and the login works. */
+    @Test
+    void aUserKeptAsAHashLogsInWithItsPassword() throws Exception {
+        Process hash = new ProcessBuilder(Launcher.command("hash-password")).redirectErrorStream(false).start();
+        hash.getOutputStream().write("s3cret\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        hash.getOutputStream().close();
+        String hashed = new String(hash.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertTrue(hash.waitFor(2, TimeUnit.MINUTES));
+        assertEquals(0, hash.exitValue());
+        assertTrue(hashed.startsWith("pbkdf2-sha256:"), hashed);
+        int port = Ports.free();
+        Path folder = sampleCopy(port);
+        Path demo = folder.resolve("demo.xml");
+        Files.writeString(demo, Files.readString(demo).replace("password=\"demo\"", "passwordHash=\"" + hashed + "\""));
+        assertTrue(!Files.readString(demo).contains("s3cret"));
+        ControllerProcess controller = ControllerProcess.launcher(folder.resolve("controller.xml"))
+                .output(dir.resolve("controller.out")).awaitPorts(port).start();
+        try {
+            String url = "jdbc:phalanx://127.0.0.1:" + port + "/demo?user=demo&password=";
+            try (Connection c = DriverManager.getConnection(url + "s3cret")) {
+                assertTrue(c.isValid(5));
+            }
+            java.sql.SQLException wrong = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                    () -> DriverManager.getConnection(url + "demo").close());
+            assertEquals("28000", wrong.getSQLState());
+        } finally {
+            controller.close();
+        }
+    }
+
     @Test
     void demoShowsReplicationAndStopsItsController() throws Exception {
         Path folder = sampleCopy(Ports.free());

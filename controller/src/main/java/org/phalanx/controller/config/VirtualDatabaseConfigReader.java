@@ -186,8 +186,24 @@ public final class VirtualDatabaseConfigReader {
             if (first != null) {
                 problems.add(e.location(), "duplicate user '" + name + "' (first declared at line " + first.line() + ")");
             } else {
+                String hash = e.attribute("passwordHash", null);
+                if (hash != null) {
+                    if (Secrets.given(e, "password")) {
+                        problems.add(e.location("passwordHash"), "user '" + name + "': give password, passwordFile or"
+                                + " passwordHash, one of them");
+                        continue;
+                    }
+                    try {
+                        org.phalanx.controller.vdb.PasswordHash.parse(hash);
+                    } catch (IllegalArgumentException bad) {
+                        problems.add(e.location("passwordHash"), "user '" + name + "': " + bad.getMessage());
+                        continue;
+                    }
+                    users.add(new VirtualUser(name, null, hash.trim()));
+                    continue;
+                }
                 if (!Secrets.given(e, "password")) {
-                    problems.add(e.location(), "user '" + name + "' needs password or passwordFile");
+                    problems.add(e.location(), "user '" + name + "' needs password, passwordFile or passwordHash");
                     continue;
                 }
                 String password = secrets.of(e, "password");

@@ -55,16 +55,18 @@ class SecretsConfigTest {
                     <user name="other" passwordFile="missing.txt"/>
                     <user name="both" password="x" passwordFile="missing.txt"/>
                     <user name="none"/>
+                    <user name="hashed" passwordHash="md5:whatever"/>
                   </users>
                   <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
                 </virtualDatabase>
                 """);
         ConfigException e = assertThrows(ConfigException.class, () -> ControllerConfigReader.read(dir.resolve("controller.xml")));
-        assertEquals(4, e.problems().size(), e.getMessage());
+        assertEquals(5, e.problems().size(), e.getMessage());
         assertTrue(e.problems().get(0).startsWith(file + ":3:"), e.getMessage());
         assertTrue(e.getMessage().contains("environment variable PHALANX_NO_SUCH_VARIABLE is not set"), e.getMessage());
         assertTrue(e.getMessage().contains("cannot read passwordFile " + dir.resolve("missing.txt")), e.getMessage());
         assertTrue(e.getMessage().contains("give password or passwordFile, not both"), e.getMessage());
-        assertTrue(e.getMessage().contains("user 'none' needs password or passwordFile"), e.getMessage());
+        assertTrue(e.getMessage().contains("user 'none' needs password, passwordFile or passwordHash"), e.getMessage());
+        assertTrue(e.getMessage().contains("user 'hashed': a password hash reads pbkdf2-sha256:"), e.getMessage());
     }
 }
