@@ -18,7 +18,7 @@ public final class MessageReader {
     }
 
     private void need(int n) throws ProtocolException {
-        if (n < 0 || pos + n > buf.length) {
+        if (n < 0 || n > buf.length - pos) { // not pos + n: a length near 2^31 from the wire would overflow it
             throw new ProtocolException("message of type 0x" + Integer.toHexString(buf[0] & 0xFF)
                     + " is truncated at byte " + pos);
         }
