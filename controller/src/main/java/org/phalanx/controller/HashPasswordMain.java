@@ -5,7 +5,7 @@ import java.io.Console;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import org.phalanx.controller.vdb.PasswordHash;
+import org.phalanx.controller.config.PasswordHash;
 
 /**
  * {@code bin/phalanx hash-password}: reads a password (without echo on a terminal, else the first

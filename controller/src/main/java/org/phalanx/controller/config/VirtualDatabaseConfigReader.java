@@ -194,7 +194,7 @@ public final class VirtualDatabaseConfigReader {
                         continue;
                     }
                     try {
-                        org.phalanx.controller.vdb.PasswordHash.parse(hash);
+                        PasswordHash.parse(hash);
                     } catch (IllegalArgumentException bad) {
                         problems.add(e.location("passwordHash"), "user '" + name + "': " + bad.getMessage());
                         continue;

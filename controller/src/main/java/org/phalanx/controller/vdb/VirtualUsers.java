@@ -1,5 +1,6 @@
 package org.phalanx.controller.vdb;
 
+import org.phalanx.controller.config.PasswordHash;
 import org.phalanx.controller.config.VirtualUser;
 
 import java.nio.charset.StandardCharsets;

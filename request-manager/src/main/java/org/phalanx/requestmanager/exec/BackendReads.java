@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
@@ -43,6 +44,12 @@ public final class BackendReads {
         boolean rowsEndCount = false; // true once returned rows that end the count when closed
         try {
             c = branch != null ? branch : b.connectionFor(user, settings);
+            if (branch == null && r.fetchSize() > 0 && b.engine() == Engine.POSTGRESQL) {
+                // pgjdbc reads a result in fetch-size batches (a cursor) only inside a transaction:
+                // in auto-commit it loads every row at once, whatever the client asked. The pool
+                // (or the settings' reset) rolls it back and restores auto-commit when it is given back.
+                c.setAutoCommit(false);
+            }
             s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
             PreparedStatement ps = s.prepared();
             boolean rows;

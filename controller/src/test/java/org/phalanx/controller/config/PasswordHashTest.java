@@ -1,4 +1,4 @@
-package org.phalanx.controller.vdb;
+package org.phalanx.controller.config;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.phalanx.controller.config.VirtualUser;
+import org.phalanx.controller.vdb.VirtualUsers;
 
 class PasswordHashTest {
     @Test

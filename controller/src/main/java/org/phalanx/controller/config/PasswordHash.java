@@ -1,4 +1,4 @@
-package org.phalanx.controller.vdb;
+package org.phalanx.controller.config;
 
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -15,7 +15,7 @@ import javax.crypto.spec.PBEKeySpec;
 public final class PasswordHash {
     static final String PREFIX = "pbkdf2-sha256:";
     /** Enough to make guessing from a stolen file slow, cheap enough for a connection pool's logins. */
-    static final int ITERATIONS = 120_000;
+    public static final int ITERATIONS = 120_000;
     private static final int SALT_BYTES = 16;
     private static final int HASH_BITS = 256;
 
