@@ -35,7 +35,7 @@ public final class InSubqueries {
                 continue;
             }
             if (c == '(' && lastWord.equalsIgnoreCase("in") && SqlLexer.firstWord(sql.substring(i + 1)).equals("select")) {
-                int close = matching(sql, i);
+                int close = SqlLexer.closing(sql, i);
                 if (close < 0) {
                     return spans;
                 }
@@ -50,25 +50,5 @@ public final class InSubqueries {
             i++;
         }
         return spans;
-    }
-
-    private static int matching(String sql, int open) {
-        int depth = 0;
-        int i = open;
-        while (i < sql.length()) {
-            int skipped = SqlLexer.skipNonCode(sql, i);
-            if (skipped != i) {
-                i = skipped;
-                continue;
-            }
-            char c = sql.charAt(i);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i;
-            }
-            i++;
-        }
-        return -1;
     }
 }

@@ -41,7 +41,7 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
         List<Integer> rowEnds = new ArrayList<>();
         i = skipBlanks(sql, i + 6);
         while (i < sql.length() && sql.charAt(i) == '(') {
-            int end = matching(sql, i);
+            int end = SqlLexer.closing(sql, i);
             if (end < 0) {
                 return null;
             }
@@ -72,7 +72,7 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
                 || SqlLexer.firstWord(sql.substring(open + 1)).equals("select")) { // INSERT INTO t (SELECT ...)
             return -1;
         }
-        return matching(sql, open);
+        return SqlLexer.closing(sql, open);
     }
 
     /** The columns of the list ending at {@code close}, normalized. */
@@ -91,7 +91,7 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
             return -1;
         }
         int open = m.end() - 1;
-        int close = matching(sql, open);
+        int close = SqlLexer.closing(sql, open);
         return close < 0 ? -1 : topLevelCommas(sql, open + 1, close) + 1;
     }
 
@@ -148,26 +148,5 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
             i++;
         }
         return i;
-    }
-
-    /** The index of the parenthesis closing the one at {@code open}, literals and comments skipped; -1 if none. */
-    private static int matching(String sql, int open) {
-        int depth = 0;
-        int i = open;
-        while (i < sql.length()) {
-            int skipped = SqlLexer.skipNonCode(sql, i);
-            if (skipped != i) {
-                i = skipped;
-                continue;
-            }
-            char c = sql.charAt(i);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i;
-            }
-            i++;
-        }
-        return -1;
     }
 }

@@ -42,6 +42,27 @@ final class SqlLexer {
         return i;
     }
 
+    /** The index of the parenthesis closing the one at {@code open}, literals and comments skipped; -1 if none. */
+    static int closing(String sql, int open) {
+        int depth = 0;
+        int i = open;
+        while (i < sql.length()) {
+            int skipped = skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            char c = sql.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+            i++;
+        }
+        return -1;
+    }
+
     static boolean isWordStart(char c) {
         return Character.isLetter(c) || c == '_';
     }

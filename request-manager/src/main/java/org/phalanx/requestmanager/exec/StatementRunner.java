@@ -84,12 +84,7 @@ public final class StatementRunner {
             if (batch.get(0).queryTimeoutSeconds() > 0) {
                 ps.setQueryTimeout(batch.get(0).queryTimeoutSeconds());
             }
-            long[] counts;
-            try {
-                counts = ps.executeLargeBatch();
-            } catch (UnsupportedOperationException | java.sql.SQLFeatureNotSupportedException e) {
-                counts = java.util.Arrays.stream(ps.executeBatch()).asLongStream().toArray();
-            }
+            long[] counts = runBatch(ps);
             if (!first.wantsKeys()) {
                 return new BatchOutcome(counts, null);
             }
@@ -109,11 +104,16 @@ public final class StatementRunner {
             if (timeoutSeconds > 0) {
                 s.setQueryTimeout(timeoutSeconds);
             }
-            try {
-                return new BatchOutcome(s.executeLargeBatch(), null);
-            } catch (UnsupportedOperationException | java.sql.SQLFeatureNotSupportedException e) {
-                return new BatchOutcome(java.util.Arrays.stream(s.executeBatch()).asLongStream().toArray(), null);
-            }
+            return new BatchOutcome(runBatch(s), null);
+        }
+    }
+
+    /** The batch's update counts, from a driver without large batches (int counts) too. */
+    private static long[] runBatch(Statement s) throws SQLException {
+        try {
+            return s.executeLargeBatch();
+        } catch (UnsupportedOperationException | java.sql.SQLFeatureNotSupportedException e) {
+            return java.util.Arrays.stream(s.executeBatch()).asLongStream().toArray();
         }
     }
 

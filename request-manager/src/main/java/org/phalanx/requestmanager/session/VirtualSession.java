@@ -139,11 +139,9 @@ final class VirtualSession implements Session {
             Result result;
             AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()
                     ? AdvisoryLockCall.parse(r.sql(), r.params()) : null;
-            Request regular = temporaries.concern(r.sql(), a) ? temporaries.asRegularWrite(r, a) : null;
-            if (regular != null) {
-                result = dispatch(regular, p.analyzer().analyze(regular.sql()));
-            } else if (temporaries.concern(r.sql(), a)) {
-                result = temporaries.run(r, a);
+            if (temporaries.concern(r.sql(), a)) {
+                Request regular = temporaries.asRegularWrite(r, a);
+                result = regular != null ? dispatch(regular, p.analyzer().analyze(regular.sql())) : temporaries.run(r, a);
             } else if (lockCall != null) {
                 result = lockCall.run(advisoryLocks, this, !state.autoCommit(), p.scheduler().lockTimeoutMillis());
             } else if (a.kind() == StatementKind.READ) {
