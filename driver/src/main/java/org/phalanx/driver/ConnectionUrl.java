@@ -28,6 +28,13 @@ final class ConnectionUrl {
     static final String CONNECT_POLICY = "connectPolicy";
     /** Whether a connection whose controller failed goes on with another (default: when several hosts are given). */
     static final String FAILOVER = "failover";
+    /**
+     * How long (ms) a connection keeps trying the URL's controllers while none serves it yet: after
+     * losing its controller, or while those that answer say they do not serve the virtual database
+     * (a group electing its next primary).
+     */
+    static final String FAILOVER_TIMEOUT = "failoverTimeout";
+    static final int DEFAULT_FAILOVER_TIMEOUT_MS = 30_000;
     /** TLS to the controller ({@code true}/{@code false}, default false): its certificate verified, and its name. */
     static final String SSL = "ssl";
     /** The key store holding the certificates to trust (default: the JVM's trusted authorities). */
@@ -100,6 +107,7 @@ final class ConnectionUrl {
         ConnectionUrl parsed = new ConnectionUrl(url, List.copyOf(hosts), vdb, Collections.unmodifiableMap(props));
         // Validate numeric settings now, so a typo fails before any network traffic.
         parsed.intProperty(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS);
+        parsed.intProperty(FAILOVER_TIMEOUT, DEFAULT_FAILOVER_TIMEOUT_MS);
         parsed.intProperty(SOCKET_TIMEOUT, 0);
         parsed.intProperty(FETCH_SIZE, 0);
         parsed.connectPolicy();

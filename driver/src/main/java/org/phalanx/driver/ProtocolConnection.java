@@ -11,6 +11,7 @@ import java.net.Socket;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.phalanx.protocol.Batch;
 import org.phalanx.protocol.BatchResult;
@@ -64,53 +65,86 @@ final class ProtocolConnection {
 
     /**
      * Tries each host in the URL's connect order ({@link ConnectionUrl#hostsToTry}); the first that
-     * accepts the TCP connection and answers HELLO wins. A host that refuses, times out or drops the
-     * connection is skipped; a HELLO answered with ERROR (bad credentials, unknown virtual
-     * database) is final.
+     * accepts the TCP connection and answers HELLO wins. A host that refuses, times out, drops the
+     * connection or answers that it does not serve the virtual database (08004: not the primary of
+     * its group, or not hosting it) is skipped; any other ERROR answering HELLO (bad credentials) is
+     * final. When no host served, and this is a failover or some host said it does not serve the
+     * virtual database yet, the hosts are tried again until the failover timeout.
      *
      * @param failed the controller a connection just lost (tried last), or null
      */
     static ProtocolConnection open(ConnectionUrl url, ConnectionUrl.HostAndPort failed) throws SQLException {
-        int connectTimeout = url.intProperty(ConnectionUrl.CONNECT_TIMEOUT, ConnectionUrl.DEFAULT_CONNECT_TIMEOUT_MS);
-        int socketTimeout = url.intProperty(ConnectionUrl.SOCKET_TIMEOUT, 0);
-        Hello hello = new Hello(Protocol.VERSION, url.vdb(), url.user(), url.password(), url.sessionProperties());
-        List<String> failures = new ArrayList<>();
-        IOException last = null;
-        for (ConnectionUrl.HostAndPort host : url.hostsToTry(failed)) {
-            Socket socket = new Socket();
-            ProtocolConnection pc = null;
-            try {
-                socket.setTcpNoDelay(true); // request/reply: never wait to coalesce small frames
-                socket.setKeepAlive(true);
-                socket.connect(new InetSocketAddress(host.host(), host.port()), connectTimeout);
-                // The handshake gets the connect timeout so a half-open host still fails over.
-                socket.setSoTimeout(connectTimeout);
-                if (url.ssl()) {
-                    socket = Tls.over(socket, host.host(), host.port(), url);
-                }
-                pc = new ProtocolConnection(socket, host);
-                pc.handshake(hello);
-                socket.setSoTimeout(socketTimeout);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
+                url.intProperty(ConnectionUrl.FAILOVER_TIMEOUT, ConnectionUrl.DEFAULT_FAILOVER_TIMEOUT_MS));
+        while (true) {
+            Attempt attempt = new Attempt();
+            ProtocolConnection pc = attempt.tryHosts(url, failed);
+            if (pc != null) {
                 return pc;
-            } catch (IOException e) {
-                closeQuietly(socket);
-                failures.add(host + " (" + e.getClass().getSimpleName()
-                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
-                last = e;
-            } catch (SQLException e) {
-                closeQuietly(socket);
-                if (pc != null && pc.broken && e.getCause() instanceof IOException io) {
-                    // a controller serving TLS only closes a plain connection without a word
-                    failures.add(host + " (" + io.getMessage() + (url.ssl() ? "" : "; if it requires TLS, connect with ssl=true")
-                            + ")");
-                    last = io;
-                    continue;
-                }
-                throw e;
+            }
+            if ((failed == null && !attempt.notServed) || System.nanoTime() > deadline) {
+                throw SqlExceptions.create("could not connect to virtual database '" + url.vdb() + "' on any of "
+                        + String.join(", ", attempt.failures), SqlExceptions.CONNECTION_FAILED, 0, attempt.last);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw SqlExceptions.create("interrupted while connecting", SqlExceptions.CONNECTION_FAILED, 0, e);
             }
         }
-        throw SqlExceptions.create("could not connect to virtual database '" + url.vdb() + "' on any of "
-                + String.join(", ", failures), SqlExceptions.CONNECTION_FAILED, 0, last);
+    }
+
+    /** One round over the URL's hosts. */
+    private static final class Attempt {
+        final List<String> failures = new ArrayList<>();
+        Exception last;
+        /** Some host answered that it does not serve the virtual database (yet). */
+        boolean notServed;
+
+        ProtocolConnection tryHosts(ConnectionUrl url, ConnectionUrl.HostAndPort failed) throws SQLException {
+            int connectTimeout = url.intProperty(ConnectionUrl.CONNECT_TIMEOUT, ConnectionUrl.DEFAULT_CONNECT_TIMEOUT_MS);
+            int socketTimeout = url.intProperty(ConnectionUrl.SOCKET_TIMEOUT, 0);
+            Hello hello = new Hello(Protocol.VERSION, url.vdb(), url.user(), url.password(), url.sessionProperties());
+            for (ConnectionUrl.HostAndPort host : url.hostsToTry(failed)) {
+                Socket socket = new Socket();
+                ProtocolConnection pc = null;
+                try {
+                    socket.setTcpNoDelay(true); // request/reply: never wait to coalesce small frames
+                    socket.setKeepAlive(true);
+                    socket.connect(new InetSocketAddress(host.host(), host.port()), connectTimeout);
+                    // The handshake gets the connect timeout so a half-open host still fails over.
+                    socket.setSoTimeout(connectTimeout);
+                    if (url.ssl()) {
+                        socket = Tls.over(socket, host.host(), host.port(), url);
+                    }
+                    pc = new ProtocolConnection(socket, host);
+                    pc.handshake(hello);
+                    socket.setSoTimeout(socketTimeout);
+                    return pc;
+                } catch (IOException e) {
+                    closeQuietly(socket);
+                    failures.add(host + " (" + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+                    last = e;
+                } catch (SQLException e) {
+                    closeQuietly(socket);
+                    if (pc != null && pc.broken && e.getCause() instanceof IOException io) {
+                        // a controller serving TLS only closes a plain connection without a word
+                        failures.add(host + " (" + io.getMessage() + (url.ssl() ? "" : "; if it requires TLS, connect"
+                                + " with ssl=true") + ")");
+                        last = io;
+                    } else if (e.getErrorCode() == Protocol.NOT_SERVED_HERE && "08004".equals(e.getSQLState())) {
+                        failures.add(host + " (" + e.getMessage() + ")");
+                        last = e;
+                        notServed = true;
+                    } else {
+                        throw e;
+                    }
+                }
+            }
+            return null;
+        }
     }
 
     private void handshake(Hello request) throws SQLException {

@@ -7,6 +7,11 @@ public final class Protocol {
     /** Bumped on any incompatible change; the server refuses versions it does not speak. */
     public static final short VERSION = 3;
     public static final int DEFAULT_PORT = 25322;
+    /**
+     * Vendor code of a HELLO refused (08004) by a controller that does not serve the virtual database
+     * now but another of its group may: the driver tries the next controller of its URL.
+     */
+    public static final int NOT_SERVED_HERE = 1;
     /** Default largest frame either side accepts (payload bytes, type byte included). */
     public static final int DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
     /** Rows sent per batch when the client leaves the fetch size at 0. */

@@ -15,7 +15,13 @@ import java.util.List;
  * @param recoveryLog the recovery log to open at start, or null for none
  */
 public record VirtualDatabaseConfig(String name, Path file, List<VirtualUser> users, List<BackendConfig> backends,
-                                    RequestManagerConfig requestManager, RecoveryLogConfig recoveryLog) {
+                                    RequestManagerConfig requestManager, RecoveryLogConfig recoveryLog,
+                                    DistributionConfig distribution) {
+
+    public VirtualDatabaseConfig(String name, Path file, List<VirtualUser> users, List<BackendConfig> backends,
+                                 RequestManagerConfig requestManager, RecoveryLogConfig recoveryLog) {
+        this(name, file, users, backends, requestManager, recoveryLog, null);
+    }
 
     public VirtualDatabaseConfig(String name, Path file, List<VirtualUser> users, List<BackendConfig> backends,
                                  RequestManagerConfig requestManager) {

@@ -13,6 +13,7 @@ import org.phalanx.requestmanager.config.ReadRouting;
 import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
+import org.phalanx.requestmanager.distribution.GroupConfig;
 
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -85,8 +86,79 @@ public final class VirtualDatabaseConfigReader {
             requestManager = requestManager.toBuilder().cache(cache).build();
         }
         RecoveryLogConfig recoveryLog = root.child("recoveryLog").map(e -> recoveryLog(e, backends)).orElse(null);
+        DistributionConfig distribution = root.child("distribution").map(this::distribution).orElse(null);
+        checkBackendsAndLog(distribution, backends, recoveryLog);
         problems.throwIfAny();
-        return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager, recoveryLog);
+        return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager, recoveryLog,
+                distribution);
+    }
+
+    /** A witness holds no backends and no log; every other virtual database needs backends, and a distributed one a log. */
+    private void checkBackendsAndLog(DistributionConfig distribution, List<BackendConfig> backends,
+                                     RecoveryLogConfig recoveryLog) {
+        XmlElement backendsElement = root.child("backends").orElseThrow();
+        if (distribution != null && distribution.witness()) {
+            if (!backends.isEmpty()) {
+                problems.add(backendsElement.location(), "this controller is a witness of group "
+                        + distribution.group().groupName() + ": it holds no backends (leave <backends/> empty)");
+            }
+            if (recoveryLog != null) {
+                problems.add(root.child("recoveryLog").orElseThrow().location(), "a witness keeps no recovery log");
+            }
+        } else if (backends.isEmpty()) {
+            problems.add(backendsElement.location(), "a virtual database needs at least one backend");
+        } else if (distribution != null && recoveryLog == null) {
+            problems.add(root.child("distribution").orElseThrow().location(), "a distributed virtual database needs a"
+                    + " <recoveryLog>: it holds this controller's copy of the group's log");
+        }
+    }
+
+    /** The group: unique member names, this controller among them, host:port addresses, at least three members. */
+    private DistributionConfig distribution(XmlElement e) {
+        List<GroupConfig.Member> members = new ArrayList<>();
+        for (XmlElement m : e.children("member")) {
+            String address = m.required("address").trim();
+            int colon = address.lastIndexOf(':');
+            int port = -1;
+            try {
+                port = colon <= 0 ? -1 : Integer.parseInt(address.substring(colon + 1));
+            } catch (NumberFormatException ignored) {
+                // reported below
+            }
+            if (port < 1 || port > 65535) {
+                problems.add(m.location("address"), "address '" + address + "' must be host:port (the port of this"
+                        + " member's copy of the group's log)");
+                continue;
+            }
+            String witness = m.attribute("witness", "false").trim();
+            members.add(new GroupConfig.Member(m.required("name"), address.substring(0, colon), port,
+                    witness.equals("true") || witness.equals("1")));
+        }
+        String self = e.required("member");
+        Duration timeout = Duration.ofSeconds(5);
+        if (e.attributes().containsKey("appendTimeout")) {
+            try {
+                timeout = Durations.parse(e.required("appendTimeout"));
+            } catch (IllegalArgumentException ex) {
+                problems.add(e.location("appendTimeout"), "appendTimeout: " + ex.getMessage());
+            }
+        }
+        Path logDir = e.attributes().containsKey("logDir") ? folderPath(e, "logDir") : folder.resolve("group-log");
+        String bind = e.attribute("bindAddress", null);
+        try {
+            String host = members.stream().filter(m -> m.raftId().equals(self)).map(GroupConfig.Member::host)
+                    .findFirst().orElse("127.0.0.1");
+            GroupConfig group = new GroupConfig(e.required("group"), self, members, bind == null ? host : bind.trim(),
+                    logDir);
+            if (group.dataMembers().size() < 2) {
+                problems.add(e.location(), "group " + group.groupName() + " needs at least two members that are not"
+                        + " witnesses");
+            }
+            return new DistributionConfig(group, timeout);
+        } catch (IllegalArgumentException ex) {
+            problems.add(e.location(), ex.getMessage());
+            return null;
+        }
     }
 
     /**

@@ -63,6 +63,8 @@ final class ClientConnection implements Runnable {
     private final Duration midFrameTimeout;
     private final OpenCursors cursors = new OpenCursors();
     private Session session;
+    /** Deregisters the connection from its virtual database's session loss (a distributed one's primary stepping down). */
+    private AutoCloseable sessionsLost;
     /** Where this connection's answer times go: its virtual database's, once logged in. */
     private AnswerTimes answerTimes;
 
@@ -149,6 +151,7 @@ final class ClientConnection implements Runnable {
         }
         try {
             session = vdb.login(hello.user(), hello.password());
+            sessionsLost = vdb.onSessionsLost(this::forceClose); // its driver fails over to the new primary
             answerTimes = vdb.answerTimes();
             throttle.succeeded(address, user);
             if (!users.admit(user)) {
@@ -164,6 +167,10 @@ final class ClientConnection implements Runnable {
                             + " slow down logins from there and for that user, and are logged less and less often)",
                             vdb.hasUser(hello.user()) ? "user" : "unknown user", hello.user(), vdb.name(), remote);
                 }
+            } else if (!vdb.serves()) {
+                // a member of the virtual database's group that is not its primary: the driver tries the next
+                LOG.debug("Session for '{}' on virtual database '{}' from {} refused: {}",
+                        hello.user(), vdb.name(), remote, e.getMessage());
             } else {
                 LOG.warn("Session for '{}' on virtual database '{}' from {} refused: {}",
                         hello.user(), vdb.name(), remote, e.getMessage());
@@ -275,6 +282,14 @@ final class ClientConnection implements Runnable {
 
     private void release() {
         cursors.closeAll();
+        if (sessionsLost != null) {
+            try {
+                sessionsLost.close();
+            } catch (Exception e) {
+                // deregistering cannot fail
+            }
+            sessionsLost = null;
+        }
         if (admittedUser != null) {
             users.left(admittedUser);
             admittedUser = null;

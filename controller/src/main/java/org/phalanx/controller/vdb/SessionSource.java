@@ -5,6 +5,7 @@ import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.stats.Statistics;
 import org.phalanx.requestmanager.stats.CacheStatistics;
 import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.distribution.GroupMember;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -42,6 +43,63 @@ public interface SessionSource {
      */
     default RequestManager requestManager() {
         return null;
+    }
+
+    /** Whether sessions are served here now (a distributed virtual database serves them on its primary only). */
+    default boolean serves() {
+        return true;
+    }
+
+    /** The group this controller hosts the virtual database with, if it is distributed. */
+    default GroupMember group() {
+        return null;
+    }
+
+    /** Sessions of a distributed virtual database: the primary's request manager, while this controller is it. */
+    static SessionSource of(GroupMember member) {
+        return new SessionSource() {
+            @Override
+            public RequestManager requestManager() {
+                return member.primary();
+            }
+
+            @Override
+            public Session openSession(String virtualUser) throws SQLException {
+                return member.openSession(virtualUser);
+            }
+
+            @Override
+            public boolean serves() {
+                return member.serves();
+            }
+
+            @Override
+            public GroupMember group() {
+                return member;
+            }
+
+            @Override
+            public void shutdown(Duration wait) {
+                member.close(wait);
+            }
+
+            @Override
+            public Map<String, BackendState> backendStates() {
+                return member.backendStates();
+            }
+
+            @Override
+            public Statistics.Snapshot statistics() {
+                RequestManager rm = member.primary();
+                return rm == null ? null : rm.statistics();
+            }
+
+            @Override
+            public CacheStatistics cacheStatistics() {
+                RequestManager rm = member.primary();
+                return rm == null ? null : rm.cacheStatistics();
+            }
+        };
     }
 
     static SessionSource of(RequestManager requestManager) {

@@ -2,6 +2,7 @@ package org.phalanx.controller.vdb;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.controller.config.DistributionConfig;
 import org.phalanx.controller.config.RecoveryLogConfig;
 import org.phalanx.controller.config.VirtualDatabaseConfig;
 import org.phalanx.engine.SqlState;
@@ -20,6 +21,7 @@ import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.api.DatabaseProduct;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.distribution.GroupMember;
 import org.phalanx.requestmanager.stats.Statistics;
 import org.phalanx.requestmanager.stats.CacheStatistics;
 
@@ -35,6 +37,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 
@@ -68,6 +72,7 @@ public final class VirtualDatabase {
     /** The log the request manager writes (it closes it); read here, never written. Null without one. */
     private final RecoveryLog log;
     private final ReentrantLock operations = new ReentrantLock();
+    private SessionLoss sessionLoss = new SessionLoss();
     private final AnswerTimes answerTimes = new AnswerTimes();
     private volatile String runningOperation;
     /** What it was started from; null for one built in a test. */
@@ -108,6 +113,9 @@ public final class VirtualDatabase {
      *                      database unreachable) or the request manager cannot start
      */
     public static VirtualDatabase start(VirtualDatabaseConfig config) throws SQLException {
+        if (config.distribution() != null) {
+            return startDistributed(config);
+        }
         RequestManagerConfig requestManagerConfig = config.requestManager();
         RecoveryLogConfig logConfig = config.recoveryLog();
         RecoveryLog log = null;
@@ -142,6 +150,76 @@ public final class VirtualDatabase {
                 SessionSource.of(requestManager), logConfig == null ? null : logConfig.dumpDir(), log);
         vdb.config = config;
         return vdb;
+    }
+
+    /**
+     * Joins the virtual database's group (docs/distribution.md): this controller serves sessions
+     * while it is the group's primary, and keeps its backends current from the group's log otherwise.
+     */
+    private static VirtualDatabase startDistributed(VirtualDatabaseConfig config) throws SQLException {
+        DistributionConfig distribution = config.distribution();
+        RecoveryLogConfig logConfig = config.recoveryLog();
+        RecoveryLog local = logConfig == null ? null : openLog(config.name(), logConfig);
+        if (local != null) {
+            InterruptedDumps.clear(config.name(), local, logConfig.dumpDir());
+        }
+        SessionLoss sessionLoss = new SessionLoss();
+        GroupMember member;
+        try {
+            member = GroupMember.start(config.name(), distribution.group(), config.backends(), local,
+                    distribution.appendTimeout(), groupLog -> {
+                        RequestManager rm = new RequestManager(config.name(), config.requestManager().toBuilder()
+                                .recovery(new RecoveryConfig(groupLog, true, logConfig.checkpointEvery(),
+                                        logConfig.checkpointEveryWrites())).build(), config.backends());
+                        try {
+                            rm.start();
+                        } catch (SQLException | RuntimeException e) {
+                            rm.shutdown(Duration.ZERO);
+                            throw e;
+                        }
+                        return rm;
+                    }, sessionLoss::run);
+        } catch (Exception e) {
+            if (local != null) {
+                local.close();
+            }
+            throw new SQLException((config.file() == null ? "" : config.file() + ": ") + "virtual database "
+                    + config.name() + " could not join group " + distribution.group().groupName() + ": "
+                    + e.getMessage(), SqlState.IO_ERROR.code(), e);
+        }
+        VirtualDatabase vdb = new VirtualDatabase(config.name(), new VirtualUsers(config.users()),
+                SessionSource.of(member), logConfig == null ? null : logConfig.dumpDir(), local);
+        vdb.config = config;
+        vdb.sessionLoss = sessionLoss;
+        return vdb;
+    }
+
+    /** Closes the client connections of sessions this controller stops serving, so their drivers fail over. */
+    private static final class SessionLoss {
+        private final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+
+        void run() {
+            listeners.forEach(Runnable::run);
+        }
+    }
+
+    /**
+     * Calls {@code closeConnection} if this controller stops serving the session's virtual database
+     * (a distributed one whose primary it no longer is); closing the returned handle stops that.
+     */
+    public AutoCloseable onSessionsLost(Runnable closeConnection) {
+        sessionLoss.listeners.add(closeConnection);
+        return () -> sessionLoss.listeners.remove(closeConnection);
+    }
+
+    /** Whether this controller serves sessions of this virtual database now. */
+    public boolean serves() {
+        return sessions.serves();
+    }
+
+    /** The group this virtual database is hosted with, if it is distributed. */
+    public Optional<GroupMember> group() {
+        return Optional.ofNullable(sessions.group());
     }
 
     /** Opens the configured log, or refuses the virtual database saying which log and why. */

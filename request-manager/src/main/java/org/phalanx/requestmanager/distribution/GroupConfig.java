@@ -13,8 +13,15 @@ import java.util.Set;
  * @param bindAddress the address this controller's log listens on (explicit: never "any")
  */
 public record GroupConfig(String groupName, String self, List<Member> members, String bindAddress, Path logDir) {
-    /** A member of the group: its raft id, and the host and port its log listens on. */
-    public record Member(String raftId, String host, int port) {
+    /**
+     * A member of the group: its raft id, the host and port its log listens on, and whether it is
+     * a witness (it holds no backends: it only votes, so two data controllers survive losing one).
+     */
+    public record Member(String raftId, String host, int port, boolean witness) {
+        public Member(String raftId, String host, int port) {
+            this(raftId, host, port, false);
+        }
+
         String address() {
             return host + "[" + port + "]";
         }
@@ -37,6 +44,11 @@ public record GroupConfig(String groupName, String self, List<Member> members, S
             throw new IllegalArgumentException("group " + groupName + " has " + members.size()
                     + " member(s); a replicated log needs at least 3 to survive the loss of one (add a witness)");
         }
+    }
+
+    /** The members that hold backends (and may become primary), in configuration order. */
+    public List<String> dataMembers() {
+        return members.stream().filter(m -> !m.witness()).map(Member::raftId).toList();
     }
 
     /** This controller's own entry. */

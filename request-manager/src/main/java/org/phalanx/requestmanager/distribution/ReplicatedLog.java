@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +20,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
+import org.jgroups.View;
 import org.jgroups.raft.RaftHandle;
 import org.jgroups.raft.StateMachine;
 
@@ -103,6 +106,16 @@ public final class ReplicatedLog implements AutoCloseable {
 
     public boolean isLeader() {
         return raft.isLeader();
+    }
+
+    /** The raft ids of the members this one is connected to (itself included). */
+    public Set<String> connected() {
+        View view = channel.getView();
+        Set<String> ids = new LinkedHashSet<>();
+        if (view != null) {
+            view.getMembers().forEach(a -> ids.add(a.toString()));
+        }
+        return ids;
     }
 
     /** The index of the last entry applied here. */

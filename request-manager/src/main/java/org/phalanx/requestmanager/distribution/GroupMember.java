@@ -1,0 +1,348 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.SqlState;
+import org.phalanx.recoverylog.EntryBytes;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.hetero.BackendStatements;
+import org.phalanx.requestmanager.recovery.FollowerCatchUp;
+
+/**
+ * One controller's part in a distributed virtual database: primary-backup on the group's
+ * replicated log (docs/distribution.md).
+ *
+ * <p>One data member at a time is the <em>primary</em>: it alone takes client sessions and runs
+ * the request manager, whose recovery log is the group's ({@link ReplicatedRecoveryLog}): every
+ * write, commit and rollback is acknowledged only once a majority of the controllers holds it.
+ * Every member copies the committed entries into its own recovery log ({@link LocalLogCopy}), and
+ * the others keep their own backends current from that copy ({@link FollowerCatchUp}).
+ *
+ * <p>Who is primary is decided in the log itself ({@link GroupEntry.Claim}, {@link PrimaryRole}), so
+ * every member agrees at every index. When the primary is gone from the group's view (killed, cut
+ * off), the first data member still connected claims the next epoch; once its claim is applied it
+ * has every entry before it, brings its backends to the log's end (start-up crash recovery, which
+ * also rolls back, through the log, the transactions the old primary left open) and takes
+ * sessions. Entries of an epoch that is over are applied nowhere, so a deposed primary cannot
+ * write behind its successor; a primary whose append fails (no majority, or deposed) steps down at
+ * once. A witness member holds no backends and never claims: it only votes.
+ */
+public final class GroupMember implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(GroupMember.class);
+    static final byte APPLIED = 1;
+    /** Vendor code of the refusal of a session by a member that is not the primary (the driver's Protocol.NOT_SERVED_HERE). */
+    public static final int NOT_SERVED_HERE = 1;
+    private static final byte[] APPLIED_ANSWER = {APPLIED};
+    private static final byte[] REFUSED_ANSWER = {0};
+    private static final long WATCH_NANOS = Duration.ofMillis(50).toNanos();
+
+    /** Starts the request manager that serves clients while this controller is primary, on {@code log}. */
+    @FunctionalInterface
+    public interface PrimaryStarter {
+        RequestManager start(RecoveryLog log) throws SQLException;
+    }
+
+    private final String virtualDatabase;
+    private final GroupConfig config;
+    private final List<BackendConfig> backendConfigs;
+    /** Null on a witness. */
+    private final LocalLogCopy copy;
+    private final PrimaryStarter starter;
+    /** Told when this controller stops serving sessions, so their connections are closed (drivers fail over). */
+    private final Runnable onSessionsLost;
+    private final String run = UUID.randomUUID().toString();
+    private final Thread watcher;
+    private ReplicatedLog log;
+    private volatile PrimaryRole role = PrimaryRole.NONE;
+    private volatile RequestManager primary;
+    /** The epoch this member gave up (a failed append or start), not to be taken up again. */
+    private volatile long givenUp = -1;
+    private volatile boolean closed;
+    private CompletableFuture<byte[]> claiming = CompletableFuture.completedFuture(null);
+    private List<Backend> followerBackends = List.of();
+    private FollowerCatchUp follower;
+
+    private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
+                        RecoveryLog local, PrimaryStarter starter, Runnable onSessionsLost) {
+        this.virtualDatabase = virtualDatabase;
+        this.config = config;
+        this.backendConfigs = List.copyOf(backendConfigs);
+        this.copy = local == null ? null : new LocalLogCopy(local);
+        this.starter = starter;
+        this.onSessionsLost = onSessionsLost;
+        this.watcher = new Thread(this::watch, "phalanx-group-" + virtualDatabase);
+        watcher.setDaemon(true);
+    }
+
+    /**
+     * Joins the group and starts following its log; this controller becomes primary when the log
+     * says so.
+     *
+     * @param local          this controller's recovery log (its copy of the group's); null on a witness
+     * @param appendTimeout  how long an append may wait for a majority before its outcome counts as unknown
+     */
+    public static GroupMember start(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
+                                    RecoveryLog local, Duration appendTimeout, PrimaryStarter starter,
+                                    Runnable onSessionsLost) throws Exception {
+        if (config.me().witness() != (local == null)) {
+            throw new IllegalArgumentException("a witness keeps no recovery log, and a data member needs one");
+        }
+        GroupMember member = new GroupMember(virtualDatabase, config, backendConfigs, local, starter, onSessionsLost);
+        if (member.copy != null) {
+            member.follow();
+        }
+        try {
+            member.log = ReplicatedLog.start(config, member::apply, appendTimeout);
+        } catch (Exception e) {
+            member.closeFollower();
+            throw e;
+        }
+        member.watcher.start();
+        LOG.info("virtual database {}: {} joined group {} ({})", virtualDatabase, config.self(), config.groupName(),
+                config.me().witness() ? "a witness" : "a data member");
+        return member;
+    }
+
+    // ------------------------------------------------------------------ the log's state machine
+
+    private byte[] apply(long index, byte[] bytes) throws Exception {
+        GroupEntry entry = GroupEntry.decode(bytes);
+        if (entry instanceof GroupEntry.Claim claim) {
+            PrimaryRole before = role;
+            PrimaryRole after = before.after(claim);
+            if (after == before) {
+                return REFUSED_ANSWER;
+            }
+            role = after;
+            LOG.info("virtual database {}: group {} epoch {}: {}", virtualDatabase, config.groupName(), after.epoch(),
+                    after.member() == null ? claim.member() + " resigned as primary" : after.member() + " is primary");
+            LockSupport.unpark(watcher);
+            return APPLIED_ANSWER;
+        }
+        GroupEntry.Logged logged = (GroupEntry.Logged) entry;
+        PrimaryRole now = role;
+        if (logged.epoch() != now.epoch()) {
+            return REFUSED_ANSWER; // written by a primary that was deposed before the log ordered it
+        }
+        if (copy != null) {
+            copy.hand(EntryBytes.decode(logged.entry()), now.heldBy(config.self(), run));
+        }
+        return APPLIED_ANSWER;
+    }
+
+    // ------------------------------------------------------------------ the role, watched
+
+    private void watch() {
+        while (!closed) {
+            try {
+                step();
+            } catch (RuntimeException e) {
+                LOG.warn("virtual database {}: group member {}: {}", virtualDatabase, config.self(), e.toString(), e);
+            }
+            LockSupport.parkNanos(WATCH_NANOS);
+        }
+    }
+
+    private void step() {
+        PrimaryRole r = role;
+        boolean mine = r.heldBy(config.self(), run);
+        if (primary != null && (!mine || givenUp == r.epoch())) {
+            stopServing(mine ? "its append to the group's log failed" : "the log names another primary");
+        }
+        if (copy == null || closed) {
+            return; // a witness only votes
+        }
+        if (mine && givenUp == r.epoch()) {
+            claim(GroupEntry.Claim.resign(r.epoch() + 1, config.self()));
+            return;
+        }
+        if (mine && primary == null) {
+            startServing(r);
+            return;
+        }
+        if (primary == null && follower != null && copy.damage() == null) {
+            follower.pass();
+        }
+        if (primary == null && isCandidate(r)) {
+            claim(new GroupEntry.Claim(r.epoch() + 1, config.self(), run));
+        }
+    }
+
+    /** Whether the role is free (none, or held by a member no longer connected, or by a run of ours that ended) and this member should take it. */
+    private boolean isCandidate(PrimaryRole r) {
+        if (copy.damage() != null) {
+            return false;
+        }
+        Set<String> connected = log.connected();
+        boolean free = r.member() == null || !connected.contains(r.member())
+                || r.member().equals(config.self()) && !r.run().equals(run);
+        if (!free) {
+            return false;
+        }
+        List<String> candidates = new ArrayList<>(config.dataMembers());
+        candidates.retainAll(connected);
+        if (candidates.size() > 1) {
+            candidates.remove(r.resigned()); // it gave up: let another try first
+        }
+        return !candidates.isEmpty() && candidates.get(0).equals(config.self());
+    }
+
+    private void claim(GroupEntry.Claim claim) {
+        if (!claiming.isDone() || log.leader() == null) {
+            return; // one claim at a time; none while no leader can commit it
+        }
+        claiming = log.append(claim.encode());
+        claiming.whenComplete((v, e) -> LockSupport.unpark(watcher));
+    }
+
+    private void startServing(PrimaryRole r) {
+        if (copy.damage() != null || !copy.settle()) {
+            givenUp = r.epoch();
+            return;
+        }
+        closeFollower();
+        long epoch = r.epoch();
+        ReplicatedRecoveryLog groupLog = new ReplicatedRecoveryLog(log, copy, epoch, () -> {
+            givenUp = epoch;
+            LockSupport.unpark(watcher);
+        });
+        try {
+            RequestManager rm = starter.start(groupLog);
+            primary = rm;
+            LOG.info("virtual database {}: {} is the primary of group {} (epoch {}) and serves sessions from log"
+                    + " position {}", virtualDatabase, config.self(), config.groupName(), epoch, rm.lastPosition());
+        } catch (SQLException | RuntimeException e) {
+            LOG.error("virtual database {}: {} could not start serving as primary of group {}: {}", virtualDatabase,
+                    config.self(), config.groupName(), e.getMessage());
+            givenUp = epoch;
+            follow();
+        }
+    }
+
+    private void stopServing(String why) {
+        RequestManager rm = primary;
+        primary = null;
+        LOG.warn("virtual database {}: {} stops serving sessions: {}", virtualDatabase, config.self(), why);
+        onSessionsLost.run();
+        rm.shutdown(Duration.ofSeconds(1));
+        follow();
+    }
+
+    private void follow() {
+        List<Backend> backends = new ArrayList<>();
+        for (BackendConfig bc : backendConfigs) {
+            backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
+            }));
+        }
+        BackendStatements statements = new BackendStatements(backends);
+        backends.forEach(b -> b.useStatements(statements::forBackend));
+        followerBackends = backends;
+        try {
+            follower = new FollowerCatchUp(virtualDatabase, backends, copy.local());
+        } catch (SQLException e) {
+            follower = null;
+            LOG.error("virtual database {}: {} cannot keep its backends current with the group's log: {}",
+                    virtualDatabase, config.self(), e.getMessage());
+        }
+    }
+
+    private void closeFollower() {
+        followerBackends.forEach(b -> b.close(Duration.ZERO));
+        followerBackends = List.of();
+        follower = null;
+    }
+
+    // ------------------------------------------------------------------ what the controller asks
+
+    /** A session on the primary; elsewhere 08004, which makes the driver try the URL's next controller. */
+    public Session openSession(String user) throws SQLException {
+        RequestManager rm = primary;
+        if (rm == null) {
+            throw notServing();
+        }
+        return rm.openSession(user);
+    }
+
+    private SQLException notServing() {
+        PrimaryRole r = role;
+        String why = config.me().witness() ? "it is a witness of group " + config.groupName()
+                : "it is not the primary of group " + config.groupName()
+                + (r.member() == null ? " (none is yet)" : " (" + r.member() + " is)");
+        return new SQLException("controller " + config.self() + " does not serve virtual database " + virtualDatabase
+                + ": " + why + "; connect to another controller of the group",
+                SqlState.SQLSERVER_REJECTED_ESTABLISHMENT_OF_SQLCONNECTION.code(), NOT_SERVED_HERE);
+    }
+
+    /** The request manager while this controller is primary, else null. */
+    public RequestManager primary() {
+        return primary;
+    }
+
+    public boolean serves() {
+        return primary != null;
+    }
+
+    /** The group as this member sees it. */
+    public GroupStatus status() {
+        PrimaryRole r = role;
+        RequestManager rm = primary;
+        Map<String, String> backends = new java.util.LinkedHashMap<>();
+        if (rm != null) {
+            rm.backendStates().forEach((name, state) -> backends.put(name, state.toString()));
+        } else if (copy != null) {
+            FollowerCatchUp f = follower;
+            if (f != null) {
+                backends.putAll(f.states());
+            }
+        }
+        return new GroupStatus(config.groupName(), config.self(), config.me().witness(), r.member(), r.epoch(),
+                log.leader(), List.copyOf(log.connected()), log.lastApplied(),
+                copy == null ? 0 : copy.local().lastPosition(), backends);
+    }
+
+    /** Leaves the group: stops serving (waiting up to {@code wait} for requests in flight), closes the log. */
+    public void close(Duration wait) {
+        closed = true;
+        LockSupport.unpark(watcher);
+        try {
+            watcher.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        RequestManager rm = primary;
+        primary = null;
+        if (rm != null) {
+            rm.shutdown(wait);
+        }
+        closeFollower();
+        log.close();
+        if (copy != null) {
+            copy.local().close();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(10));
+    }
+
+    /** Backend states as the request manager reports them, for the primary; empty elsewhere. */
+    public Map<String, BackendState> backendStates() {
+        RequestManager rm = primary;
+        return rm == null ? Map.of() : rm.backendStates();
+    }
+}

@@ -1,0 +1,19 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A distributed virtual database's group as one member sees it.
+ *
+ * @param primary      the member serving sessions, or null while there is none
+ * @param epoch        how many times the primary role was taken
+ * @param raftLeader   the member ordering the log (not necessarily the primary), or null during an election
+ * @param connected    the members this one is connected to
+ * @param appliedIndex the group log's last index applied here
+ * @param logPosition  the last recovery-log position in this member's copy
+ * @param backends     this member's backends and their states
+ */
+public record GroupStatus(String group, String self, boolean witness, String primary, long epoch, String raftLeader,
+                          List<String> connected, long appliedIndex, long logPosition, Map<String, String> backends) {
+}

@@ -1,0 +1,72 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.recoverylog.RecoveryLog;
+
+/**
+ * This controller's copy of the group's recovery-log entries: each committed entry, in log order,
+ * handed to the local recovery log (which its backends are replayed from and recovered by). A
+ * member replaying the replicated log after a restart hands over only what the copy lacks.
+ *
+ * <p>The primary's backends commit a unit only once its entry is durable here too (see
+ * {@link ReplicatedRecoveryLog}), so after a crash no backend holds a position its own copy lacks.
+ */
+final class LocalLogCopy {
+    private static final Logger LOG = LogManager.getLogger(LocalLogCopy.class);
+
+    private final RecoveryLog local;
+    /** Durability of the entries this member appended itself, by position, until asked for. */
+    private final Map<Long, CompletableFuture<Void>> own = new ConcurrentHashMap<>();
+    private long handed;
+    private volatile String damage;
+
+    LocalLogCopy(RecoveryLog local) {
+        this.local = local;
+        this.handed = local.lastPosition();
+    }
+
+    RecoveryLog local() {
+        return local;
+    }
+
+    /** Called by the applier only (one entry at a time, in log order). */
+    void hand(LogEntry entry, boolean appendedHere) {
+        if (entry.position() <= handed) {
+            return; // a replay after a restart: the copy has it
+        }
+        handed = entry.position();
+        CompletableFuture<Void> durable = local.appendAsync(entry);
+        if (appendedHere) {
+            own.put(entry.position(), durable);
+        }
+        durable.whenComplete((v, e) -> {
+            if (e != null) {
+                // a copy with a hole cannot be replayed from: this member must not lead or follow any more
+                damage = "the local recovery log refused log position " + entry.position() + ": " + e.getMessage();
+                LOG.error("{}; this controller stops following the group (see docs/distribution.md,"
+                        + " 'A member whose log copy is damaged')", damage);
+            }
+        });
+    }
+
+    /** When the entry this member appended at {@code position} is durable in its copy. */
+    CompletableFuture<Void> durable(long position) {
+        CompletableFuture<Void> f = own.remove(position);
+        return f == null ? CompletableFuture.completedFuture(null) : f;
+    }
+
+    /** Why the copy cannot be trusted, or null. */
+    String damage() {
+        return damage;
+    }
+
+    /** Waits until what was handed over is durable. */
+    boolean settle() {
+        return local.settle() && damage == null;
+    }
+}
