@@ -1,0 +1,172 @@
+package org.phalanx.controller.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.concurrent.TimeUnit;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Ports;
+
+/**
+ * A distributed virtual database "bank" on controller processes of one group (docs/distribution.md),
+ * each with SQLite backends of its own (or none, for a witness), for the end-to-end tests.
+ */
+final class ControllerGroup implements AutoCloseable {
+    static final String VDB = "bank";
+    private final Path dir;
+    private final List<String> names = new ArrayList<>();
+    private final List<Integer> clientPorts = new ArrayList<>();
+    private final List<Integer> groupPorts = new ArrayList<>();
+    private final List<Boolean> witnesses = new ArrayList<>();
+    private final ControllerProcess[] processes;
+
+    /** @param witnesses for each member, whether it is a witness */
+    ControllerGroup(Path dir, int backendsPerMember, boolean... witnesses) throws IOException {
+        this.dir = dir;
+        this.processes = new ControllerProcess[witnesses.length];
+        for (int i = 0; i < witnesses.length; i++) {
+            names.add("c" + (i + 1));
+            clientPorts.add(Ports.free());
+            groupPorts.add(Ports.free());
+            this.witnesses.add(witnesses[i]);
+        }
+        for (int i = 0; i < witnesses.length; i++) {
+            write(i, backendsPerMember);
+        }
+    }
+
+    int size() {
+        return processes.length;
+    }
+
+    String name(int i) {
+        return names.get(i);
+    }
+
+    /** The folder of member i: its configuration, backends, logs and output. */
+    Path folder(int i) {
+        return dir.resolve(names.get(i));
+    }
+
+    /** The SQLite files of member i's backends. */
+    List<Path> backendFiles(int i, int backends) {
+        List<Path> files = new ArrayList<>();
+        for (int b = 1; b <= backends; b++) {
+            files.add(folder(i).resolve("db" + b + ".db"));
+        }
+        return files;
+    }
+
+    private void write(int i, int backendsPerMember) throws IOException {
+        Path d = Files.createDirectories(folder(i));
+        StringBuilder backends = new StringBuilder();
+        if (!witnesses.get(i)) {
+            for (int b = 1; b <= backendsPerMember; b++) {
+                backends.append("    <backend name=\"db").append(b).append("\" url=\"jdbc:sqlite:db").append(b)
+                        .append(".db\"/>\n");
+            }
+        }
+        StringBuilder members = new StringBuilder();
+        for (int m = 0; m < names.size(); m++) {
+            members.append("    <member name=\"").append(names.get(m)).append("\" address=\"127.0.0.1:")
+                    .append(groupPorts.get(m)).append('"').append(witnesses.get(m) ? " witness=\"true\"" : "")
+                    .append("/>\n");
+        }
+        Files.writeString(d.resolve("vdb.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="%s">
+                  <users><user name="app" password="secret"/></users>
+                  <backends>
+                %s  </backends>
+                  <requestManager replication="RAIDb-1" waitPolicy="all"/>
+                %s
+                  <distribution group="bank-group" member="%s" logDir="group-log">
+                %s  </distribution>
+                </virtualDatabase>
+                """.formatted(VDB, backends, witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
+                members));
+        Files.writeString(d.resolve("controller.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <controller xmlns="urn:phalanx:controller:1">
+                  <listen address="127.0.0.1" port="%d"/>
+                  <virtualDatabase file="vdb.xml"/>
+                </controller>
+                """.formatted(clientPorts.get(i)));
+    }
+
+    void start(int i) throws IOException, InterruptedException {
+        processes[i] = ControllerProcess.launch(folder(i).resolve("controller.xml"),
+                folder(i).resolve("controller-" + System.nanoTime() + ".out"), clientPorts.get(i));
+    }
+
+    void startAll() throws IOException, InterruptedException {
+        for (int i = 0; i < processes.length; i++) {
+            start(i);
+        }
+    }
+
+    /** kill -9. */
+    void kill(int i) throws InterruptedException {
+        Process p = processes[i].process();
+        processes[i] = null;
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    ControllerProcess process(int i) {
+        return processes[i];
+    }
+
+    /** The URL naming every member. */
+    String url() {
+        StringJoiner hosts = new StringJoiner(",");
+        clientPorts.forEach(p -> hosts.add("127.0.0.1:" + p));
+        return "jdbc:phalanx://" + hosts + "/" + VDB + "?user=app&password=secret";
+    }
+
+    /** The member serving sessions now, waiting up to {@code seconds} for one; -1 if none did. */
+    int primary(int seconds) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < processes.length; i++) {
+                if (processes[i] == null) {
+                    continue;
+                }
+                try (Connection c = DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + clientPorts.get(i) + "/"
+                        + VDB + "?user=app&password=secret&failoverTimeout=0&connectTimeout=2000")) {
+                    return i;
+                } catch (SQLException e) {
+                    // not the primary (08004), or down
+                }
+            }
+            Thread.sleep(100);
+        }
+        return -1;
+    }
+
+    /** The last lines of every member's output, for failure messages. */
+    String outputs() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < processes.length; i++) {
+            if (processes[i] != null) {
+                b.append("\n--- ").append(names.get(i)).append(" ---\n").append(processes[i].outputTail(40));
+            }
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void close() {
+        for (ControllerProcess p : processes) {
+            if (p != null) {
+                p.close();
+            }
+        }
+    }
+}
