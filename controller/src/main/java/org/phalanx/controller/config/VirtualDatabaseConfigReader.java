@@ -116,6 +116,7 @@ public final class VirtualDatabaseConfigReader {
     /** The group: unique member names, this controller among them, host:port addresses, at least three members. */
     private DistributionConfig distribution(XmlElement e) {
         List<GroupConfig.Member> members = new ArrayList<>();
+        boolean badAddress = false;
         for (XmlElement m : e.children("member")) {
             String address = m.required("address").trim();
             int colon = address.lastIndexOf(':');
@@ -128,6 +129,7 @@ public final class VirtualDatabaseConfigReader {
             if (port < 1 || port > 65535) {
                 problems.add(m.location("address"), "address '" + address + "' must be host:port (the port of this"
                         + " member's copy of the group's log)");
+                badAddress = true;
                 continue;
             }
             String witness = m.attribute("witness", "false").trim();
@@ -145,6 +147,9 @@ public final class VirtualDatabaseConfigReader {
         }
         Path logDir = e.attributes().containsKey("logDir") ? folderPath(e, "logDir") : folder.resolve("group-log");
         String bind = e.attribute("bindAddress", null);
+        if (badAddress) {
+            return null;
+        }
         try {
             String host = members.stream().filter(m -> m.raftId().equals(self)).map(GroupConfig.Member::host)
                     .findFirst().orElse("127.0.0.1");

@@ -49,14 +49,21 @@ final class ControllerGroup implements AutoCloseable {
         return names.get(i);
     }
 
+    int clientPort(int i) {
+        return clientPorts.get(i);
+    }
+
     /** The folder of member i: its configuration, backends, logs and output. */
     Path folder(int i) {
         return dir.resolve(names.get(i));
     }
 
-    /** The SQLite files of member i's backends. */
+    /** The SQLite files of member i's backends (none for a witness). */
     List<Path> backendFiles(int i, int backends) {
         List<Path> files = new ArrayList<>();
+        if (witnesses.get(i)) {
+            return files;
+        }
         for (int b = 1; b <= backends; b++) {
             files.add(folder(i).resolve("db" + b + ".db"));
         }

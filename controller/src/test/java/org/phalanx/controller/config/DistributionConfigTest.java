@@ -1,0 +1,135 @@
+package org.phalanx.controller.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.requestmanager.distribution.GroupConfig;
+
+/** The {@code <distribution>} element: what it becomes, its defaults, and its refusals with their positions. */
+class DistributionConfigTest {
+    @TempDir
+    Path dir;
+
+    private static final String MEMBERS = """
+              <member name="c1" address="10.0.0.1:7800"/>
+              <member name="c2" address="10.0.0.2:7800"/>
+              <member name="w" address="10.0.0.3:7800" witness="true"/>
+            """;
+
+    private void vdb(String backends, String rest) {
+        ConfigFiles.controller(dir, "bank.xml");
+        ConfigFiles.write(dir, "bank.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="bank">
+                  <users><user name="app" password="secret"/></users>
+                  <backends>%s</backends>
+                %s</virtualDatabase>
+                """.formatted(backends, rest.indent(2)));
+    }
+
+    private VirtualDatabaseConfig read() throws ConfigException {
+        return ControllerConfigReader.read(dir.resolve("controller.xml")).virtualDatabases().get(0);
+    }
+
+    private String refusal() {
+        ConfigException e = assertThrows(ConfigException.class, this::read);
+        assertEquals(1, e.problems().size(), e.getMessage());
+        String problem = e.problems().get(0);
+        assertTrue(problem.matches(".*bank\\.xml:\\d+:\\d+: .*"), "file:line:column: reason -> " + problem);
+        return problem;
+    }
+
+    @Test
+    void aDataMemberWithItsDefaults() throws Exception {
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        DistributionConfig d = read().distribution();
+        GroupConfig g = d.group();
+        assertEquals("bank-group", g.groupName());
+        assertEquals("c2", g.self());
+        assertEquals("10.0.0.2", g.bindAddress(), "the member's own host by default");
+        assertEquals(dir.resolve("group-log").toAbsolutePath().normalize(), g.logDir().toAbsolutePath().normalize());
+        assertEquals(Duration.ofSeconds(5), d.appendTimeout());
+        assertEquals(List.of("c1", "c2"), g.dataMembers());
+        assertFalse(d.witness());
+    }
+
+    @Test
+    void aWitnessHoldsNoBackendsAndNoLog() throws Exception {
+        vdb("", """
+                <distribution group="bank-group" member="w" bindAddress="0.0.0.0" appendTimeout="2s">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        VirtualDatabaseConfig config = read();
+        assertTrue(config.distribution().witness());
+        assertEquals("0.0.0.0", config.distribution().group().bindAddress());
+        assertEquals(Duration.ofSeconds(2), config.distribution().appendTimeout());
+    }
+
+    @Test
+    void refusals() {
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <distribution group="g" member="c1">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        assertTrue(refusal().contains("needs a <recoveryLog>"));
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="g" member="c9">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        assertTrue(refusal().contains("(c9) is not a member of group g"));
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <distribution group="g" member="w">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        assertTrue(refusal().contains("witness of group g: it holds no backends"));
+
+        vdb("", """
+                <recoveryLog dir="log"/>
+                <distribution group="g" member="c1">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        assertTrue(refusal().contains("needs at least one backend"));
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="g" member="c1">
+                  <member name="c1" address="10.0.0.1"/>
+                  <member name="c2" address="10.0.0.2:7800"/>
+                  <member name="c3" address="10.0.0.3:7800"/>
+                </distribution>
+                """);
+        assertTrue(refusal().contains("address '10.0.0.1' must be host:port"));
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="g" member="c1">
+                  <member name="c1" address="10.0.0.1:7800"/>
+                  <member name="w1" address="10.0.0.2:7800" witness="true"/>
+                  <member name="w2" address="10.0.0.3:7800" witness="true"/>
+                </distribution>
+                """);
+        assertTrue(refusal().contains("at least two members that are not witnesses"));
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="g" member="c1">
+                  <member name="c1" address="10.0.0.1:7800"/>
+                  <member name="c2" address="10.0.0.2:7800"/>
+                </distribution>
+                """);
+        assertTrue(refusal().contains("member"), "the schema wants three members at least");
+    }
+}

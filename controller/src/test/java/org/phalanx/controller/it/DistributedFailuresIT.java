@@ -1,0 +1,116 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.phalanx.controller.it.Sql.one;
+import static org.phalanx.controller.it.Sql.update;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A distributed virtual database losing members in other ways (issue 19, done-when 2 and 3): a
+ * primary cut off (SIGSTOP, a partition's stand-in) while the rest go on writing, then back; two
+ * data controllers and a witness surviving the loss of one data controller.
+ */
+class DistributedFailuresIT {
+    private static final int BACKENDS = 2;
+
+    @TempDir
+    Path dir;
+    private ControllerGroup group;
+
+    @AfterEach
+    void stop() {
+        if (group != null) {
+            group.close();
+        }
+    }
+
+    private static void signal(ControllerGroup group, int member, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(group.process(member).pid())).start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal);
+    }
+
+    @Test
+    void aPrimaryCutOffForTwentySecondsIsReplacedWritesNothingMoreAndCatchesUp() throws Exception {
+        group = new ControllerGroup(dir, BACKENDS, false, false, false);
+        group.startAll();
+        int primary = group.primary(60);
+        assertTrue(primary >= 0, "no primary was elected" + group.outputs());
+        GroupBank.create(group.url());
+        // a request to the stopped primary is answered by no one: the clients give up on it after 3 s and fail over
+        GroupBank bank = new GroupBank(group.url() + "&socketTimeout=3000", 8);
+        String direct = "jdbc:phalanx://127.0.0.1:" + group.clientPort(primary) + "/" + ControllerGroup.VDB
+                + "?user=app&password=secret&failoverTimeout=0";
+        try (Connection stranded = DriverManager.getConnection(direct)) {
+            stranded.setAutoCommit(false);
+            update(stranded, "UPDATE acc SET bal = bal + 1000000 WHERE id = 1");
+            bank.start();
+            Thread.sleep(2_000);
+            signal(group, primary, "STOP");
+            int during;
+            try {
+                Thread.sleep(5_000);
+                int before = bank.acknowledged.size();
+                Thread.sleep(15_000);
+                during = bank.acknowledged.size() - before;
+                int next = group.primary(1);
+                assertTrue(next >= 0 && next != primary, "another member serves while the primary is cut off"
+                        + group.outputs());
+            } finally {
+                signal(group, primary, "CONT");
+            }
+            assertTrue(during > 20, "the others went on writing while the primary was cut off: " + during);
+            // the transaction it held never commits: the group ended it, and its controller steps down
+            SQLException refused = assertThrows(SQLException.class, stranded::commit);
+            assertTrue(refused.getSQLState().startsWith("08") || refused.getSQLState().startsWith("40"),
+                    refused.getSQLState() + " " + refused.getMessage());
+            Thread.sleep(3_000);
+        } finally {
+            bank.stop();
+        }
+        bank.check(group);
+        try (Connection c = DriverManager.getConnection(group.url())) {
+            assertTrue(one(c, "SELECT bal FROM acc WHERE id = 1") < 1_000_000, "the stranded transaction left nothing");
+        }
+        assertThrows(SQLException.class, () -> DriverManager.getConnection(direct).close(),
+                "the old primary no longer serves sessions");
+        GroupBank.assertReplicasIdentical(group, BACKENDS);
+        System.out.println("primary cut off: " + bank.summary());
+    }
+
+    @Test
+    void aWitnessLetsTwoDataControllersSurviveTheLossOfOne() throws Exception {
+        group = new ControllerGroup(dir, BACKENDS, false, false, true);
+        group.startAll();
+        int primary = group.primary(60);
+        assertTrue(primary >= 0 && primary < 2, "a data member is primary" + group.outputs());
+        GroupBank.create(group.url());
+        GroupBank bank = new GroupBank(group.url(), 8);
+        bank.start();
+        try {
+            Thread.sleep(2_000);
+            group.kill(primary);
+            Thread.sleep(4_000);
+            int before = bank.acknowledged.size();
+            Thread.sleep(4_000);
+            assertTrue(bank.acknowledged.size() > before, "writes go on with one data controller and the witness"
+                    + group.outputs());
+            assertEquals(1 - primary, group.primary(1), "the other data controller took over");
+            group.start(primary);
+            Thread.sleep(4_000);
+        } finally {
+            bank.stop();
+        }
+        bank.check(group);
+        GroupBank.assertReplicasIdentical(group, BACKENDS);
+        System.out.println("witness group: " + bank.summary());
+    }
+}
