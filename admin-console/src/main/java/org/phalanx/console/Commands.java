@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.phalanx.controller.jmx.BackendMXBean;
 import org.phalanx.controller.jmx.CacheMXBean;
 import org.phalanx.controller.jmx.DumpDescription;
+import org.phalanx.controller.jmx.GroupDescription;
 import org.phalanx.controller.jmx.RecoveryLogMXBean;
 import org.phalanx.controller.jmx.StatementStatistics;
 import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
@@ -53,7 +54,7 @@ final class Commands {
 
     @Command(name = "show", description = "Show vdbs, backends, dumps, checkpoints, stats or config.",
             subcommands = {ShowVdbs.class, ShowBackends.class, ShowDumps.class, ShowCheckpoints.class,
-                    ShowStats.class, ShowConfig.class})
+                    ShowStats.class, ShowConfig.class, ShowGroup.class})
     static final class Show implements Callable<Integer> {
         @picocli.CommandLine.Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -152,6 +153,84 @@ final class Commands {
                 }
             }
             t.print(ctx.out);
+        }
+    }
+
+    @Command(name = "group", description = "The group of a distributed virtual database, as this controller sees it.")
+    static final class ShowGroup extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        ShowGroup(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            GroupDescription g = client().vdb(vdb).getGroup();
+            if (g == null) {
+                throw new ConsoleException("virtual database " + vdb + " is not distributed");
+            }
+            println("group " + g.group() + ": this controller is " + g.member() + (g.witness() ? " (a witness)" : "")
+                    + "; primary " + (g.primary().isEmpty() ? "none" : g.primary()) + " (epoch " + g.epoch()
+                    + "); log leader " + (g.logLeader().isEmpty() ? "none" : g.logLeader()));
+            println("members " + String.join(", ", g.members()) + "; connected " + String.join(", ", g.connected()));
+            println("log index applied here " + g.appliedIndex() + ", recovery-log position " + g.logPosition());
+            Table t = new Table("BACKEND", "STATE");
+            g.backends().forEach(t::row);
+            t.print(ctx.out);
+        }
+    }
+
+    @Command(name = "step-down", description = "On the primary of a distributed virtual database: let another member take over.")
+    static final class StepDown extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        StepDown(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            client().vdb(vdb).stepDown();
+            println("this controller steps down as primary of " + vdb + "; another member takes over");
+        }
+    }
+
+    @Command(name = "add-member", description = "Add a controller to a distributed virtual database's group.")
+    static final class AddMember extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<member>")
+        String member;
+
+        AddMember(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            client().vdb(vdb).addGroupMember(member);
+            println("member " + member + " added to the group of " + vdb);
+        }
+    }
+
+    @Command(name = "remove-member", description = "Remove a controller from a distributed virtual database's group.")
+    static final class RemoveMember extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<member>")
+        String member;
+
+        RemoveMember(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            client().vdb(vdb).removeGroupMember(member);
+            println("member " + member + " removed from the group of " + vdb);
         }
     }
 

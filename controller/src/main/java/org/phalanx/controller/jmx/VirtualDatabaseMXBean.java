@@ -90,4 +90,16 @@ public interface VirtualDatabaseMXBean {
 
     /** Stops hosting this virtual database; {@code mode} is wait, safe or force. */
     void shutdown(String mode) throws SQLException;
+
+    /** The group of a distributed virtual database as this controller sees it; null for one that is not distributed. */
+    GroupDescription getGroup();
+
+    /** On the primary of a distributed virtual database: stop serving and let another data member take over. */
+    void stepDown() throws SQLException;
+
+    /** Adds a controller to the group's log configuration (started with a configuration naming every member). */
+    void addGroupMember(String member) throws SQLException;
+
+    /** Removes a controller from the group's log configuration. */
+    void removeGroupMember(String member) throws SQLException;
 }

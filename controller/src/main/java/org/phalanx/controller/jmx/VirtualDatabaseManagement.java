@@ -8,10 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.management.Notification;
 import javax.management.NotificationBroadcasterSupport;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.recoverylog.dump.Progress;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.distribution.GroupMember;
 import org.phalanx.requestmanager.stats.Statistics;
 
 /**
@@ -320,5 +322,30 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     static SQLException clean(SQLException e) {
         return new SQLException(e.getMessage() + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]"),
                 e.getSQLState(), e.getErrorCode());
+    }
+
+    @Override
+    public GroupDescription getGroup() {
+        return vdb.group().map(g -> GroupDescription.of(g.status())).orElse(null);
+    }
+
+    @Override
+    public void stepDown() throws SQLException {
+        group("step down").stepDown();
+    }
+
+    @Override
+    public void addGroupMember(String member) throws SQLException {
+        group("add a member").addMember(member);
+    }
+
+    @Override
+    public void removeGroupMember(String member) throws SQLException {
+        group("remove a member").removeMember(member);
+    }
+
+    private GroupMember group(String action) throws SQLException {
+        return vdb.group().orElseThrow(() -> new SQLException("cannot " + action + ": virtual database " + vdb.name()
+                + " is not distributed", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code()));
     }
 }

@@ -23,22 +23,46 @@ final class ControllerGroup implements AutoCloseable {
     private final List<String> names = new ArrayList<>();
     private final List<Integer> clientPorts = new ArrayList<>();
     private final List<Integer> groupPorts = new ArrayList<>();
+    private final List<Integer> jmxPorts = new ArrayList<>();
     private final List<Boolean> witnesses = new ArrayList<>();
-    private final ControllerProcess[] processes;
+    private final int backendsPerMember;
+    private ControllerProcess[] processes;
 
     /** @param witnesses for each member, whether it is a witness */
     ControllerGroup(Path dir, int backendsPerMember, boolean... witnesses) throws IOException {
         this.dir = dir;
+        this.backendsPerMember = backendsPerMember;
         this.processes = new ControllerProcess[witnesses.length];
-        for (int i = 0; i < witnesses.length; i++) {
-            names.add("c" + (i + 1));
-            clientPorts.add(Ports.free());
-            groupPorts.add(Ports.free());
-            this.witnesses.add(witnesses[i]);
+        for (boolean witness : witnesses) {
+            declare(witness);
         }
         for (int i = 0; i < witnesses.length; i++) {
-            write(i, backendsPerMember);
+            write(i);
         }
+    }
+
+    private void declare(boolean witness) throws IOException {
+        names.add("c" + (names.size() + 1));
+        clientPorts.add(Ports.free());
+        groupPorts.add(Ports.free());
+        jmxPorts.add(Ports.free());
+        witnesses.add(witness);
+    }
+
+    /**
+     * A new data member, configured with every member (itself included) but not yet in the others'
+     * log configuration: an operator adds it ({@code addGroupMember}) once it runs. Its index.
+     */
+    int newMember() throws IOException {
+        declare(false);
+        processes = java.util.Arrays.copyOf(processes, names.size());
+        write(names.size() - 1);
+        return names.size() - 1;
+    }
+
+    /** JMX on member i (admin/secret). */
+    ControllerJmx jmx(int i) throws Exception {
+        return ControllerJmx.connect(jmxPorts.get(i), "admin", "secret", VDB);
     }
 
     int size() {
@@ -70,7 +94,7 @@ final class ControllerGroup implements AutoCloseable {
         return files;
     }
 
-    private void write(int i, int backendsPerMember) throws IOException {
+    private void write(int i) throws IOException {
         Path d = Files.createDirectories(folder(i));
         StringBuilder backends = new StringBuilder();
         if (!witnesses.get(i)) {
@@ -102,9 +126,10 @@ final class ControllerGroup implements AutoCloseable {
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
                   <listen address="127.0.0.1" port="%d"/>
+                  <jmx address="127.0.0.1" port="%d"><admin user="admin" password="secret"/></jmx>
                   <virtualDatabase file="vdb.xml"/>
                 </controller>
-                """.formatted(clientPorts.get(i)));
+                """.formatted(clientPorts.get(i), jmxPorts.get(i)));
     }
 
     void start(int i) throws IOException, InterruptedException {

@@ -91,6 +91,19 @@ final class ControllerJmx implements AutoCloseable {
         return checkpoints;
     }
 
+    /** The Group attribute of a distributed virtual database. */
+    CompositeData group() throws Exception {
+        return (CompositeData) server.getAttribute(vdb, "Group");
+    }
+
+    void stepDown() throws Exception {
+        server.invoke(vdb, "stepDown", null, null);
+    }
+
+    void addGroupMember(String member) throws Exception {
+        server.invoke(vdb, "addGroupMember", new Object[]{member}, ONE_STRING);
+    }
+
     void disableBackend(String backend) throws Exception {
         server.invoke(vdb, "disableBackend", new Object[]{backend}, ONE_STRING);
     }

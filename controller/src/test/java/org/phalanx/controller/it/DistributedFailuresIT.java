@@ -50,10 +50,10 @@ class DistributedFailuresIT {
         String direct = "jdbc:phalanx://127.0.0.1:" + group.clientPort(primary) + "/" + ControllerGroup.VDB
                 + "?user=app&password=secret&failoverTimeout=0";
         try (Connection stranded = DriverManager.getConnection(direct)) {
-            stranded.setAutoCommit(false);
-            update(stranded, "UPDATE acc SET bal = bal + 1000000 WHERE id = 1");
             bank.start();
             Thread.sleep(2_000);
+            stranded.setAutoCommit(false);
+            update(stranded, "UPDATE acc SET bal = bal + 1000000 WHERE id = 1"); // its lock holds the others up
             signal(group, primary, "STOP");
             int during;
             try {

@@ -39,6 +39,8 @@ final class GroupBank {
     final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
     /** Per client, the times between one acknowledged transfer and the next: a failover shows as one long gap. */
     final List<Long> gaps = Collections.synchronizedList(new ArrayList<>());
+    /** What each client saw go wrong, and when it recovered: printed with the summary when a client stalled. */
+    final List<String> events = Collections.synchronizedList(new ArrayList<>());
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> threads = new ArrayList<>();
 
@@ -142,7 +144,8 @@ final class GroupBank {
                         + " transfer latency p50 %.1f ms, p99 %.1f ms; longest a client went without an acknowledged"
                         + " transfer (the failover stall) %.0f ms, p99 of the gaps %.0f ms", acknowledged.size(),
                 unknown.size(), rolledBack.size(), percentile(latencies, 50), percentile(latencies, 99),
-                percentile(gaps, 100), percentile(gaps, 99));
+                percentile(gaps, 100), percentile(gaps, 99))
+                + (percentile(gaps, 100) > 5_000 ? "\nwhat the clients saw:\n" + String.join("\n", events) : "");
     }
 
     private void run(int client) {
@@ -175,11 +178,17 @@ final class GroupBank {
                     latencies.add(now - started);
                     if (lastAcknowledged != 0) {
                         gaps.add(now - lastAcknowledged);
+                        if (now - lastAcknowledged > 3_000_000_000L) {
+                            events.add(java.time.LocalTime.now() + " client " + client + " acknowledged again after "
+                                    + (now - lastAcknowledged) / 1_000_000 + " ms");
+                        }
                     }
                     lastAcknowledged = now;
                 } catch (SQLException e) {
                     rollbackQuietly(c);
                     String state = e.getSQLState() == null ? "" : e.getSQLState();
+                    events.add(java.time.LocalTime.now() + " client " + client + " after "
+                            + (System.nanoTime() - started) / 1_000_000 + " ms: " + state + " " + e.getMessage());
                     if (committing && state.startsWith("08")) {
                         unknown.add(id); // the outcome of the commit is unknown: the check allows either
                     } else if (state.startsWith("40") || state.startsWith("08")) {

@@ -3,11 +3,13 @@ package org.phalanx.requestmanager.distribution;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -161,7 +163,8 @@ public final class GroupMember implements AutoCloseable {
         PrimaryRole r = role;
         boolean mine = r.heldBy(config.self(), run);
         if (primary != null && (!mine || givenUp == r.epoch())) {
-            stopServing(mine ? "its append to the group's log failed" : "the log names another primary");
+            stopServing(mine ? "it gives the primary role up (a failed append to the group's log, or an operator)"
+                    : "the log names another primary");
         }
         if (copy == null || closed) {
             return; // a witness only votes
@@ -198,7 +201,13 @@ public final class GroupMember implements AutoCloseable {
         if (candidates.size() > 1) {
             candidates.remove(r.resigned()); // it gave up: let another try first
         }
-        return !candidates.isEmpty() && candidates.get(0).equals(config.self());
+        if (candidates.isEmpty()) {
+            return false;
+        }
+        // the log's leader if it can be primary: its appends commit without a hop, and it learns of each
+        // commit at once (a follower hears of it only with the leader's next message)
+        String leader = log.leader();
+        return config.self().equals(candidates.contains(leader) ? leader : candidates.get(0));
     }
 
     private void claim(GroupEntry.Claim claim) {
@@ -300,7 +309,7 @@ public final class GroupMember implements AutoCloseable {
     public GroupStatus status() {
         PrimaryRole r = role;
         RequestManager rm = primary;
-        Map<String, String> backends = new java.util.LinkedHashMap<>();
+        Map<String, String> backends = new LinkedHashMap<>();
         if (rm != null) {
             rm.backendStates().forEach((name, state) -> backends.put(name, state.toString()));
         } else if (copy != null) {
@@ -310,8 +319,53 @@ public final class GroupMember implements AutoCloseable {
             }
         }
         return new GroupStatus(config.groupName(), config.self(), config.me().witness(), r.member(), r.epoch(),
-                log.leader(), List.copyOf(log.connected()), log.lastApplied(),
+                log.leader(), log.members(), List.copyOf(log.connected()), log.lastApplied(),
                 copy == null ? 0 : copy.local().lastPosition(), backends);
+    }
+
+    /**
+     * Operator action on the primary: stop serving and resign, so that another data member takes
+     * over (maintenance of this controller's host, say). Its clients fail over.
+     */
+    public void stepDown() throws SQLException {
+        PrimaryRole r = role;
+        if (primary == null || !r.heldBy(config.self(), run)) {
+            throw new SQLException("controller " + config.self() + " is not the primary of group " + config.groupName()
+                    + (r.member() == null ? "" : " (" + r.member() + " is)"), SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        givenUp = r.epoch();
+        LockSupport.unpark(watcher);
+    }
+
+    /**
+     * Operator action: adds {@code raftId} to the group's log configuration (it must be started with
+     * a configuration naming every member, itself included); it receives the whole log and keeps its
+     * backends current like any follower.
+     */
+    public void addMember(String raftId) throws SQLException {
+        changeMembers(raftId, true);
+    }
+
+    /** Operator action: removes {@code raftId} from the group's log configuration. */
+    public void removeMember(String raftId) throws SQLException {
+        changeMembers(raftId, false);
+    }
+
+    private void changeMembers(String raftId, boolean add) throws SQLException {
+        try {
+            (add ? log.addMember(raftId) : log.removeMember(raftId)).get();
+            LOG.info("virtual database {}: member {} {} group {} (members now {})", virtualDatabase, raftId,
+                    add ? "added to" : "removed from", config.groupName(), log.members());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
+        } catch (Exception e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null
+                    ? e.getCause() : e;
+            throw new SQLException("could not " + (add ? "add " : "remove ") + raftId + (add ? " to" : " from")
+                    + " group " + config.groupName() + " (its log leader is " + log.leader() + "): " + cause,
+                    SqlState.IO_ERROR.code(), cause);
+        }
     }
 
     /** Leaves the group: stops serving (waiting up to {@code wait} for requests in flight), closes the log. */

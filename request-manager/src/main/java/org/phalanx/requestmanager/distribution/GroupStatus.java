@@ -9,11 +9,12 @@ import java.util.Map;
  * @param primary      the member serving sessions, or null while there is none
  * @param epoch        how many times the primary role was taken
  * @param raftLeader   the member ordering the log (not necessarily the primary), or null during an election
+ * @param members      the members of the log's configuration
  * @param connected    the members this one is connected to
  * @param appliedIndex the group log's last index applied here
  * @param logPosition  the last recovery-log position in this member's copy
  * @param backends     this member's backends and their states
  */
 public record GroupStatus(String group, String self, boolean witness, String primary, long epoch, String raftLeader,
-                          List<String> connected, long appliedIndex, long logPosition, Map<String, String> backends) {
+                          List<String> members, List<String> connected, long appliedIndex, long logPosition, Map<String, String> backends) {
 }

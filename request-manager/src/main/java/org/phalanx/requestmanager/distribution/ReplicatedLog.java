@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -116,6 +117,24 @@ public final class ReplicatedLog implements AutoCloseable {
             view.getMembers().forEach(a -> ids.add(a.toString()));
         }
         return ids;
+    }
+
+    /** The members of the log's configuration (a majority of them must hold an entry to commit it). */
+    public List<String> members() {
+        return raft.raft().members();
+    }
+
+    /**
+     * Adds a member to the log's configuration (through the leader); completes once the change is
+     * committed. The new member then receives the whole log.
+     */
+    public CompletableFuture<byte[]> addMember(String raftId) throws Exception {
+        return raft.addServer(raftId).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Removes a member from the log's configuration (through the leader). */
+    public CompletableFuture<byte[]> removeMember(String raftId) throws Exception {
+        return raft.removeServer(raftId).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The index of the last entry applied here. */

@@ -228,7 +228,7 @@ public final class Replayer implements AutoCloseable {
                     SqlState.IO_ERROR.code(),
                     first.getValue());
         }
-        LOG.info("backend {} replayed {} log entries up to position {}", backend.name(), applied, position);
+        LOG.debug("backend {} replayed {} log entries up to position {}", backend.name(), applied, position);
     }
 
     @Override
