@@ -34,8 +34,8 @@ class ConsolePiecesTest {
                 new PrintWriter(out)), ctx);
         List<String> commands = completer.candidates(List.of(), "");
         assertTrue(commands.containsAll(List.of("show", "enable", "disable", "backup", "restore", "monitor", "sql",
-                "exit")), commands.toString());
-        assertEquals(List.of("vdbs", "backends", "dumps", "checkpoints", "stats", "config"),
+                "step-down", "add-member", "remove-member", "exit")), commands.toString());
+        assertEquals(List.of("vdbs", "backends", "dumps", "checkpoints", "stats", "config", "group"),
                 completer.candidates(List.of("show"), ""));
         assertTrue(completer.candidates(List.of("restore", "mydb", "b1"), "--").contains("--force"));
         assertEquals(List.of(), completer.candidates(List.of("enable"), ""), "no controller: no names, no failure");

@@ -10,6 +10,7 @@ import org.phalanx.bench.scenario.BookstoreMixes;
 import org.phalanx.bench.scenario.BookstorePartial;
 import org.phalanx.bench.scenario.ControllerCapacity;
 import org.phalanx.bench.scenario.DirectVsPhalanx;
+import org.phalanx.bench.scenario.Distribution;
 import org.phalanx.bench.scenario.DumpRestore;
 import org.phalanx.bench.scenario.HopCost;
 import org.phalanx.bench.scenario.IsolationCost;
@@ -27,7 +28,7 @@ public final class Scenarios {
         return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
                 new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth(),
                 new MixedAgreement(), new IsolationCost(), new DirectVsPhalanx(),
-                new BatchInserts());
+                new BatchInserts(), new Distribution());
     }
 
     /** The scenarios named on the command line ("all" for every one). */

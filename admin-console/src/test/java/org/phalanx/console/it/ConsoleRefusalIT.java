@@ -75,6 +75,14 @@ class ConsoleRefusalIT {
         assertEquals(1, unknownBackend.errLines().size(), unknownBackend.toString());
         assertEquals(true, unknownBackend.err().contains("has no backend nosuch"), unknownBackend.toString());
 
+        ConsoleTestCluster.Run notDistributed = cluster.console("show", "group", "mydb");
+        assertEquals(1, notDistributed.status(), notDistributed.toString());
+        assertEquals(List.of("error: virtual database mydb is not distributed"), notDistributed.errLines());
+        ConsoleTestCluster.Run noGroup = cluster.console("step-down", "mydb");
+        assertEquals(1, noGroup.status(), noGroup.toString());
+        assertEquals(1, noGroup.errLines().size(), noGroup.toString());
+        assertEquals(true, noGroup.err().contains("is not distributed"), noGroup.toString());
+
         ConsoleTestCluster.Run missingArgument = cluster.console("restore", "mydb", "b1");
         assertEquals(2, missingArgument.status(), missingArgument.toString());
         assertEquals(List.of("error: Missing required parameter: '<dump>' (usage: help restore)"),

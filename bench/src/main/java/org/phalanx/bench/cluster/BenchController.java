@@ -75,6 +75,36 @@ public final class BenchController implements AutoCloseable {
     }
 
     /**
+     * A member of a distributed virtual database's group: like {@link #start}, but ready once its
+     * client port listens (a member that is not the primary refuses sessions).
+     */
+    public static BenchController startMember(Path dir, List<VirtualDatabaseSpec> vdbs, String cpus,
+                                              List<String> jvmOptions) throws Exception {
+        int port = Ports.free();
+        Path config = writeConfig(dir, vdbs, port);
+        Path stats = dir.resolve("emulation-stats.txt");
+        Files.deleteIfExists(stats);
+        Path cache = dir.resolve("cache-counters.txt");
+        Files.deleteIfExists(cache);
+        ControllerProcess process = ControllerProcess.java(BenchControllerMain.class.getName(), config)
+                .cpus(cpus).jvmOptions("-Xms512m", "-Xmx2g").jvmOptions(jvmOptions)
+                .systemProperty(EmulationStats.PROPERTY, stats).systemProperty(CacheCounters.PROPERTY, cache)
+                .directory(dir).output(dir.resolve("controller.log")).awaitPorts(port)
+                .startTimeout(START).stopTimeout(Duration.ofSeconds(20)).start();
+        return new BenchController(process, port, dir, stats, cache);
+    }
+
+    /** The host:port clients connect to. */
+    public String address() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** kill -9. */
+    public void kill() throws InterruptedException {
+        process.process().destroyForcibly().waitFor();
+    }
+
+    /**
      * Writes controller.xml (listening on 127.0.0.1:{@code port}) and one file per virtual
      * database into {@code dir}; returns controller.xml.
      */

@@ -71,6 +71,14 @@ public final class BenchContext {
         return cp;
     }
 
+    /** A member of a distributed virtual database's group ({@link BenchController#startMember}), closed at the end. */
+    public BenchController groupMember(String name, List<VirtualDatabaseSpec> vdbs) throws Exception {
+        BenchController cp = BenchController.startMember(work("controller-" + name), vdbs, options.controllerCpus(),
+                options.quick() ? List.of("-XX:TieredStopAtLevel=1") : List.of());
+        controllers.add(cp);
+        return cp;
+    }
+
     public EmulatedBackends emulated(String name, EmulatedBackends.Engine engine, Workload w, CostModel model, int slots)
             throws SQLException, IOException {
         return EmulatedBackends.prepare(work("backends-" + name), engine, w, model, slots);

@@ -11,6 +11,7 @@ import javax.management.ObjectName;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.api.BackendView;
 
 /**
@@ -43,17 +44,35 @@ public final class ManagementRegistry {
     public void registerVirtualDatabase(VirtualDatabase vdb, VirtualDatabaseManagement.Unloader unloader) {
         VirtualDatabaseManagement management = new VirtualDatabaseManagement(vdb, unloader);
         register(management, ObjectNames.virtualDatabase(vdb.name()));
-        vdb.requestManager().ifPresent(rm -> {
-            for (BackendView b : rm.backends()) {
-                register(new BackendManagement(b, management), ObjectNames.backend(vdb.name(), b.name()));
-            }
-            register(new SchedulerManagement(rm), ObjectNames.scheduler(vdb.name()));
-            if (rm.cacheStatistics() != null) {
-                register(new CacheManagement(management), ObjectNames.cache(vdb.name()));
-            }
-        });
+        // a distributed virtual database's request manager comes and goes with the primary role
+        vdb.onServingChanged(rm -> showRequestManager(vdb.name(), rm, management));
+        showRequestManager(vdb.name(), vdb.requestManager().orElse(null), management);
         if (vdb.recoveryLogStatus().isPresent()) {
             register(new RecoveryLogManagement(management), ObjectNames.recoveryLog(vdb.name()));
+        }
+    }
+
+    /** The MBeans of a request manager's parts (backends, scheduler, cache), or none without one. */
+    private synchronized void showRequestManager(String vdb, RequestManager rm, VirtualDatabaseManagement management) {
+        unregisterRequestManager(vdb);
+        if (rm == null) {
+            return;
+        }
+        for (BackendView b : rm.backends()) {
+            register(new BackendManagement(b, management), ObjectNames.backend(vdb, b.name()));
+        }
+        register(new SchedulerManagement(rm), ObjectNames.scheduler(vdb));
+        if (rm.cacheStatistics() != null) {
+            register(new CacheManagement(management), ObjectNames.cache(vdb));
+        }
+    }
+
+    private void unregisterRequestManager(String vdb) {
+        for (ObjectName part : server.queryNames(ObjectNames.allOf(vdb), null)) {
+            String type = part.getKeyProperty("type");
+            if ("Backend".equals(type) || "Scheduler".equals(type) || "Cache".equals(type)) {
+                unregister(part);
+            }
         }
     }
 

@@ -40,6 +40,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -72,7 +73,7 @@ public final class VirtualDatabase {
     /** The log the request manager writes (it closes it); read here, never written. Null without one. */
     private final RecoveryLog log;
     private final ReentrantLock operations = new ReentrantLock();
-    private SessionLoss sessionLoss = new SessionLoss();
+    private ServingChanges servingChanges = new ServingChanges();
     private final AnswerTimes answerTimes = new AnswerTimes();
     private volatile String runningOperation;
     /** What it was started from; null for one built in a test. */
@@ -163,7 +164,7 @@ public final class VirtualDatabase {
         if (local != null) {
             InterruptedDumps.clear(config.name(), local, logConfig.dumpDir());
         }
-        SessionLoss sessionLoss = new SessionLoss();
+        ServingChanges servingChanges = new ServingChanges();
         GroupMember member;
         try {
             member = GroupMember.start(config.name(), distribution.group(), config.backends(), local,
@@ -178,7 +179,7 @@ public final class VirtualDatabase {
                             throw e;
                         }
                         return rm;
-                    }, sessionLoss::run);
+                    }, servingChanges::changed);
         } catch (Exception e) {
             if (local != null) {
                 local.close();
@@ -190,26 +191,40 @@ public final class VirtualDatabase {
         VirtualDatabase vdb = new VirtualDatabase(config.name(), new VirtualUsers(config.users()),
                 SessionSource.of(member), logConfig == null ? null : logConfig.dumpDir(), local);
         vdb.config = config;
-        vdb.sessionLoss = sessionLoss;
+        vdb.servingChanges = servingChanges;
         return vdb;
     }
 
-    /** Closes the client connections of sessions this controller stops serving, so their drivers fail over. */
-    private static final class SessionLoss {
-        private final Set<Runnable> listeners = ConcurrentHashMap.newKeySet();
+    /** Who is told when this controller starts or stops serving a distributed virtual database. */
+    private static final class ServingChanges {
+        private final Set<Consumer<RequestManager>> listeners = ConcurrentHashMap.newKeySet();
 
-        void run() {
-            listeners.forEach(Runnable::run);
+        void changed(RequestManager servingWith) {
+            listeners.forEach(l -> l.accept(servingWith));
+        }
+
+        AutoCloseable add(Consumer<RequestManager> listener) {
+            listeners.add(listener);
+            return () -> listeners.remove(listener);
         }
     }
 
     /**
-     * Calls {@code closeConnection} if this controller stops serving the session's virtual database
-     * (a distributed one whose primary it no longer is); closing the returned handle stops that.
+     * Calls {@code listener} with the request manager when this controller starts serving the
+     * virtual database, and with null when it stops (a distributed one's primary changing); closing
+     * the returned handle stops that. A virtual database that is not distributed never changes.
      */
+    public AutoCloseable onServingChanged(Consumer<RequestManager> listener) {
+        return servingChanges.add(listener);
+    }
+
+    /** Calls {@code closeConnection} if this controller stops serving the session's virtual database. */
     public AutoCloseable onSessionsLost(Runnable closeConnection) {
-        sessionLoss.listeners.add(closeConnection);
-        return () -> sessionLoss.listeners.remove(closeConnection);
+        return servingChanges.add(rm -> {
+            if (rm == null) {
+                closeConnection.run();
+            }
+        });
     }
 
     /** Whether this controller serves sessions of this virtual database now. */

@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
@@ -64,8 +65,12 @@ public final class GroupMember implements AutoCloseable {
     /** Null on a witness. */
     private final LocalLogCopy copy;
     private final PrimaryStarter starter;
-    /** Told when this controller stops serving sessions, so their connections are closed (drivers fail over). */
-    private final Runnable onSessionsLost;
+    /**
+     * Told the request manager when this controller starts serving, and null when it stops (before
+     * the request manager shuts down: the controller closes the sessions' connections, so their
+     * drivers fail over, and re-registers its management views).
+     */
+    private final Consumer<RequestManager> onPrimaryChange;
     private final String run = UUID.randomUUID().toString();
     private final Thread watcher;
     private ReplicatedLog log;
@@ -79,13 +84,13 @@ public final class GroupMember implements AutoCloseable {
     private FollowerCatchUp follower;
 
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
-                        RecoveryLog local, PrimaryStarter starter, Runnable onSessionsLost) {
+                        RecoveryLog local, PrimaryStarter starter, Consumer<RequestManager> onPrimaryChange) {
         this.virtualDatabase = virtualDatabase;
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
         this.copy = local == null ? null : new LocalLogCopy(local);
         this.starter = starter;
-        this.onSessionsLost = onSessionsLost;
+        this.onPrimaryChange = onPrimaryChange;
         this.watcher = new Thread(this::watch, "phalanx-group-" + virtualDatabase);
         watcher.setDaemon(true);
     }
@@ -99,11 +104,11 @@ public final class GroupMember implements AutoCloseable {
      */
     public static GroupMember start(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
                                     RecoveryLog local, Duration appendTimeout, PrimaryStarter starter,
-                                    Runnable onSessionsLost) throws Exception {
+                                    Consumer<RequestManager> onPrimaryChange) throws Exception {
         if (config.me().witness() != (local == null)) {
             throw new IllegalArgumentException("a witness keeps no recovery log, and a data member needs one");
         }
-        GroupMember member = new GroupMember(virtualDatabase, config, backendConfigs, local, starter, onSessionsLost);
+        GroupMember member = new GroupMember(virtualDatabase, config, backendConfigs, local, starter, onPrimaryChange);
         if (member.copy != null) {
             member.follow();
         }
@@ -232,6 +237,7 @@ public final class GroupMember implements AutoCloseable {
         try {
             RequestManager rm = starter.start(groupLog);
             primary = rm;
+            onPrimaryChange.accept(rm);
             LOG.info("virtual database {}: {} is the primary of group {} (epoch {}) and serves sessions from log"
                     + " position {}", virtualDatabase, config.self(), config.groupName(), epoch, rm.lastPosition());
         } catch (SQLException | RuntimeException e) {
@@ -246,7 +252,7 @@ public final class GroupMember implements AutoCloseable {
         RequestManager rm = primary;
         primary = null;
         LOG.warn("virtual database {}: {} stops serving sessions: {}", virtualDatabase, config.self(), why);
-        onSessionsLost.run();
+        onPrimaryChange.accept(null);
         rm.shutdown(Duration.ofSeconds(1));
         follow();
     }
