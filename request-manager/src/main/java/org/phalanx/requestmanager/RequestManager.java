@@ -33,6 +33,7 @@ import org.phalanx.requestmanager.config.PlacementRule;
 import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.requestmanager.distribution.PrimaryDatabase;
 import org.phalanx.requestmanager.exec.BackendReads;
 import org.phalanx.requestmanager.hetero.BackendStatements;
 import org.phalanx.requestmanager.pipeline.Pipeline;
@@ -55,7 +56,7 @@ import org.phalanx.requestmanager.write.ChosenKeys;
  * log are independent strategies composed here, see {@link Pipeline}) and is the facade the
  * controller uses: sessions, backend administration, management figures, shutdown.
  */
-public final class RequestManager implements AutoCloseable {
+public final class RequestManager implements PrimaryDatabase, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(RequestManager.class);
 
     private final String name;

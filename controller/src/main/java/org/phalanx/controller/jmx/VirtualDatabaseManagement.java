@@ -344,7 +344,7 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
         group("remove a member").removeMember(member);
     }
 
-    private GroupMember group(String action) throws SQLException {
+    private GroupMember<?> group(String action) throws SQLException {
         return vdb.group().orElseThrow(() -> new SQLException("cannot " + action + ": virtual database " + vdb.name()
                 + " is not distributed", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code()));
     }

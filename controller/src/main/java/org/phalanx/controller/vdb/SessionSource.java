@@ -51,12 +51,12 @@ public interface SessionSource {
     }
 
     /** The group this controller hosts the virtual database with, if it is distributed. */
-    default GroupMember group() {
+    default GroupMember<RequestManager> group() {
         return null;
     }
 
     /** Sessions of a distributed virtual database: the primary's request manager, while this controller is it. */
-    static SessionSource of(GroupMember member) {
+    static SessionSource of(GroupMember<RequestManager> member) {
         return new SessionSource() {
             @Override
             public RequestManager requestManager() {
@@ -74,7 +74,7 @@ public interface SessionSource {
             }
 
             @Override
-            public GroupMember group() {
+            public GroupMember<RequestManager> group() {
                 return member;
             }
 

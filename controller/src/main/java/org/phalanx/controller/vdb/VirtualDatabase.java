@@ -165,7 +165,7 @@ public final class VirtualDatabase {
             InterruptedDumps.clear(config.name(), local, logConfig.dumpDir());
         }
         ServingChanges servingChanges = new ServingChanges();
-        GroupMember member;
+        GroupMember<RequestManager> member;
         try {
             member = GroupMember.start(config.name(), distribution.group(), config.backends(), local,
                     distribution.appendTimeout(), groupLog -> {
@@ -233,7 +233,7 @@ public final class VirtualDatabase {
     }
 
     /** The group this virtual database is hosted with, if it is distributed. */
-    public Optional<GroupMember> group() {
+    public Optional<GroupMember<RequestManager>> group() {
         return Optional.ofNullable(sessions.group());
     }
 

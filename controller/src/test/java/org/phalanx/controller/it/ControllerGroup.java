@@ -7,9 +7,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
+import org.phalanx.testkit.db.DatabaseServer;
 import org.phalanx.testkit.process.ControllerProcess;
 import org.phalanx.testkit.process.Ports;
 
@@ -25,23 +27,44 @@ final class ControllerGroup implements AutoCloseable {
     private final List<Integer> groupPorts = new ArrayList<>();
     private final List<Integer> jmxPorts = new ArrayList<>();
     private final List<Boolean> witnesses = new ArrayList<>();
+    /** Per member, the JDBC URLs of its backends (SQLite paths absolute), or none for a witness. */
+    private final List<List<String>> backendUrls = new ArrayList<>();
     private final int backendsPerMember;
     private ControllerProcess[] processes;
 
-    /** @param witnesses for each member, whether it is a witness */
+    /**
+     * Members with SQLite backends of their own.
+     *
+     * @param witnesses for each member, whether it is a witness
+     */
     ControllerGroup(Path dir, int backendsPerMember, boolean... witnesses) throws IOException {
+        this(dir, backendsPerMember, List.of(), witnesses);
+    }
+
+    /** @param backendUrls the backends' URLs of the first members (the others get SQLite files) */
+    ControllerGroup(Path dir, int backendsPerMember, List<List<String>> backendUrls, boolean... witnesses)
+            throws IOException {
         this.dir = dir;
         this.backendsPerMember = backendsPerMember;
         this.processes = new ControllerProcess[witnesses.length];
-        for (boolean witness : witnesses) {
-            declare(witness);
+        for (int i = 0; i < witnesses.length; i++) {
+            declare(witnesses[i], i < backendUrls.size() ? backendUrls.get(i) : null);
         }
         for (int i = 0; i < witnesses.length; i++) {
             write(i);
         }
     }
 
-    private void declare(boolean witness) throws IOException {
+    private void declare(boolean witness, List<String> urls) throws IOException {
+        List<String> own = new ArrayList<>();
+        if (urls != null) {
+            own.addAll(urls);
+        } else if (!witness) {
+            for (int b = 1; b <= backendsPerMember; b++) {
+                own.add("jdbc:sqlite:" + dir.resolve("c" + (names.size() + 1)).resolve("db" + b + ".db").toAbsolutePath());
+            }
+        }
+        backendUrls.add(own);
         names.add("c" + (names.size() + 1));
         clientPorts.add(Ports.free());
         groupPorts.add(Ports.free());
@@ -54,8 +77,8 @@ final class ControllerGroup implements AutoCloseable {
      * log configuration: an operator adds it ({@code addGroupMember}) once it runs. Its index.
      */
     int newMember() throws IOException {
-        declare(false);
-        processes = java.util.Arrays.copyOf(processes, names.size());
+        declare(false, null);
+        processes = Arrays.copyOf(processes, names.size());
         write(names.size() - 1);
         return names.size() - 1;
     }
@@ -82,26 +105,22 @@ final class ControllerGroup implements AutoCloseable {
         return dir.resolve(names.get(i));
     }
 
-    /** The SQLite files of member i's backends (none for a witness). */
-    List<Path> backendFiles(int i, int backends) {
-        List<Path> files = new ArrayList<>();
-        if (witnesses.get(i)) {
-            return files;
-        }
-        for (int b = 1; b <= backends; b++) {
-            files.add(folder(i).resolve("db" + b + ".db"));
-        }
-        return files;
+    /** The JDBC URLs of member i's backends (none for a witness). */
+    List<String> backendUrls(int i) {
+        return backendUrls.get(i);
     }
 
     private void write(int i) throws IOException {
         Path d = Files.createDirectories(folder(i));
         StringBuilder backends = new StringBuilder();
-        if (!witnesses.get(i)) {
-            for (int b = 1; b <= backendsPerMember; b++) {
-                backends.append("    <backend name=\"db").append(b).append("\" url=\"jdbc:sqlite:db").append(b)
-                        .append(".db\"/>\n");
-            }
+        List<String> urls = backendUrls.get(i);
+        for (int b = 0; b < urls.size(); b++) {
+            String url = urls.get(b);
+            DatabaseServer server = Arrays.stream(DatabaseServer.values()).filter(engine -> engine.serves(url))
+                    .findFirst().orElse(null);
+            backends.append("    <backend name=\"db").append(b + 1).append("\" url=\"").append(url).append('"')
+                    .append(server == null ? "" : " user=\"" + server.user() + "\" password=\"" + server.password() + "\"")
+                    .append("/>\n");
         }
         StringBuilder members = new StringBuilder();
         for (int m = 0; m < names.size(); m++) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -20,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * Clients moving money through a distributed virtual database ({@link ControllerGroup}), each
@@ -93,15 +93,15 @@ final class GroupBank {
         }
     }
 
-    /** All replicas (SQLite files) of the group hold the same rows, once the followers have caught up. */
-    static void assertReplicasIdentical(ControllerGroup group, int backendsPerMember) throws Exception {
+    /** All replicas of the group hold the same rows, once the followers have caught up. */
+    static void assertReplicasIdentical(ControllerGroup group) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         List<String> contents = List.of();
         while (System.nanoTime() < end) {
             contents = new ArrayList<>();
             for (int i = 0; i < group.size(); i++) {
-                for (Path file : group.backendFiles(i, backendsPerMember)) {
-                    contents.add(content(file));
+                for (String url : group.backendUrls(i)) {
+                    contents.add(content(url));
                 }
             }
             if (new HashSet<>(contents).size() == 1) {
@@ -112,20 +112,22 @@ final class GroupBank {
         throw new AssertionError("replicas differ: " + contents + group.outputs());
     }
 
-    private static String content(Path sqlite) throws SQLException {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite + "?open_mode=1");
-             Statement s = c.createStatement()) {
+    /** A replica's rows, read directly with its engine's driver. */
+    private static String content(String url) throws SQLException {
+        try (Connection c = TestDatabases.connect(url); Statement s = c.createStatement()) {
             StringBuilder b = new StringBuilder();
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(id), SUM(src * 7 + dst * 13 + amount) FROM transfers")) {
                 rs.next();
                 b.append("transfers ").append(rs.getLong(1)).append('/').append(rs.getLong(2)).append('/')
                         .append(rs.getLong(3));
             }
-            try (ResultSet rs = s.executeQuery("SELECT group_concat(bal, ',') FROM (SELECT bal FROM acc ORDER BY id)")) {
-                rs.next();
-                b.append(" balances ").append(Integer.toHexString(rs.getString(1).hashCode()));
+            StringBuilder balances = new StringBuilder();
+            try (ResultSet rs = s.executeQuery("SELECT bal FROM acc ORDER BY id")) {
+                while (rs.next()) {
+                    balances.append(rs.getLong(1)).append(',');
+                }
             }
-            return b.toString();
+            return b.append(" balances ").append(Integer.toHexString(balances.toString().hashCode())).toString();
         }
     }
 

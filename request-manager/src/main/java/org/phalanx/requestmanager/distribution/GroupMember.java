@@ -17,7 +17,6 @@ import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.RecoveryLog;
-import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
@@ -44,7 +43,7 @@ import org.phalanx.requestmanager.recovery.FollowerCatchUp;
  * write behind its successor; a primary whose append fails (no majority, or deposed) steps down at
  * once. A witness member holds no backends and never claims: it only votes.
  */
-public final class GroupMember implements AutoCloseable {
+public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(GroupMember.class);
     static final byte APPLIED = 1;
     /** Vendor code of the refusal of a session by a member that is not the primary (the driver's Protocol.NOT_SERVED_HERE). */
@@ -55,8 +54,8 @@ public final class GroupMember implements AutoCloseable {
 
     /** Starts the request manager that serves clients while this controller is primary, on {@code log}. */
     @FunctionalInterface
-    public interface PrimaryStarter {
-        RequestManager start(RecoveryLog log) throws SQLException;
+    public interface PrimaryStarter<P> {
+        P start(RecoveryLog log) throws SQLException;
     }
 
     private final String virtualDatabase;
@@ -64,18 +63,18 @@ public final class GroupMember implements AutoCloseable {
     private final List<BackendConfig> backendConfigs;
     /** Null on a witness. */
     private final LocalLogCopy copy;
-    private final PrimaryStarter starter;
+    private final PrimaryStarter<P> starter;
     /**
      * Told the request manager when this controller starts serving, and null when it stops (before
      * the request manager shuts down: the controller closes the sessions' connections, so their
      * drivers fail over, and re-registers its management views).
      */
-    private final Consumer<RequestManager> onPrimaryChange;
+    private final Consumer<P> onPrimaryChange;
     private final String run = UUID.randomUUID().toString();
     private final Thread watcher;
     private ReplicatedLog log;
     private volatile PrimaryRole role = PrimaryRole.NONE;
-    private volatile RequestManager primary;
+    private volatile P primary;
     /** The epoch this member gave up (a failed append or start), not to be taken up again. */
     private volatile long givenUp = -1;
     private volatile boolean closed;
@@ -84,7 +83,7 @@ public final class GroupMember implements AutoCloseable {
     private FollowerCatchUp follower;
 
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
-                        RecoveryLog local, PrimaryStarter starter, Consumer<RequestManager> onPrimaryChange) {
+                        RecoveryLog local, PrimaryStarter<P> starter, Consumer<P> onPrimaryChange) {
         this.virtualDatabase = virtualDatabase;
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
@@ -102,13 +101,15 @@ public final class GroupMember implements AutoCloseable {
      * @param local          this controller's recovery log (its copy of the group's); null on a witness
      * @param appendTimeout  how long an append may wait for a majority before its outcome counts as unknown
      */
-    public static GroupMember start(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
-                                    RecoveryLog local, Duration appendTimeout, PrimaryStarter starter,
-                                    Consumer<RequestManager> onPrimaryChange) throws Exception {
+    public static <P extends PrimaryDatabase> GroupMember<P> start(String virtualDatabase, GroupConfig config,
+                                                                   List<BackendConfig> backendConfigs, RecoveryLog local,
+                                                                   Duration appendTimeout, PrimaryStarter<P> starter,
+                                                                   Consumer<P> onPrimaryChange) throws Exception {
         if (config.me().witness() != (local == null)) {
             throw new IllegalArgumentException("a witness keeps no recovery log, and a data member needs one");
         }
-        GroupMember member = new GroupMember(virtualDatabase, config, backendConfigs, local, starter, onPrimaryChange);
+        GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, local, starter,
+                onPrimaryChange);
         if (member.copy != null) {
             member.follow();
         }
@@ -235,7 +236,7 @@ public final class GroupMember implements AutoCloseable {
             LockSupport.unpark(watcher);
         });
         try {
-            RequestManager rm = starter.start(groupLog);
+            P rm = starter.start(groupLog);
             primary = rm;
             onPrimaryChange.accept(rm);
             LOG.info("virtual database {}: {} is the primary of group {} (epoch {}) and serves sessions from log"
@@ -249,7 +250,7 @@ public final class GroupMember implements AutoCloseable {
     }
 
     private void stopServing(String why) {
-        RequestManager rm = primary;
+        P rm = primary;
         primary = null;
         LOG.warn("virtual database {}: {} stops serving sessions: {}", virtualDatabase, config.self(), why);
         onPrimaryChange.accept(null);
@@ -285,7 +286,7 @@ public final class GroupMember implements AutoCloseable {
 
     /** A session on the primary; elsewhere 08004, which makes the driver try the URL's next controller. */
     public Session openSession(String user) throws SQLException {
-        RequestManager rm = primary;
+        P rm = primary;
         if (rm == null) {
             throw notServing();
         }
@@ -303,7 +304,7 @@ public final class GroupMember implements AutoCloseable {
     }
 
     /** The request manager while this controller is primary, else null. */
-    public RequestManager primary() {
+    public P primary() {
         return primary;
     }
 
@@ -314,7 +315,7 @@ public final class GroupMember implements AutoCloseable {
     /** The group as this member sees it. */
     public GroupStatus status() {
         PrimaryRole r = role;
-        RequestManager rm = primary;
+        P rm = primary;
         Map<String, String> backends = new LinkedHashMap<>();
         if (rm != null) {
             rm.backendStates().forEach((name, state) -> backends.put(name, state.toString()));
@@ -383,7 +384,7 @@ public final class GroupMember implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        RequestManager rm = primary;
+        P rm = primary;
         primary = null;
         if (rm != null) {
             rm.shutdown(wait);
@@ -402,7 +403,7 @@ public final class GroupMember implements AutoCloseable {
 
     /** Backend states as the request manager reports them, for the primary; empty elsewhere. */
     public Map<String, BackendState> backendStates() {
-        RequestManager rm = primary;
+        P rm = primary;
         return rm == null ? Map.of() : rm.backendStates();
     }
 }

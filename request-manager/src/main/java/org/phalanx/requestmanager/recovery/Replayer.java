@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.recovery;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,12 @@ import org.phalanx.requestmanager.backend.SessionSettings;
  * lock shared too), so applying it in order never blocks, and each statement sees the same
  * committed writes of the tables it reads as it did live.
  *
+ * <p>An engine that locks the whole database for a writing transaction (SQLite) cannot hold two
+ * open at once, yet a log written over row-locking backends (a group's primary over PostgreSQL,
+ * docs/distribution.md) interleaves transactions that wrote different rows. On such a backend a
+ * transaction's writes are therefore kept until its COMMIT and applied then, in one backend
+ * transaction: in commit order, an order the row-locking engines' own locks agree with.
+ *
  * <p>A statement that fails during replay is acceptable only if the log later says it failed on
  * every backend too (a FAILED entry); otherwise the backend has diverged and replay fails.
  */
@@ -38,6 +45,9 @@ public final class Replayer implements AutoCloseable {
     private final Predicate<LogEntry> applies;
     private final boolean recordApplied;
     private final Map<Long, Branch> transactions = new HashMap<>();
+    /** On a backend that locks the whole database: each open transaction's writes, applied at its COMMIT. */
+    private final Map<Long, List<LogEntry>> heldUntilCommit = new HashMap<>();
+    private final boolean applyAtCommit;
     /** Position of a statement that failed here, to its error, until a FAILED entry confirms it. */
     private final Map<Long, SQLException> unconfirmed = new LinkedHashMap<>();
     private long position;
@@ -54,6 +64,7 @@ public final class Replayer implements AutoCloseable {
         this.log = log;
         this.position = after;
         this.applies = applies;
+        this.applyAtCommit = backend.engine().locksWholeDatabase();
     }
 
     /** The last position replayed. */
@@ -92,6 +103,12 @@ public final class Replayer implements AutoCloseable {
                 return;
             case COMMIT:
             case ROLLBACK: {
+                List<LogEntry> held = heldUntilCommit.remove(e.transactionId());
+                if (held != null && e.kind() == LogEntry.Kind.COMMIT) {
+                    for (LogEntry write : held) {
+                        applyWrite(write);
+                    }
+                }
                 Branch branch = transactions.remove(e.transactionId());
                 if (branch != null) {
                     try (Connection c = branch.connection) {
@@ -117,6 +134,15 @@ public final class Replayer implements AutoCloseable {
         if (!applies.test(e)) {
             return;
         }
+        if (applyAtCommit && e.kind() == LogEntry.Kind.WRITE) {
+            heldUntilCommit.computeIfAbsent(e.transactionId(), k -> new ArrayList<>()).add(e);
+            return;
+        }
+        applyWrite(e);
+    }
+
+    /** Runs an auto-commit statement on its own, or a transaction's write on the transaction's branch. */
+    private void applyWrite(LogEntry e) throws SQLException {
         LoggedSettings.Logged logged = LoggedSettings.fromLog(e.sql());
         Connection c;
         boolean own = e.kind() == LogEntry.Kind.STATEMENT;
@@ -215,6 +241,7 @@ public final class Replayer implements AutoCloseable {
      * back. Throws if a statement failed here that did not fail on the other backends.
      */
     public void finish() throws SQLException {
+        heldUntilCommit.clear();
         for (Branch branch : transactions.values()) {
             try (Connection c = branch.connection) {
                 c.rollback();
@@ -233,6 +260,7 @@ public final class Replayer implements AutoCloseable {
 
     @Override
     public void close() {
+        heldUntilCommit.clear();
         for (Branch branch : transactions.values()) {
             try {
                 branch.connection.close();

@@ -1,0 +1,21 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.api.Session;
+
+/** What a group's primary serves sessions with (the request manager), as its {@link GroupMember} sees it. */
+public interface PrimaryDatabase {
+    Session openSession(String virtualUser) throws SQLException;
+
+    /** Stops accepting requests, waits up to {@code wait} for those in flight, closes the backends. */
+    void shutdown(Duration wait);
+
+    /** The last log position written. */
+    long lastPosition();
+
+    /** Backend name to state, in configuration order. */
+    Map<String, BackendState> backendStates();
+}
