@@ -34,6 +34,11 @@ final class ConnectionUrl {
      * (a group electing its next primary).
      */
     static final String FAILOVER_TIMEOUT = "failoverTimeout";
+    /**
+     * The connection starts read-only (as after {@code setReadOnly(true)}); with a distributed
+     * virtual database, any member of its group may serve it, the followers from their own backends.
+     */
+    static final String READ_ONLY = "readOnly";
     static final int DEFAULT_FAILOVER_TIMEOUT_MS = 30_000;
     /** TLS to the controller ({@code true}/{@code false}, default false): its certificate verified, and its name. */
     static final String SSL = "ssl";
@@ -108,6 +113,7 @@ final class ConnectionUrl {
         // Validate numeric settings now, so a typo fails before any network traffic.
         parsed.intProperty(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS);
         parsed.intProperty(FAILOVER_TIMEOUT, DEFAULT_FAILOVER_TIMEOUT_MS);
+        parsed.readOnly();
         parsed.intProperty(SOCKET_TIMEOUT, 0);
         parsed.intProperty(FETCH_SIZE, 0);
         parsed.connectPolicy();
@@ -146,14 +152,22 @@ final class ConnectionUrl {
 
     /** Whether a connection goes on with another controller when its own fails. */
     boolean failover() throws SQLException {
-        String v = properties.get(FAILOVER);
+        return booleanProperty(FAILOVER, hosts.size() > 1);
+    }
+
+    boolean readOnly() throws SQLException {
+        return booleanProperty(READ_ONLY, false);
+    }
+
+    private boolean booleanProperty(String name, boolean defaultValue) throws SQLException {
+        String v = properties.get(name);
         if (v == null || v.isBlank()) {
-            return hosts.size() > 1;
+            return defaultValue;
         }
         if (v.trim().equalsIgnoreCase("true") || v.trim().equalsIgnoreCase("false")) {
             return Boolean.parseBoolean(v.trim());
         }
-        throw SqlExceptions.create("connection property " + FAILOVER + "='" + v + "' is not true or false",
+        throw SqlExceptions.create("connection property " + name + "='" + v + "' is not true or false",
                 SqlExceptions.CONNECTION_FAILED);
     }
 

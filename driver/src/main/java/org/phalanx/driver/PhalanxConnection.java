@@ -52,6 +52,7 @@ public final class PhalanxConnection implements Connection {
         this.failover = url.failover();
         this.defaultFetchSize = url.intProperty(ConnectionUrl.FETCH_SIZE, 0);
         this.isolation = protocol.hello().defaultIsolation();
+        this.readOnly = url.readOnly(); // the controller opened the session read-only already (HELLO carries it)
     }
 
     /** The session's level changed by SQL ({@code SET TRANSACTION ISOLATION LEVEL ...}): the controller has it already. */

@@ -150,7 +150,8 @@ final class ClientConnection implements Runnable {
             return false;
         }
         try {
-            session = vdb.login(hello.user(), hello.password());
+            boolean readOnly = "true".equalsIgnoreCase(hello.properties().get("readOnly")); // the URL's readOnly=true
+            session = vdb.login(hello.user(), hello.password(), readOnly);
             sessionsLost = vdb.onSessionsLost(this::forceClose); // its driver fails over to the new primary
             answerTimes = vdb.answerTimes();
             throttle.succeeded(address, user);

@@ -19,6 +19,20 @@ public interface SessionSource {
 
     Session openSession(String virtualUser) throws SQLException;
 
+    /** A session; a read-only one refuses writes (25006), and a group's follower may serve it from its own backends. */
+    default Session openSession(String virtualUser, boolean readOnly) throws SQLException {
+        Session s = openSession(virtualUser);
+        if (readOnly) {
+            try {
+                s.setReadOnly(true);
+            } catch (SQLException e) {
+                s.close();
+                throw e;
+            }
+        }
+        return s;
+    }
+
     /** Stops accepting requests, waits up to {@code wait} for those in flight, closes the backends. */
     void shutdown(Duration wait);
 
@@ -65,7 +79,12 @@ public interface SessionSource {
 
             @Override
             public Session openSession(String virtualUser) throws SQLException {
-                return member.openSession(virtualUser);
+                return member.openSession(virtualUser, false);
+            }
+
+            @Override
+            public Session openSession(String virtualUser, boolean readOnly) throws SQLException {
+                return member.openSession(virtualUser, readOnly);
             }
 
             @Override

@@ -169,9 +169,12 @@ public final class VirtualDatabase {
         try {
             member = GroupMember.start(config.name(), distribution.group(), config.backends(), local,
                     distribution.appendTimeout(), groupLog -> {
-                        RequestManager rm = new RequestManager(config.name(), config.requestManager().toBuilder()
-                                .recovery(new RecoveryConfig(groupLog, true, logConfig.checkpointEvery(),
-                                        logConfig.checkpointEveryWrites())).build(), config.backends());
+                        // a follower's readers keep no log and no cache: the log's replay changes their backends
+                        RequestManagerConfig rmConfig = groupLog == null
+                                ? config.requestManager().toBuilder().cache(null).build()
+                                : config.requestManager().toBuilder().recovery(new RecoveryConfig(groupLog, true,
+                                        logConfig.checkpointEvery(), logConfig.checkpointEveryWrites())).build();
+                        RequestManager rm = new RequestManager(config.name(), rmConfig, config.backends());
                         try {
                             rm.start();
                         } catch (SQLException | RuntimeException e) {
@@ -260,11 +263,16 @@ public final class VirtualDatabase {
      * @throws SQLInvalidAuthorizationSpecException (28000) when they do not match
      */
     public Session login(String user, String password) throws SQLException {
+        return login(user, password, false);
+    }
+
+    /** The same, for a session that starts read-only (a distributed virtual database's followers serve those too). */
+    public Session login(String user, String password, boolean readOnly) throws SQLException {
         if (!users.authenticate(user, password)) {
             throw new SQLInvalidAuthorizationSpecException(INVALID_CREDENTIALS,
                     SqlState.INVALID_AUTHORIZATION_SPECIFICATION.code());
         }
-        return sessions.openSession(user);
+        return sessions.openSession(user, readOnly);
     }
 
     /**

@@ -52,7 +52,11 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private static final byte[] REFUSED_ANSWER = {0};
     private static final long WATCH_NANOS = Duration.ofMillis(50).toNanos();
 
-    /** Starts the request manager that serves clients while this controller is primary, on {@code log}. */
+    /**
+     * Starts the request manager that serves sessions: the primary's, on the group's {@code log};
+     * or, with a null log, a follower's for read-only sessions (no recovery log, no result cache:
+     * its backends change under it by the log's replay).
+     */
     @FunctionalInterface
     public interface PrimaryStarter<P> {
         P start(RecoveryLog log) throws SQLException;
@@ -75,6 +79,9 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private ReplicatedLog log;
     private volatile PrimaryRole role = PrimaryRole.NONE;
     private volatile P primary;
+    /** While following: the request manager serving read-only sessions from this member's backends, or null. */
+    private volatile P readers;
+    private long readersRetryAt;
     /** The epoch this member gave up (a failed append or start), not to be taken up again. */
     private volatile long givenUp = -1;
     private volatile boolean closed;
@@ -185,6 +192,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         }
         if (primary == null && follower != null && copy.damage() == null) {
             follower.pass();
+            startReaders();
         }
         if (primary == null && isCandidate(r)) {
             claim(new GroupEntry.Claim(r.epoch() + 1, config.self(), run));
@@ -224,11 +232,39 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         claiming.whenComplete((v, e) -> LockSupport.unpark(watcher));
     }
 
+    /** Once its backends have caught up with the log, a follower serves read-only sessions from them. */
+    private void startReaders() {
+        if (readers != null || follower.caughtUpTo() < copy.local().lastPosition()
+                || System.currentTimeMillis() < readersRetryAt) {
+            return;
+        }
+        try {
+            readers = starter.start(null);
+            LOG.info("virtual database {}: {} serves read-only sessions from its backends", virtualDatabase,
+                    config.self());
+        } catch (SQLException | RuntimeException e) {
+            readersRetryAt = System.currentTimeMillis() + 5_000;
+            LOG.warn("virtual database {}: {} cannot serve read-only sessions yet: {}", virtualDatabase, config.self(),
+                    e.getMessage());
+        }
+    }
+
+    /** Ends the read-only sessions (their connections are closed: the drivers go on elsewhere). */
+    private void stopReaders() {
+        P reading = readers;
+        readers = null;
+        if (reading != null) {
+            onPrimaryChange.accept(null);
+            reading.shutdown(Duration.ofSeconds(1));
+        }
+    }
+
     private void startServing(PrimaryRole r) {
         if (copy.damage() != null || !copy.settle()) {
             givenUp = r.epoch();
             return;
         }
+        stopReaders();
         closeFollower();
         long epoch = r.epoch();
         ReplicatedRecoveryLog groupLog = new ReplicatedRecoveryLog(log, copy, epoch, () -> {
@@ -284,13 +320,24 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     // ------------------------------------------------------------------ what the controller asks
 
-    /** A session on the primary; elsewhere 08004, which makes the driver try the URL's next controller. */
-    public Session openSession(String user) throws SQLException {
+    /**
+     * A session on the primary; a read-only one asked for elsewhere is served by this follower's
+     * backends; any other 08004, which makes the driver try the URL's next controller.
+     */
+    public Session openSession(String user, boolean readOnly) throws SQLException {
         P rm = primary;
-        if (rm == null) {
-            throw notServing();
+        if (rm != null) {
+            Session s = rm.openSession(user);
+            if (readOnly) {
+                s.setReadOnly(true);
+            }
+            return s;
         }
-        return rm.openSession(user);
+        P reading = readers;
+        if (readOnly && reading != null) {
+            return new FollowerReadSession(reading.openSession(user));
+        }
+        throw notServing();
     }
 
     private SQLException notServing() {
@@ -389,6 +436,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (rm != null) {
             rm.shutdown(wait);
         }
+        stopReaders();
         closeFollower();
         log.close();
         if (copy != null) {

@@ -1,0 +1,98 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.phalanx.controller.it.Sql.one;
+import static org.phalanx.controller.it.Sql.update;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Read-only sessions on a distributed virtual database's followers (docs/distribution.md, 'Reads on
+ * the followers'): a connection with readOnly=true is served by any member, a follower answering
+ * from its own backends as current as its copy of the log; it refuses writes and stays read-only;
+ * one without readOnly=true is still refused there (08004); and it fails over like any other.
+ */
+class DistributedReadsIT {
+    @TempDir
+    Path dir;
+    private ControllerGroup group;
+
+    @AfterEach
+    void stop() {
+        if (group != null) {
+            group.close();
+        }
+    }
+
+    private String direct(int member, String options) {
+        return "jdbc:phalanx://127.0.0.1:" + group.clientPort(member) + "/" + ControllerGroup.VDB
+                + "?user=app&password=secret&" + options;
+    }
+
+    /** Waits until the query answers {@code expected} there (a follower applies the log a moment later). */
+    private static void awaitCount(Connection c, String sql, long expected) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long seen = -1;
+        while (System.nanoTime() < end) {
+            seen = one(c, sql);
+            if (seen == expected) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(sql + " answered " + seen + ", not " + expected);
+    }
+
+    @Test
+    void followersServeReadOnlySessionsFromTheirOwnBackends() throws Exception {
+        group = new ControllerGroup(dir, 1, false, false, false);
+        group.startAll();
+        int primary = group.primary(60);
+        assertTrue(primary >= 0, "no primary was elected" + group.outputs());
+        int follower = (primary + 1) % group.size();
+        try (Connection c = DriverManager.getConnection(group.url())) {
+            update(c, "CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+            for (int id = 1; id <= 100; id++) {
+                update(c, "INSERT INTO t VALUES (?, 'row')", id);
+            }
+        }
+        SQLException refused = assertThrows(SQLException.class,
+                () -> DriverManager.getConnection(direct(follower, "failoverTimeout=0")).close());
+        assertEquals("08001", refused.getSQLState(), "a follower serves no read-write session: " + refused.getMessage());
+
+        try (Connection reader = DriverManager.getConnection(direct(follower, "readOnly=true&failoverTimeout=10000"))) {
+            assertTrue(reader.isReadOnly());
+            awaitCount(reader, "SELECT COUNT(*) FROM t", 100);
+            SQLException write = assertThrows(SQLException.class, () -> update(reader, "INSERT INTO t VALUES (101, 'x')"));
+            assertEquals("25006", write.getSQLState(), write.getMessage());
+            SQLException readWrite = assertThrows(SQLException.class, () -> reader.setReadOnly(false));
+            assertEquals("25006", readWrite.getSQLState(), readWrite.getMessage());
+
+            try (Connection c = DriverManager.getConnection(group.url())) {
+                update(c, "INSERT INTO t VALUES (101, 'later')");
+            }
+            awaitCount(reader, "SELECT COUNT(*) FROM t", 101); // the follower applies it a moment later
+        }
+        assertEquals(0, one(DriverManager.getConnection(direct(primary, "readOnly=true")),
+                "SELECT COUNT(*) FROM t WHERE id > 101"), "the primary serves read-only sessions too");
+
+        // a read-only connection naming every member goes on when its follower becomes the primary
+        String everyMember = group.url() + "&readOnly=true";
+        try (Connection reader = DriverManager.getConnection(everyMember)) {
+            awaitCount(reader, "SELECT COUNT(*) FROM t", 101);
+            group.kill(primary);
+            awaitCount(reader, "SELECT COUNT(*) FROM t", 101);
+            assertTrue(group.primary(30) >= 0, "another member took over" + group.outputs());
+            awaitCount(reader, "SELECT COUNT(*) FROM t", 101);
+        }
+    }
+}
