@@ -33,6 +33,7 @@ public final class BenchContext {
     private final Options options;
     private final String scenario;
     private final List<BenchController> controllers = new ArrayList<>();
+    private java.time.Duration minWarmup = java.time.Duration.ZERO;
     private Optional<String> postgresProblem;
     private String postgresUrl;
 
@@ -55,7 +56,20 @@ public final class BenchContext {
     }
 
     public ClosedLoop.Timing timing() {
-        return new ClosedLoop.Timing(options.warmup(), options.measure());
+        return new ClosedLoop.Timing(warmup(), options.measure());
+    }
+
+    /** The warm-up before each measured period: the option's, or longer where a scenario needs it (not in quick mode). */
+    private java.time.Duration warmup() {
+        return options.quick() || minWarmup.compareTo(options.warmup()) <= 0 ? options.warmup() : minWarmup;
+    }
+
+    /**
+     * Makes every warm-up of this scenario at least {@code warmup} (several controller JVMs sharing the
+     * machine's cores take longer than one for their JIT compilers to reach steady speed).
+     */
+    public void warmupAtLeast(java.time.Duration warmup) {
+        this.minWarmup = warmup;
     }
 
     /** This scenario's scratch folder (database files, controller configs and logs). */
@@ -118,7 +132,7 @@ public final class BenchContext {
         if (!options.quick()) {
             // one unrecorded pass first, so that no variant pays for the controller's JIT warm-up in round 1
             for (Variant v : variants) {
-                ClosedLoop.run(v, new ClosedLoop.Timing(options.warmup(), java.time.Duration.ofMillis(200)), 0, 1);
+                ClosedLoop.run(v, new ClosedLoop.Timing(warmup(), java.time.Duration.ofMillis(200)), 0, 1);
             }
             System.out.println("[" + scenario + "] warm-up pass over " + variants.size() + " variant(s) done");
         }

@@ -45,6 +45,11 @@ public final class Distribution implements Scenario {
     static final Duration READ_SERVICE = Duration.ofMillis(5);
     static final int WRITE_CLIENTS = 16;
     static final int READ_CLIENTS = 48;
+    /**
+     * Three controller JVMs share 2 cores with the harness: their JIT compilers take longer than
+     * one JVM's to reach steady speed (measured: 0.45x one controller's writes after 2 s, 0.76x after 10 s).
+     */
+    static final Duration WARMUP = Duration.ofSeconds(10);
 
     @Override
     public String id() {
@@ -66,9 +71,9 @@ public final class Distribution implements Scenario {
         EmulatedBackends readBackends = ctx.emulated("dist-reads", EmulatedBackends.Engine.SQLITE, reads,
                 model("point-read", READ_SERVICE, "^\\s*SELECT"), SLOTS);
         List<Load> loads = List.of(
-                new Load("writes, SQLite", "w", sqliteWrites, writes, WRITE_CLIENTS,
+                new Load("SQLite writes", "w", sqliteWrites, writes, WRITE_CLIENTS,
                         Map.of("replication", "RAIDb-1", "waitPolicy", "all")),
-                new Load("writes, row locks", "k", h2Writes, writes, WRITE_CLIENTS,
+                new Load("row-lock writes", "k", h2Writes, writes, WRITE_CLIENTS,
                         Map.of("replication", "RAIDb-1", "waitPolicy", "all", "lockGranularity", "key")),
                 new Load("reads", "r", readBackends, reads, READ_CLIENTS,
                         Map.of("replication", "RAIDb-1", "balancing", "round-robin")));
@@ -98,13 +103,14 @@ public final class Distribution implements Scenario {
         for (int i = 0; i < loads.size(); i++) {
             Load l = loads.get(i);
             primaries[i] = groups.get(i).awaitPrimary(members);
-            variants.add(new Variant(l.name + ", 1 controller", Endpoint.phalanx(single, singles.get(i).name(), false,
+            variants.add(new Variant(l.name + " 1 controller", Endpoint.phalanx(single, singles.get(i).name(), false,
                     singles.get(i).backendNames()), l.workload, l.clients, Map.of("load", l.name, "controllers", 1)));
             // reads in read-only sessions, which every member serves, spread over them by new connection
             String options = l.workload == reads ? "?readOnly=true&connectPolicy=roundRobin" : "";
-            variants.add(new Variant(l.name + ", 3 controllers", groups.get(i).endpoint(members, primaries[i], options),
+            variants.add(new Variant(l.name + " 3 controllers", groups.get(i).endpoint(members, primaries[i], options),
                     l.workload, l.clients, Map.of("load", l.name, "controllers", MEMBERS)));
         }
+        ctx.warmupAtLeast(WARMUP);
         Map<Variant, Summary> r = ctx.alternate(variants);
         List<Summary> all = List.copyOf(r.values());
 
@@ -122,7 +128,10 @@ public final class Distribution implements Scenario {
                 + " holds it, and the followers apply the log to their own backends. The group's readers connect with"
                 + " `readOnly=true&connectPolicy=roundRobin`: read-only sessions, which every member serves (a"
                 + " follower from its own backends), each new connection starting one member further; the CPU and"
-                + " backend figures are the primary's only.");
+                + " backend figures are the primary's only. Warm-ups here last at least " + WARMUP.toSeconds()
+                + " s: three controller JVMs sharing 2 cores take that long for their JIT compilers to reach steady"
+                + " speed (after the suite's usual 2 s the group's writes measured 0.45× and 0.39× one controller's,"
+                + " rising round after round).");
         Tables.variants(s, all, List.of("load", "controllers"));
         Tables.roundsCsv(s, "distribution.csv", all, List.of("load", "controllers"));
         s.target("write throughput over SQLite, 3 controllers / 1 controller (same backends per controller)",
@@ -179,7 +188,7 @@ public final class Distribution implements Scenario {
         return a.toString();
     }
 
-    /** One kind of load, measured on one controller and on the group. */
+    /** One kind of load, measured on one controller and on the group (no commas in names: the CSV has none). */
     private record Load(String name, String id, EmulatedBackends backends, Workload workload, int clients,
                         Map<String, String> requestManager) {
     }

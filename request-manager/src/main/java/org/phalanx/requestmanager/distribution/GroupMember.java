@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +20,7 @@ import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.hetero.BackendStatements;
-import org.phalanx.requestmanager.recovery.FollowerCatchUp;
 
 /**
  * One controller's part in a distributed virtual database: primary-backup on the group's
@@ -79,15 +77,12 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private ReplicatedLog log;
     private volatile PrimaryRole role = PrimaryRole.NONE;
     private volatile P primary;
-    /** While following: the request manager serving read-only sessions from this member's backends, or null. */
-    private volatile P readers;
-    private long readersRetryAt;
     /** The epoch this member gave up (a failed append or start), not to be taken up again. */
     private volatile long givenUp = -1;
     private volatile boolean closed;
     private CompletableFuture<byte[]> claiming = CompletableFuture.completedFuture(null);
-    private List<Backend> followerBackends = List.of();
-    private FollowerCatchUp follower;
+    /** While this data member is not the primary; null otherwise. */
+    private volatile Following<P> following;
 
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
                         RecoveryLog local, PrimaryStarter<P> starter, Consumer<P> onPrimaryChange) {
@@ -123,7 +118,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         try {
             member.log = ReplicatedLog.start(config, member::apply, appendTimeout);
         } catch (Exception e) {
-            member.closeFollower();
+            member.stopFollowing();
             throw e;
         }
         member.watcher.start();
@@ -154,7 +149,12 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return REFUSED_ANSWER; // written by a primary that was deposed before the log ordered it
         }
         if (copy != null) {
-            copy.hand(EntryBytes.decode(logged.entry()), now.heldBy(config.self(), run));
+            try {
+                copy.hand(EntryBytes.decode(logged.entry()), now.heldBy(config.self(), run));
+            } catch (IOException | RuntimeException e) {
+                copy.damaged("group log index " + index + " cannot be copied: " + e);
+                throw e;
+            }
         }
         return APPLIED_ANSWER;
     }
@@ -190,16 +190,18 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             startServing(r);
             return;
         }
-        if (primary == null && follower != null && copy.damage() == null) {
-            follower.pass();
-            startReaders();
+        if (primary == null && following != null && copy.damage() == null) {
+            following.step();
         }
         if (primary == null && isCandidate(r)) {
             claim(new GroupEntry.Claim(r.epoch() + 1, config.self(), run));
         }
     }
 
-    /** Whether the role is free (none, or held by a member no longer connected, or by a run of ours that ended) and this member should take it. */
+    /**
+     * Whether the role is free (none, or held by a member no longer connected, or by a run of ours
+     * that ended) and this member should take it.
+     */
     private boolean isCandidate(PrimaryRole r) {
         if (copy.damage() != null) {
             return false;
@@ -232,40 +234,12 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         claiming.whenComplete((v, e) -> LockSupport.unpark(watcher));
     }
 
-    /** Once its backends have caught up with the log, a follower serves read-only sessions from them. */
-    private void startReaders() {
-        if (readers != null || follower.caughtUpTo() < copy.local().lastPosition()
-                || System.currentTimeMillis() < readersRetryAt) {
-            return;
-        }
-        try {
-            readers = starter.start(null);
-            LOG.info("virtual database {}: {} serves read-only sessions from its backends", virtualDatabase,
-                    config.self());
-        } catch (SQLException | RuntimeException e) {
-            readersRetryAt = System.currentTimeMillis() + 5_000;
-            LOG.warn("virtual database {}: {} cannot serve read-only sessions yet: {}", virtualDatabase, config.self(),
-                    e.getMessage());
-        }
-    }
-
-    /** Ends the read-only sessions (their connections are closed: the drivers go on elsewhere). */
-    private void stopReaders() {
-        P reading = readers;
-        readers = null;
-        if (reading != null) {
-            onPrimaryChange.accept(null);
-            reading.shutdown(Duration.ofSeconds(1));
-        }
-    }
-
     private void startServing(PrimaryRole r) {
         if (copy.damage() != null || !copy.settle()) {
             givenUp = r.epoch();
             return;
         }
-        stopReaders();
-        closeFollower();
+        stopFollowing();
         long epoch = r.epoch();
         ReplicatedRecoveryLog groupLog = new ReplicatedRecoveryLog(log, copy, epoch, () -> {
             givenUp = epoch;
@@ -295,27 +269,16 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     }
 
     private void follow() {
-        List<Backend> backends = new ArrayList<>();
-        for (BackendConfig bc : backendConfigs) {
-            backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
-            }));
-        }
-        BackendStatements statements = new BackendStatements(backends);
-        backends.forEach(b -> b.useStatements(statements::forBackend));
-        followerBackends = backends;
-        try {
-            follower = new FollowerCatchUp(virtualDatabase, backends, copy.local());
-        } catch (SQLException e) {
-            follower = null;
-            LOG.error("virtual database {}: {} cannot keep its backends current with the group's log: {}",
-                    virtualDatabase, config.self(), e.getMessage());
-        }
+        following = new Following<>(virtualDatabase, config.self(), backendConfigs, copy.local(), starter,
+                onPrimaryChange);
     }
 
-    private void closeFollower() {
-        followerBackends.forEach(b -> b.close(Duration.ZERO));
-        followerBackends = List.of();
-        follower = null;
+    private void stopFollowing() {
+        Following<P> f = following;
+        following = null;
+        if (f != null) {
+            f.stop();
+        }
     }
 
     // ------------------------------------------------------------------ what the controller asks
@@ -333,7 +296,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             }
             return s;
         }
-        P reading = readers;
+        Following<P> f = following;
+        P reading = f == null ? null : f.readers();
         if (readOnly && reading != null) {
             return new FollowerReadSession(reading.openSession(user));
         }
@@ -367,7 +331,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (rm != null) {
             rm.backendStates().forEach((name, state) -> backends.put(name, state.toString()));
         } else if (copy != null) {
-            FollowerCatchUp f = follower;
+            Following<P> f = following;
             if (f != null) {
                 backends.putAll(f.states());
             }
@@ -436,8 +400,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (rm != null) {
             rm.shutdown(wait);
         }
-        stopReaders();
-        closeFollower();
+        stopFollowing();
         log.close();
         if (copy != null) {
             copy.local().close();

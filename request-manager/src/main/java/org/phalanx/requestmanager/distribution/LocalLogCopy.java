@@ -46,10 +46,7 @@ final class LocalLogCopy {
         }
         durable.whenComplete((v, e) -> {
             if (e != null) {
-                // a copy with a hole cannot be replayed from: this member must not lead or follow any more
-                damage = "the local recovery log refused log position " + entry.position() + ": " + e.getMessage();
-                LOG.error("{}; this controller stops following the group (see docs/distribution.md,"
-                        + " 'A member whose log copy is damaged')", damage);
+                damaged("the local recovery log refused log position " + entry.position() + ": " + e.getMessage());
             }
         });
     }
@@ -58,6 +55,14 @@ final class LocalLogCopy {
     CompletableFuture<Void> durable(long position) {
         CompletableFuture<Void> f = own.remove(position);
         return f == null ? CompletableFuture.completedFuture(null) : f;
+    }
+
+    /** A copy with a hole cannot be replayed from: this member must not lead or follow any more. */
+    void damaged(String why) {
+        if (damage == null) {
+            damage = why;
+            LOG.error("{}; this controller stops following the group (docs/distribution.md, Failures)", why);
+        }
     }
 
     /** Why the copy cannot be trusted, or null. */

@@ -1,0 +1,102 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.hetero.BackendStatements;
+import org.phalanx.requestmanager.recovery.FollowerCatchUp;
+
+/**
+ * What a data member does while it is not the primary: keeps its backends current with its copy of
+ * the group's log ({@link FollowerCatchUp}, on backends of its own), and once they have caught up,
+ * serves read-only sessions from them (a request manager started without a log).
+ *
+ * @param <P> the request manager
+ */
+final class Following<P extends PrimaryDatabase> {
+    private static final Logger LOG = LogManager.getLogger(Following.class);
+    private static final long READERS_RETRY_MILLIS = 5_000;
+
+    private final String virtualDatabase;
+    private final String self;
+    private final RecoveryLog local;
+    private final List<Backend> backends = new ArrayList<>();
+    /** Null when the backends' records could not be set up (logged). */
+    private final FollowerCatchUp catchUp;
+    private final GroupMember.PrimaryStarter<P> starter;
+    /** Told null when the read-only sessions end, so their connections are closed. */
+    private final Consumer<P> onSessionsEnd;
+    private volatile P readers;
+    private long readersRetryAt;
+
+    Following(String virtualDatabase, String self, List<BackendConfig> backendConfigs, RecoveryLog local,
+              GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd) {
+        this.virtualDatabase = virtualDatabase;
+        this.self = self;
+        this.local = local;
+        this.starter = starter;
+        this.onSessionsEnd = onSessionsEnd;
+        for (BackendConfig bc : backendConfigs) {
+            backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
+            }));
+        }
+        BackendStatements statements = new BackendStatements(backends);
+        backends.forEach(b -> b.useStatements(statements::forBackend));
+        FollowerCatchUp made = null;
+        try {
+            made = new FollowerCatchUp(virtualDatabase, backends, local);
+        } catch (SQLException e) {
+            LOG.error("virtual database {}: {} cannot keep its backends current with the group's log: {}",
+                    virtualDatabase, self, e.getMessage());
+        }
+        this.catchUp = made;
+    }
+
+    /** One round: the backends brought to the copy's end, then read-only sessions served from them. */
+    void step() {
+        if (catchUp == null) {
+            return;
+        }
+        catchUp.pass();
+        if (readers == null && catchUp.caughtUpTo() >= local.lastPosition()
+                && System.currentTimeMillis() >= readersRetryAt) {
+            try {
+                readers = starter.start(null);
+                LOG.info("virtual database {}: {} serves read-only sessions from its backends", virtualDatabase, self);
+            } catch (SQLException | RuntimeException e) {
+                readersRetryAt = System.currentTimeMillis() + READERS_RETRY_MILLIS;
+                LOG.warn("virtual database {}: {} cannot serve read-only sessions yet: {}", virtualDatabase, self,
+                        e.getMessage());
+            }
+        }
+    }
+
+    /** The request manager of the read-only sessions, or null before the backends have caught up. */
+    P readers() {
+        return readers;
+    }
+
+    /** This member's backends and their saved states. */
+    Map<String, String> states() {
+        return catchUp == null ? Map.of() : catchUp.states();
+    }
+
+    /** Ends the read-only sessions (their connections closed: the drivers go on elsewhere) and releases the backends. */
+    void stop() {
+        P reading = readers;
+        readers = null;
+        if (reading != null) {
+            onSessionsEnd.accept(null);
+            reading.shutdown(Duration.ofSeconds(1));
+        }
+        backends.forEach(b -> b.close(Duration.ZERO));
+    }
+}
