@@ -175,7 +175,16 @@ final class Commands {
                     + "; primary " + (g.primary().isEmpty() ? "none" : g.primary()) + " (epoch " + g.epoch()
                     + "); log leader " + (g.logLeader().isEmpty() ? "none" : g.logLeader()));
             println("members " + String.join(", ", g.members()) + "; connected " + String.join(", ", g.connected()));
-            println("log index applied here " + g.appliedIndex() + ", recovery-log position " + g.logPosition());
+            println("log index applied here " + g.appliedIndex() + " (committed " + g.commitIndex()
+                    + "), recovery-log position " + g.logPosition());
+            if (g.memberIndexes().isEmpty()) {
+                println("each member's log index: known on the log's leader" + (g.logLeader().isEmpty() ? ""
+                        : " (" + g.logLeader() + ")"));
+            } else {
+                Table lag = new Table("MEMBER", "LOG INDEX", "LAG");
+                g.memberIndexes().forEach((m, i) -> lag.row(m, i, Math.max(0, g.commitIndex() - i)));
+                lag.print(ctx.out);
+            }
             Table t = new Table("BACKEND", "STATE");
             g.backends().forEach(t::row);
             t.print(ctx.out);

@@ -12,15 +12,20 @@ import org.phalanx.requestmanager.distribution.GroupStatus;
  * @param members      the members of the log's configuration
  * @param connected    the members this one is connected to
  * @param appliedIndex the group log's last index applied here
+ * @param commitIndex  the group log's last index known committed here
+ * @param memberIndexes on the log's leader, each member's last log index (lag = commitIndex minus it);
+ *                     empty elsewhere
  * @param logPosition  the last recovery-log position in this member's copy
  * @param backends     this controller's backends and their states
  */
 public record GroupDescription(String group, String member, boolean witness, String primary, long epoch,
                                String logLeader, String[] members, String[] connected, long appliedIndex,
-                               long logPosition, Map<String, String> backends) {
+                               long commitIndex, Map<String, Long> memberIndexes, long logPosition,
+                               Map<String, String> backends) {
     static GroupDescription of(GroupStatus s) {
         return new GroupDescription(s.group(), s.self(), s.witness(), s.primary() == null ? "" : s.primary(), s.epoch(),
                 s.raftLeader() == null ? "" : s.raftLeader(), s.members().toArray(String[]::new),
-                s.connected().toArray(String[]::new), s.appliedIndex(), s.logPosition(), s.backends());
+                s.connected().toArray(String[]::new), s.appliedIndex(), s.commitIndex(), s.memberIndexes(),
+                s.logPosition(), s.backends());
     }
 }

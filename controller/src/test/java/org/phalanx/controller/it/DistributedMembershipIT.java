@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +50,11 @@ class DistributedMembershipIT {
                 CompositeData view = jmx.group();
                 assertEquals(group.name(primary), view.get("primary"));
                 assertEquals(Set.of("c1", "c2", "c3", "c4"), Set.of((String[]) view.get("members")));
+                if (group.name(primary).equals(view.get("logLeader"))) {
+                    // the log's leader knows how far each member's copy reaches
+                    TabularData indexes = (TabularData) view.get("memberIndexes");
+                    assertTrue(indexes.containsKey(new Object[] {group.name(primary)}), indexes.toString());
+                }
             }
             awaitConnected(joiner, 4);
             Thread.sleep(3_000);

@@ -337,7 +337,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             }
         }
         return new GroupStatus(config.groupName(), config.self(), config.me().witness(), r.member(), r.epoch(),
-                log.leader(), log.members(), List.copyOf(log.connected()), log.lastApplied(),
+                log.leader(), log.members(), List.copyOf(log.connected()), log.lastApplied(), log.commitIndex(),
+                log.memberIndexes(),
                 copy == null ? 0 : copy.local().lastPosition(), backends);
     }
 

@@ -12,9 +12,13 @@ import java.util.Map;
  * @param members      the members of the log's configuration
  * @param connected    the members this one is connected to
  * @param appliedIndex the group log's last index applied here
+ * @param commitIndex  the group log's last index known committed here
+ * @param memberIndexes on the log's leader, each member's last log index (its lag: the commit index
+ *                     minus it); empty on the other members
  * @param logPosition  the last recovery-log position in this member's copy
  * @param backends     this member's backends and their states
  */
 public record GroupStatus(String group, String self, boolean witness, String primary, long epoch, String raftLeader,
-                          List<String> members, List<String> connected, long appliedIndex, long logPosition, Map<String, String> backends) {
+                          List<String> members, List<String> connected, long appliedIndex, long commitIndex,
+                          Map<String, Long> memberIndexes, long logPosition, Map<String, String> backends) {
 }

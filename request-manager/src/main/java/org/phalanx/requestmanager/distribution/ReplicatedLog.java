@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,7 @@ import org.jgroups.JChannel;
 import org.jgroups.View;
 import org.jgroups.raft.RaftHandle;
 import org.jgroups.raft.StateMachine;
+import org.jgroups.raft.util.CommitTable;
 
 /**
  * A log replicated on a group of controllers with jgroups-raft: an entry appended on any member is
@@ -139,7 +141,28 @@ public final class ReplicatedLog implements AutoCloseable {
 
     /** The index of the last entry applied here. */
     public long lastApplied() {
-        return applied;
+        return raft.lastApplied();
+    }
+
+    /**
+     * On the log's leader: how far each member's copy of the log reaches (its last index; the
+     * leader's own is its last appended entry), by raft id; empty on the other members, which do
+     * not know.
+     */
+    public Map<String, Long> memberIndexes() {
+        Map<String, Long> indexes = new TreeMap<>();
+        CommitTable table = raft.raft().commitTable();
+        if (!raft.isLeader() || table == null) {
+            return indexes;
+        }
+        table.forEach((member, entry) -> indexes.put(member.toString(), entry.matchIndex()));
+        indexes.put(config.self(), raft.raft().lastAppended());
+        return indexes;
+    }
+
+    /** The index of the last entry known committed here. */
+    public long commitIndex() {
+        return raft.commitIndex();
     }
 
     public GroupConfig config() {
