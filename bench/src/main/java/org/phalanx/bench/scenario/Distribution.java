@@ -29,6 +29,7 @@ import org.phalanx.bench.workload.PointReads;
 import org.phalanx.bench.workload.SmallWrites;
 import org.phalanx.bench.workload.Workload;
 import org.phalanx.testkit.jdbc.CostModel;
+import org.phalanx.testkit.process.GroupProbe;
 import org.phalanx.testkit.process.Ports;
 
 /**
@@ -295,19 +296,12 @@ public final class Distribution implements Scenario {
 
         /** The member serving the group's sessions, once one does. */
         int awaitPrimary(List<BenchController> members) throws InterruptedException {
-            long end = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            while (System.nanoTime() < end) {
-                for (int i = 0; i < members.size(); i++) {
-                    try (Connection c = DriverManager.getConnection("jdbc:phalanx://" + members.get(i).address() + "/"
-                            + vdb + "?failoverTimeout=0", BenchController.USER, BenchController.PASSWORD)) {
-                        return i;
-                    } catch (SQLException notThePrimary) {
-                        // 08004 until one is
-                    }
-                }
-                Thread.sleep(100);
+            int primary = GroupProbe.primary(members.stream().map(BenchController::address).toList(), vdb,
+                    BenchController.USER, BenchController.PASSWORD, Duration.ofMinutes(2));
+            if (primary < 0) {
+                throw new IllegalStateException("no member of " + vdb + " serves sessions");
             }
-            throw new IllegalStateException("no member of " + vdb + " serves sessions");
+            return primary;
         }
     }
 }

@@ -3,9 +3,7 @@ package org.phalanx.controller.it;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,6 +11,7 @@ import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 import org.phalanx.testkit.db.DatabaseServer;
 import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.GroupProbe;
 import org.phalanx.testkit.process.Ports;
 
 /**
@@ -183,24 +182,30 @@ final class ControllerGroup implements AutoCloseable {
 
     /** The member serving sessions now, waiting up to {@code seconds} for one; -1 if none did. */
     int primary(int seconds) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (System.nanoTime() < end) {
-            for (int i = 0; i < processes.length; i++) {
-                if (processes[i] == null) {
-                    continue;
-                }
-                try (Connection c = DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + clientPorts.get(i) + "/"
-                        + VDB + "?user=app&password=secret&failoverTimeout=0&connectTimeout=2000")) {
-                    return i;
-                } catch (SQLException e) {
-                    // not the primary (08004), or down
-                }
-            }
-            Thread.sleep(100);
+        List<String> members = new ArrayList<>();
+        for (int i = 0; i < processes.length; i++) {
+            members.add(processes[i] == null ? null : "127.0.0.1:" + clientPorts.get(i));
         }
-        return -1;
+        return GroupProbe.primary(members, VDB, "app", "secret", Duration.ofSeconds(seconds));
     }
 
+    /**
+     * Under the caller's load: kill -9 of the primary, restarted once another serves, then the same
+     * for a follower; {@code pause} between each step.
+     */
+    void killAndRestartPrimaryThenFollower(Duration pause) throws IOException, InterruptedException {
+        Thread.sleep(pause.toMillis());
+        int primary = primary(10);
+        kill(primary);
+        Thread.sleep(2 * pause.toMillis()); // another member takes over meanwhile
+        start(primary);
+        Thread.sleep(pause.toMillis());
+        int follower = (primary(10) + 1) % size();
+        kill(follower);
+        Thread.sleep(pause.toMillis());
+        start(follower);
+        Thread.sleep(pause.toMillis());
+    }
     /** The last lines of every member's output, for failure messages. */
     String outputs() {
         StringBuilder b = new StringBuilder();

@@ -3,6 +3,7 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,17 +39,7 @@ class DistributedBankIT {
         GroupBank bank = new GroupBank(group.url(), CLIENTS);
         bank.start();
         try {
-            Thread.sleep(3_000);
-            int primary = group.primary(10);
-            group.kill(primary);
-            Thread.sleep(6_000);
-            group.start(primary);
-            Thread.sleep(4_000);
-            int follower = (group.primary(10) + 1) % group.size();
-            group.kill(follower);
-            Thread.sleep(3_000);
-            group.start(follower);
-            Thread.sleep(4_000);
+            group.killAndRestartPrimaryThenFollower(Duration.ofSeconds(3));
         } finally {
             bank.stop();
         }

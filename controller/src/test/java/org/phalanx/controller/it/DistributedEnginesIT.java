@@ -3,6 +3,7 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -43,17 +44,7 @@ class DistributedEnginesIT {
         GroupBank bank = new GroupBank(group.url(), 8);
         bank.start();
         try {
-            Thread.sleep(3_000);
-            int primary = group.primary(10);
-            group.kill(primary);
-            Thread.sleep(5_000);
-            group.start(primary);
-            Thread.sleep(3_000);
-            int follower = (group.primary(10) + 1) % group.size();
-            group.kill(follower);
-            Thread.sleep(2_000);
-            group.start(follower);
-            Thread.sleep(3_000);
+            group.killAndRestartPrimaryThenFollower(Duration.ofSeconds(3));
         } finally {
             bank.stop();
         }

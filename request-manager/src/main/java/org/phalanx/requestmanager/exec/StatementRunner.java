@@ -5,8 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
@@ -112,8 +114,8 @@ public final class StatementRunner {
     private static long[] runBatch(Statement s) throws SQLException {
         try {
             return s.executeLargeBatch();
-        } catch (UnsupportedOperationException | java.sql.SQLFeatureNotSupportedException e) {
-            return java.util.Arrays.stream(s.executeBatch()).asLongStream().toArray();
+        } catch (UnsupportedOperationException | SQLFeatureNotSupportedException e) {
+            return Arrays.stream(s.executeBatch()).asLongStream().toArray();
         }
     }
 
