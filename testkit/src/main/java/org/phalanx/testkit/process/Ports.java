@@ -4,34 +4,68 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.HashSet;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** TCP ports on 127.0.0.1 for controllers started by tests and benchmarks. */
 public final class Ports {
     private Ports() {
     }
 
-    /** Every port handed out by this JVM: two calls in a row may get the same one from the system. */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+    /**
+     * Handed out from below Linux's ephemeral range (32768-60999): a port the system picks for an
+     * outgoing connection (to a database, between group members) or a listener on port 0 can never
+     * be one we gave a controller for later. A JMX port once collided so.
+     */
+    private static final int LOWEST = 15_000;
+    private static final int HIGHEST = 32_000;
+    /**
+     * JGroups' failure detection (FD_SOCK2) listens at the group port + 100 and the few above it:
+     * every port handed out keeps that window to itself, so no other port handed out lands there.
+     */
+    private static final int FAILURE_DETECTION_OFFSET = 100;
+    private static final int FAILURE_DETECTION_RANGE = 10;
+
+    /** Every port handed out by this JVM, with the failure-detection window above it. */
+    private static final Set<Integer> TAKEN = new HashSet<>();
 
     /**
-     * A port free right now (the system's choice), never one this JVM handed out before (a
-     * controller's client and JMX ports, asked for one after the other, once came out the same).
-     * Another process may take it before the controller binds it; tests accept that small race
-     * rather than parse ports from logs.
+     * A port free right now, never one this JVM handed out before nor in the failure-detection
+     * window of one. Another process may still take it before the controller binds it; tests accept
+     * that small race rather than parse ports from logs.
      */
-    public static int free() throws IOException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int port;
-            try (ServerSocket s = new ServerSocket(0)) {
-                port = s.getLocalPort();
+    public static synchronized int free() throws IOException {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST);
+            int window = port + FAILURE_DETECTION_OFFSET;
+            if (TAKEN.contains(port) || overlaps(window) || !bindable(port) || !bindable(window)) {
+                continue;
             }
-            if (HANDED_OUT.add(port)) {
-                return port;
+            TAKEN.add(port);
+            for (int p = window; p < window + FAILURE_DETECTION_RANGE; p++) {
+                TAKEN.add(p);
+            }
+            return port;
+        }
+        throw new IOException("no free port between " + LOWEST + " and " + HIGHEST + " after 1000 tries");
+    }
+
+    private static boolean overlaps(int window) {
+        for (int p = window; p < window + FAILURE_DETECTION_RANGE; p++) {
+            if (TAKEN.contains(p)) {
+                return true;
             }
         }
-        throw new IOException("the system offered only ports this JVM has handed out already");
+        return false;
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket(port)) {
+            return true;
+        } catch (IOException inUse) {
+            return false;
+        }
     }
 
     /** Whether something accepts connections on 127.0.0.1:{@code port}. */
