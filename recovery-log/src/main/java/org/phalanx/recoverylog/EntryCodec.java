@@ -19,6 +19,8 @@ import java.util.Set;
  * value   sql     (ValueEncoding string or null)
  * int32   parameter count, then each parameter as a ValueEncoding value
  * int32   backend count, then each name as a ValueEncoding string
+ * value   request id (ValueEncoding string), only when the entry has one (entries written before
+ *         request ids existed end before it)
  * </pre>
  */
 final class EntryCodec {
@@ -36,11 +38,14 @@ final class EntryCodec {
         for (String backend : e.backends()) {
             ValueEncoding.writeString(out, backend);
         }
+        if (e.requestId() != null) {
+            ValueEncoding.writeString(out, e.requestId());
+        }
     }
 
     /** A record payload's fields, decoded but not yet checked ({@link EntryReader} does). */
     record Fields(long position, long transactionId, int kindLetter, String login, String sql, List<Object> params,
-                  Set<String> backends) implements StoredEntry {
+                  Set<String> backends, String requestId) implements StoredEntry {
     }
 
     static Fields decode(byte[] payload, int length) throws IOException {
@@ -59,9 +64,10 @@ final class EntryCodec {
         for (int i = 0; i < n; i++) {
             backends.add(ValueEncoding.readString(in));
         }
+        String requestId = in.available() > 0 ? ValueEncoding.readString(in) : null;
         if (in.available() > 0) {
             throw new IOException(in.available() + " unexpected bytes at the end of the entry");
         }
-        return new Fields(position, transactionId, kind, login, sql, params, backends);
+        return new Fields(position, transactionId, kind, login, sql, params, backends, requestId);
     }
 }

@@ -35,7 +35,7 @@ final class EntryReader implements CloseableIterator<LogEntry> {
         LogEntry.Kind kind = StoredEntry.kind(stored.kindLetter());
         try {
             return new LogEntry(stored.position(), stored.transactionId(), stored.login(), kind, stored.sql(),
-                    stored.params(), stored.backends());
+                    stored.params(), stored.backends(), stored.requestId());
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IOException("invalid entry: " + e.getMessage(), e);
         }

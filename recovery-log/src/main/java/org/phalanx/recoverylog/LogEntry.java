@@ -22,9 +22,13 @@ import java.util.Set;
  *                      {@link ValueEncoding} knows (null elements allowed)
  * @param backends      names of the backends the entry was sent to, so that replay under partial
  *                      replication applies only what a backend holds
+ * @param requestId     the client's id of the request that logged it, or null: a driver that lost
+ *                      its controller asks another whether that request was applied (exactly-once
+ *                      retries, docs/distribution.md). Not part of the entry's identity
+ *                      ({@link #equals}): a log that does not keep it (the JDBC log) reads the entry back equal
  */
 public record LogEntry(long position, long transactionId, String login, Kind kind, String sql,
-                       List<Object> params, Set<String> backends) {
+                       List<Object> params, Set<String> backends, String requestId) {
 
     /** What an entry records. */
     public enum Kind {
@@ -41,6 +45,11 @@ public record LogEntry(long position, long transactionId, String login, Kind kin
          * error): replay may see it fail too.
          */
         FAILED
+    }
+
+    public LogEntry(long position, long transactionId, String login, Kind kind, String sql, List<Object> params,
+                    Set<String> backends) {
+        this(position, transactionId, login, kind, sql, params, backends, null);
     }
 
     public LogEntry {
@@ -85,6 +94,11 @@ public record LogEntry(long position, long transactionId, String login, Kind kin
         return new LogEntry(position, transactionId, login, Kind.ROLLBACK, null, List.of(), backends);
     }
 
+    /** This entry, logged by the client's request {@code id} (null: none known). */
+    public LogEntry withRequestId(String id) {
+        return new LogEntry(position, transactionId, login, kind, sql, params, backends, id);
+    }
+
     /** Marks the write logged at {@code failedPosition} as failed everywhere. */
     public static LogEntry failed(long position, long failedPosition, String login) {
         return new LogEntry(position, failedPosition, login, Kind.FAILED, null, List.of(), Set.of());
@@ -117,6 +131,10 @@ public record LogEntry(long position, long transactionId, String login, Kind kin
         if (!params.isEmpty()) {
             b.append(" params=").append(Arrays.deepToString(params.toArray()));
         }
-        return b.append(" backends=").append(backends).append(']').toString();
+        b.append(" backends=").append(backends);
+        if (requestId != null) {
+            b.append(" request=").append(requestId);
+        }
+        return b.append(']').toString();
     }
 }

@@ -127,6 +127,14 @@ public interface RecoveryLog extends AutoCloseable {
     /** All stored states by key. */
     Map<String, String> states();
 
+    /**
+     * The update count the auto-commit statement at {@code position} had where it was applied (by
+     * the request manager or by replay). Only the log of a group's member keeps it, to answer a
+     * driver asking after a failover whether its request was applied (docs/distribution.md).
+     */
+    default void counted(long position, long count) {
+    }
+
     /** How many entries were appended and in how many durable writes, since the log was opened. */
     AppendStatistics appendStatistics();
 

@@ -49,4 +49,9 @@ interface StoredEntry {
             default -> throw new IOException("unknown entry kind " + letter);
         };
     }
+
+    /** The client's id of the request that logged it, where the storage keeps it; else null. */
+    default String requestId() {
+        return null;
+    }
 }

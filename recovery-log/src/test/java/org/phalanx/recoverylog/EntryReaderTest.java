@@ -24,7 +24,7 @@ class EntryReaderTest {
     Path dir;
 
     private static EntryCodec.Fields stored(long position, int letter, String sql) {
-        return new EntryCodec.Fields(position, 7, letter, "u", sql, List.of(1L), Set.of("db1"));
+        return new EntryCodec.Fields(position, 7, letter, "u", sql, List.of(1L), Set.of("db1"), null);
     }
 
     @Test
@@ -102,5 +102,18 @@ class EntryReaderTest {
             RecoveryLogException e = assertThrows(RecoveryLogException.class, () -> RecoveryLogContract.readAll(log, 0));
             assertTrue(e.getMessage().contains("the entry at position 2 is damaged: unknown entry kind"), e.getMessage());
         }
+    }
+
+    @Test
+    void aRequestIdTravelsWithTheEntryAndEntriesWithoutOneReadAsBefore() throws IOException {
+        LogEntry plain = LogEntry.statement(4, "u", "UPDATE t SET x = 1", List.of(1L), Set.of("db1"));
+        LogEntry tagged = plain.withRequestId("c0ffee:12");
+        assertEquals("c0ffee:12", EntryBytes.decode(EntryBytes.encode(tagged)).requestId());
+        assertEquals(null, EntryBytes.decode(EntryBytes.encode(plain)).requestId());
+        // the id is not part of the entry's identity: a log that does not keep it reads the entry back equal
+        assertEquals(plain, tagged);
+        // an entry written before request ids existed ends where the id would start
+        byte[] old = EntryBytes.encode(plain);
+        assertEquals(plain, EntryBytes.decode(old));
     }
 }

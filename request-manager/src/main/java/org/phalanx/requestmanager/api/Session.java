@@ -31,6 +31,13 @@ public interface Session extends AutoCloseable {
     Result execute(Request request) throws SQLException;
 
     /**
+     * The client's id of the request about to be served (null: none): the auto-commit statement or
+     * commit it logs carries it ({@link RequestId}). A session that logs nothing ignores it.
+     */
+    default void requestId(RequestId id) {
+    }
+
+    /**
      * Runs the same statement once per parameter set, in order. On failure throws
      * {@link java.sql.BatchUpdateException} carrying the counts of the elements before it.
      *

@@ -19,6 +19,7 @@ import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.api.BackendState;
+import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
 
@@ -49,6 +50,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private static final byte[] APPLIED_ANSWER = {APPLIED};
     private static final byte[] REFUSED_ANSWER = {0};
     private static final long WATCH_NANOS = Duration.ofMillis(50).toNanos();
+    /** How long a request's outcome is remembered: well above the driver's failover timeout (30 s by default). */
+    static final Duration OUTCOME_RETENTION = Duration.ofMinutes(10);
 
     /**
      * Starts the request manager that serves sessions: the primary's, on the group's {@code log};
@@ -77,6 +80,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private ReplicatedLog log;
     private volatile PrimaryRole role = PrimaryRole.NONE;
     private volatile P primary;
+    /** The primary's log while this member serves; null otherwise. */
+    private volatile ReplicatedRecoveryLog primaryLog;
+    /** The last logged request of each client connection, as long as a driver may ask about it. */
+    private final RequestOutcomes outcomes = new RequestOutcomes(OUTCOME_RETENTION);
     /** The epoch this member gave up (a failed append or start), not to be taken up again. */
     private volatile long givenUp = -1;
     private volatile boolean closed;
@@ -89,7 +96,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.virtualDatabase = virtualDatabase;
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
-        this.copy = local == null ? null : new LocalLogCopy(local);
+        this.copy = local == null ? null : new LocalLogCopy(local, outcomes);
         this.starter = starter;
         this.onPrimaryChange = onPrimaryChange;
         this.watcher = new Thread(this::watch, "phalanx-group-" + virtualDatabase);
@@ -247,6 +254,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         });
         try {
             P rm = starter.start(groupLog);
+            primaryLog = groupLog;
             primary = rm;
             onPrimaryChange.accept(rm);
             LOG.info("virtual database {}: {} is the primary of group {} (epoch {}) and serves sessions from log"
@@ -262,6 +270,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private void stopServing(String why) {
         P rm = primary;
         primary = null;
+        primaryLog = null;
         LOG.warn("virtual database {}: {} stops serving sessions: {}", virtualDatabase, config.self(), why);
         onPrimaryChange.accept(null);
         rm.shutdown(Duration.ofSeconds(1));
@@ -282,6 +291,19 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     }
 
     // ------------------------------------------------------------------ what the controller asks
+
+    /**
+     * Whether request {@code number} of the client connection {@code session}, sent
+     * {@code ageMillis} ago, was applied: asked of the primary by a driver that lost its controller
+     * ({@link RequestOutcomes}). Ask only once that connection has ended on this controller.
+     */
+    public RequestOutcome requestOutcome(String session, long number, long ageMillis) {
+        ReplicatedRecoveryLog serving = primaryLog;
+        if (serving == null || serving.fenced()) {
+            return new RequestOutcome.Unknown("this controller is not the primary of group " + config.groupName());
+        }
+        return outcomes.outcome(session, number, ageMillis);
+    }
 
     /**
      * A session on the primary; a read-only one asked for elsewhere is served by this follower's

@@ -20,22 +20,34 @@ final class LocalLogCopy {
     private static final Logger LOG = LogManager.getLogger(LocalLogCopy.class);
 
     private final RecoveryLog local;
+    /** The local log as the request manager and the follower's replay see it: what they count goes to {@link #outcomes}. */
+    private final RecoveryLog view;
+    private final RequestOutcomes outcomes;
     /** Durability of the entries this member appended itself, by position, until asked for. */
     private final Map<Long, CompletableFuture<Void>> own = new ConcurrentHashMap<>();
     private long handed;
     private volatile String damage;
 
-    LocalLogCopy(RecoveryLog local) {
+    LocalLogCopy(RecoveryLog local, RequestOutcomes outcomes) {
         this.local = local;
+        this.outcomes = outcomes;
         this.handed = local.lastPosition();
+        this.view = new ForwardingRecoveryLog(local) {
+            @Override
+            public void counted(long position, long count) {
+                outcomes.counted(position, count);
+            }
+        };
     }
 
+    /** The local recovery log (what is counted there goes to the request outcomes). */
     RecoveryLog local() {
-        return local;
+        return view;
     }
 
     /** Called by the applier only (one entry at a time, in log order). */
     void hand(LogEntry entry, boolean appendedHere) {
+        outcomes.logged(entry); // also on a replay after a restart: the client may ask about it still
         if (entry.position() <= handed) {
             return; // a replay after a restart: the copy has it
         }

@@ -1,13 +1,8 @@
 package org.phalanx.requestmanager.distribution;
 
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.phalanx.recoverylog.AppendStatistics;
-import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.LogEntry;
-import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.recoverylog.RecoveryLogException;
 
 /**
@@ -22,7 +17,7 @@ import org.phalanx.recoverylog.RecoveryLogException;
  * own record of applied positions. Entries carry the epoch of this primary's claim, and the group
  * applies none from an epoch that is over, so a deposed primary cannot write after its successor.
  */
-final class ReplicatedRecoveryLog implements RecoveryLog {
+final class ReplicatedRecoveryLog extends ForwardingRecoveryLog {
     private final ReplicatedLog group;
     private final LocalLogCopy copy;
     private final long epoch;
@@ -32,6 +27,7 @@ final class ReplicatedRecoveryLog implements RecoveryLog {
     private volatile CompletableFuture<Void> lastAppend = CompletableFuture.completedFuture(null);
 
     ReplicatedRecoveryLog(ReplicatedLog group, LocalLogCopy copy, long epoch, Runnable onFailure) {
+        super(copy.local());
         this.group = group;
         this.copy = copy;
         this.epoch = epoch;
@@ -91,59 +87,9 @@ final class ReplicatedRecoveryLog implements RecoveryLog {
         return fence == null && copy.settle();
     }
 
-    @Override
-    public long lastPosition() {
-        return copy.local().lastPosition();
-    }
-
-    @Override
-    public long purgedThrough() {
-        return copy.local().purgedThrough();
-    }
-
-    @Override
-    public CloseableIterator<LogEntry> read(long afterPosition) {
-        return copy.local().read(afterPosition);
-    }
-
-    @Override
-    public void setCheckpoint(String name, long position) {
-        copy.local().setCheckpoint(name, position);
-    }
-
-    @Override
-    public Optional<Long> checkpoint(String name) {
-        return copy.local().checkpoint(name);
-    }
-
-    @Override
-    public Map<String, Long> checkpoints() {
-        return copy.local().checkpoints();
-    }
-
-    @Override
-    public void removeCheckpoint(String name) {
-        copy.local().removeCheckpoint(name);
-    }
-
-    @Override
-    public long purge() {
-        return copy.local().purge();
-    }
-
-    @Override
-    public void putState(String key, String value) {
-        copy.local().putState(key, value);
-    }
-
-    @Override
-    public Map<String, String> states() {
-        return copy.local().states();
-    }
-
-    @Override
-    public AppendStatistics appendStatistics() {
-        return copy.local().appendStatistics();
+    /** Whether an append failed: this primary no longer knows what the group's log holds. */
+    boolean fenced() {
+        return fence != null;
     }
 
     /** The request manager stops: appends end here; the copy stays open (the group member owns it). */

@@ -30,6 +30,9 @@ public final class SessionState {
     /** A read-only REPEATABLE READ or SERIALIZABLE transaction's snapshot, once it has read. */
     private ReadOnlySnapshot snapshot;
 
+    /** The client's id of the request being served, for the log entries it makes (exactly-once retries); or null. */
+    private String requestId;
+
     /** @param isolation the virtual database's default level */
     public SessionState(String user, int isolation) {
         this.user = user;
@@ -38,6 +41,15 @@ public final class SessionState {
 
     public String user() {
         return user;
+    }
+
+    /** The client's id of the request being served, carried by the auto-commit statement or commit it logs; or null. */
+    public String requestId() {
+        return requestId;
+    }
+
+    public void requestId(String id) {
+        requestId = id;
     }
 
     public SessionTails tails() {

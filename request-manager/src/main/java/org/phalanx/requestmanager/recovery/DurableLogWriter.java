@@ -41,6 +41,11 @@ public final class DurableLogWriter implements LogWriter {
     }
 
     @Override
+    public void counted(long position, long count) {
+        log.counted(position, count);
+    }
+
+    @Override
     public void failed(long failedPosition, String user) {
         applied.failedEverywhere(failedPosition);
         CompletableFuture<?>[] f = new CompletableFuture<?>[1];

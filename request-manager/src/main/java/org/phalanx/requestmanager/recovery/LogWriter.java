@@ -27,6 +27,10 @@ public interface LogWriter {
     /** Records that the write at that position failed on every backend (replay may see it fail too). */
     void failed(long failedPosition, String user);
 
+    /** The update count the auto-commit statement at that position had ({@link org.phalanx.recoverylog.RecoveryLog#counted}). */
+    default void counted(long position, long count) {
+    }
+
     /** Waits until everything handed to the log so far is durable or refused. */
     void awaitAppended();
 

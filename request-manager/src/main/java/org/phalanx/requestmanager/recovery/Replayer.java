@@ -191,6 +191,9 @@ public final class Replayer implements AutoCloseable {
         try (PreparedStatement ps = c.prepareStatement(statements.get(statements.size() - 1))) {
             ParameterBinder.bindAll(ps, LoggedValues.fromLog(e.params()));
             ps.execute();
+            if (e.kind() == LogEntry.Kind.STATEMENT) {
+                log.counted(e.position(), Math.max(ps.getUpdateCount(), 0)); // what the client's retry is answered
+            }
         }
         return null;
     }

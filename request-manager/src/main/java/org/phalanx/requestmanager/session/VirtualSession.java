@@ -15,6 +15,7 @@ import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.backend.Backend;
@@ -346,7 +347,16 @@ final class VirtualSession implements Session {
      * Each element as a statement of its own. A failed one ends the batch, unless {@code goOn}: the
      * others still run, and the exception's counts say which failed.
      */
+    @Override
+    public synchronized void requestId(RequestId id) {
+        state.requestId(id == null ? null : id.toString());
+    }
+
     private BatchOutcome elementByElement(List<Request> elements, boolean wantsKeys, boolean goOn) throws SQLException {
+        RequestId id = RequestId.parse(state.requestId());
+        if (id != null) {
+            state.requestId(id.asSeveral().toString()); // each element logs a unit of its own: none answers for all
+        }
         long[] counts = new long[elements.size()];
         BatchOutcome.Keys keys = wantsKeys ? new BatchOutcome.Keys() : null;
         SQLException failed = null;

@@ -172,6 +172,7 @@ public final class WriteStage {
                     String text = LoggedSettings.toLog(settings, statement);
                     CompletableFuture<Void> durable = p.log().append(implicit
                             ? LogEntry.statement(position, s.user(), text, values, TransactionControl.names(chosen))
+                                    .withRequestId(s.requestId())
                             : LogEntry.write(position, t.id(), s.user(), text, values, TransactionControl.names(chosen)));
                     logged[0] = durable;
                     for (Backend b : chosen) {
@@ -246,6 +247,7 @@ public final class WriteStage {
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
             if (implicit) {
                 TransactionControl.acknowledged(futures, access); // a transaction's writes become visible at its commit
+                p.log().counted(logPosition[0], count.applyAsLong(outcome));
             }
             if (keyPlan != null && r.wantsKeys()) {
                 return new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]));
