@@ -11,8 +11,13 @@ import java.sql.SQLException;
  *   <li>a plain read in auto-commit, or a connection setting: sent again, unseen by the caller;</li>
  *   <li>a request inside a transaction: the transaction went with the controller (its backends roll
  *       it back when their connections drop): {@code 40001}, and the connection goes on in a new one;</li>
- *   <li>a write in auto-commit or a commit: its outcome is unknown (it may have been applied before
- *       the controller died): {@code 08006} saying so, and the connection goes on;</li>
+ *   <li>a write in auto-commit or a commit: the next controller is asked whether it was applied (a
+ *       distributed virtual database's primary knows: the request's number is in the group's log with
+ *       it, docs/distribution.md). Applied: its result, unseen by the caller (a write's update count,
+ *       a commit's success). Not applied: a write is sent again, unseen; a commit reports
+ *       {@code 40001}, its transaction rolled back. No answer (a single controller, a write that asked
+ *       for generated keys, a batch run element by element): {@code 08006}, its outcome unknown, and
+ *       the connection goes on;</li>
  *   <li>a session that had temporary tables or advisory locks: they are gone: {@code 08006} once.</li>
  * </ul>
  * A request whose connection was already known broken before it was sent just goes to the next one.
@@ -48,6 +53,11 @@ final class Failover {
     static SQLException outcomeUnknown(String what, String lost) {
         return SqlExceptions.create("the outcome of the " + what + " is unknown: " + lost
                 + "; if it must not run twice, check before running it again", SqlExceptions.CONNECTION_BROKEN, 0, null);
+    }
+
+    static SQLException appliedCountUnknown(String lost) {
+        return SqlExceptions.create("the statement was applied, but its update count is not known: " + lost,
+                SqlExceptions.CONNECTION_BROKEN, 0, null);
     }
 
     static SQLException sessionStateLost(String lost) {

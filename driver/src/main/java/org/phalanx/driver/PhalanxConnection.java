@@ -23,8 +23,10 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.LongFunction;
 
 import org.phalanx.protocol.HelloOk;
+import org.phalanx.protocol.Protocol;
 
 /**
  * java.sql.Connection over a {@link ProtocolConnection} to a controller's virtual database; with
@@ -78,6 +80,18 @@ public final class PhalanxConnection implements Connection {
 
     /** Runs a request on the controller; if the connection to it breaks, goes on with another ({@link Failover}). */
     <T> T call(Failover.Exchange exchange, Failover.Call<T> call) throws SQLException {
+        return call(exchange, call, null);
+    }
+
+    /**
+     * As {@link #call(Failover.Exchange, Failover.Call)}; for a write in auto-commit or a commit
+     * lost with its controller, the next controller is asked whether it was applied
+     * ({@link Failover}): if so, {@code ifApplied} makes the request's result from its update count;
+     * if not, a write is sent again and a commit reports its transaction lost.
+     *
+     * @param ifApplied null when the result cannot be made so (generated keys were asked for)
+     */
+    <T> T call(Failover.Exchange exchange, Failover.Call<T> call, LongFunction<T> ifApplied) throws SQLException {
         ProtocolConnection p = protocol;
         if (failover && !closed && !p.isUsable()) {
             p = reconnect(p); // lost before this request was sent: nothing of it to report
@@ -97,6 +111,29 @@ public final class PhalanxConnection implements Connection {
                 throw none;
             }
             String lost = "controller " + p.address() + " failed; the connection goes on with " + next.address();
+            String what = exchange == Failover.Exchange.COMMIT ? "commit" : "statement";
+            if (ifApplied != null && (exchange == Failover.Exchange.COMMIT
+                    || exchange == Failover.Exchange.WRITE && !inTransaction)) {
+                long count;
+                try {
+                    count = next.outcome(p);
+                } catch (SQLException answer) {
+                    if (answer.getErrorCode() != Protocol.REQUEST_NOT_APPLIED) {
+                        throw Failover.outcomeUnknown(what, lost + " (" + answer.getMessage() + ")");
+                    }
+                    if (exchange == Failover.Exchange.COMMIT) {
+                        throw Failover.transactionLost(lost);
+                    }
+                    if (session.takeUnrebuildable()) {
+                        throw Failover.sessionStateLost(lost);
+                    }
+                    return call.run(next); // never applied: sent again
+                }
+                if (count < 0 && exchange == Failover.Exchange.WRITE) {
+                    throw Failover.appliedCountUnknown(lost);
+                }
+                return ifApplied.apply(count);
+            }
             if (exchange == Failover.Exchange.COMMIT) {
                 throw Failover.outcomeUnknown("commit", lost);
             }
@@ -291,7 +328,7 @@ public final class PhalanxConnection implements Connection {
             call(autoCommit ? Failover.Exchange.COMMIT : Failover.Exchange.SETTING, p -> {
                 p.setAutoCommit(autoCommit);
                 return null;
-            });
+            }, committed -> null);
             this.autoCommit = autoCommit;
         }
     }
@@ -312,7 +349,7 @@ public final class PhalanxConnection implements Connection {
         call(Failover.Exchange.COMMIT, p -> {
             p.commit();
             return null;
-        });
+        }, committed -> null);
     }
 
     @Override

@@ -7,7 +7,9 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongFunction;
 
 import org.phalanx.protocol.Batch;
 import org.phalanx.protocol.BatchResult;
@@ -58,10 +60,13 @@ public class PhalanxStatement implements Statement {
         Execute request = new Execute(mode, sql, params, keys.mode(), keys.columns(), maxRows,
                 effectiveFetchSize(), queryTimeout, scrollable);
         ProtocolConnection[] on = new ProtocolConnection[1];
+        // applied on a controller lost on the way: its update count is its whole result, unless keys were asked for
+        LongFunction<ProtocolConnection.ExecuteReply> ifApplied = mode == Execute.QUERY || keys.mode() != Execute.NO_KEYS
+                ? null : count -> new ProtocolConnection.ExecuteReply(null, new UpdateCount(count, null));
         ProtocolConnection.ExecuteReply reply = connection.call(connection.exchangeOf(sql), p -> {
             on[0] = p;
             return p.execute(request);
-        });
+        }, ifApplied);
         connection.ran(sql);
         ProtocolConnection protocol = on[0];
         int level = IsolationStatement.levelSet(sql);
@@ -111,7 +116,13 @@ public class PhalanxStatement implements Statement {
         }
         BatchResult result;
         try {
-            result = connection.call(Failover.Exchange.WRITE, p -> p.batch(request));
+            // applied as one unit on a controller lost on the way: each element succeeded, counts unknown
+            LongFunction<BatchResult> ifApplied = request.keys() != Execute.NO_KEYS ? null : count -> {
+                long[] counts = new long[size];
+                Arrays.fill(counts, Statement.SUCCESS_NO_INFO);
+                return new BatchResult(counts, null);
+            };
+            result = connection.call(Failover.Exchange.WRITE, p -> p.batch(request), ifApplied);
         } catch (SQLException e) {
             throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(), new long[0], e);
         }

@@ -10,7 +10,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.phalanx.protocol.Batch;
@@ -53,6 +56,11 @@ final class ProtocolConnection {
     private final OutputStream out;
     private final ConnectionUrl.HostAndPort address;
     private HelloOk hello;
+    /** This connection's id for the controller ({@link Protocol#CLIENT_SESSION}): its requests are numbered under it. */
+    private String clientSession;
+    /** Requests sent after HELLO: the number of the last one (the controller counts the same). */
+    private long requestsSent;
+    private long lastRequestNanos;
     private volatile boolean broken;
     private volatile boolean closed;
 
@@ -105,7 +113,10 @@ final class ProtocolConnection {
         ProtocolConnection tryHosts(ConnectionUrl url, ConnectionUrl.HostAndPort failed) throws SQLException {
             int connectTimeout = url.intProperty(ConnectionUrl.CONNECT_TIMEOUT, ConnectionUrl.DEFAULT_CONNECT_TIMEOUT_MS);
             int socketTimeout = url.intProperty(ConnectionUrl.SOCKET_TIMEOUT, 0);
-            Hello hello = new Hello(Protocol.VERSION, url.vdb(), url.user(), url.password(), url.sessionProperties());
+            String clientSession = UUID.randomUUID().toString().replace("-", "");
+            Map<String, String> properties = new LinkedHashMap<>(url.sessionProperties());
+            properties.put(Protocol.CLIENT_SESSION, clientSession);
+            Hello hello = new Hello(Protocol.VERSION, url.vdb(), url.user(), url.password(), properties);
             for (ConnectionUrl.HostAndPort host : url.hostsToTry(failed)) {
                 Socket socket = new Socket();
                 ProtocolConnection pc = null;
@@ -120,6 +131,8 @@ final class ProtocolConnection {
                     }
                     pc = new ProtocolConnection(socket, host);
                     pc.handshake(hello);
+                    pc.clientSession = clientSession;
+                    pc.requestsSent = 0; // numbered from the first request after HELLO
                     socket.setSoTimeout(socketTimeout);
                     return pc;
                 } catch (IOException e) {
@@ -162,6 +175,36 @@ final class ProtocolConnection {
         return address;
     }
 
+    /** This connection's id for the controller; its last request's number; how long ago that was sent. */
+    String clientSession() {
+        return clientSession;
+    }
+
+    synchronized long lastRequestNumber() {
+        return requestsSent;
+    }
+
+    synchronized long millisSinceLastRequest() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastRequestNanos);
+    }
+
+    /**
+     * OUTCOME: whether the last request of another (lost) connection was applied. Its update count
+     * when it was (-1: not known); an SQLException with vendor code {@link Protocol#REQUEST_NOT_APPLIED}
+     * when it was not, any other when the controller cannot tell.
+     */
+    long outcome(ProtocolConnection lost) throws SQLException {
+        if (lost.clientSession() == null) {
+            throw SqlExceptions.create("the lost connection had no id", SqlExceptions.CONNECTION_BROKEN);
+        }
+        MessageWriter w = new MessageWriter(MessageType.OUTCOME, 64).writeString(lost.clientSession())
+                .writeLong(lost.lastRequestNumber()).writeLong(lost.millisSinceLastRequest());
+        return call(w, r -> {
+            expect(r, MessageType.UPDATE_COUNT);
+            return UpdateCount.readBody(r).count();
+        });
+    }
+
     boolean isBroken() {
         return broken;
     }
@@ -186,6 +229,8 @@ final class ProtocolConnection {
         ErrorReply error;
         T result;
         try {
+            requestsSent++;
+            lastRequestNanos = System.nanoTime();
             FrameIO.write(out, request);
             byte[] frame = FrameIO.read(in, Protocol.DEFAULT_MAX_FRAME);
             if (frame == null) {

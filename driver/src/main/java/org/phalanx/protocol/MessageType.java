@@ -16,6 +16,8 @@ public final class MessageType {
     public static final byte ROLLBACK = 0x22;
     public static final byte SET_ISOLATION = 0x23;
     public static final byte SET_READ_ONLY = 0x24;
+    /** Whether a request of an earlier connection was applied: string client session, int64 number, int64 age in ms. */
+    public static final byte OUTCOME = 0x25;
     public static final byte METADATA = 0x30;
     public static final byte PING = 0x40;
     public static final byte CLOSE = 0x4F;

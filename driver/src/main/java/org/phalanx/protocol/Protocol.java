@@ -12,6 +12,17 @@ public final class Protocol {
      * now but another of its group may: the driver tries the next controller of its URL.
      */
     public static final int NOT_SERVED_HERE = 1;
+    /**
+     * Vendor code of the ERROR answering OUTCOME when nothing of the request is in the group's log,
+     * nor ever will be: the driver may send it again.
+     */
+    public static final int REQUEST_NOT_APPLIED = 2;
+    /**
+     * HELLO property: the driver's random id for this connection. With it, both ends number the
+     * requests after HELLO 1, 2, 3...; an auto-commit write or commit is logged with its number, and
+     * a driver that lost its controller asks another about it with OUTCOME (docs/protocol.md).
+     */
+    public static final String CLIENT_SESSION = "clientSession";
     /** Default largest frame either side accepts (payload bytes, type byte included). */
     public static final int DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
     /** Rows sent per batch when the client leaves the fetch size at 0. */

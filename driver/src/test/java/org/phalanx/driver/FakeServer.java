@@ -70,6 +70,15 @@ final class FakeServer implements AutoCloseable {
         MessageWriter ok() {
             return new MessageWriter(MessageType.OK);
         }
+
+        MessageWriter commit() {
+            return ok();
+        }
+
+        /** OUTCOME: by default, as a controller that remembers no requests. */
+        MessageWriter outcome(String clientSession, long number, long ageMillis) {
+            return new ErrorReply("08006", 0, "not remembered here").toMessage();
+        }
     }
 
     /** One connection's state: its open cursors. */
@@ -126,6 +135,10 @@ final class FakeServer implements AutoCloseable {
             batch.add(rows.next());
         }
         return batch;
+    }
+
+    /** An OUTCOME request as received. */
+    record Outcome(String clientSession, long number, long ageMillis) {
     }
 
     private final ServerSocket server;
@@ -190,6 +203,9 @@ final class FakeServer implements AutoCloseable {
                 MessageReader r = new MessageReader(frame);
                 requests.add(r.type());
                 MessageWriter reply = dispatch(r, session);
+                if (reply == null) {
+                    return; // the behaviour drops the connection without a reply, as a crashed controller would
+                }
                 FrameIO.write(out, reply);
                 if (r.type() == MessageType.CLOSE) {
                     return;
@@ -237,6 +253,15 @@ final class FakeServer implements AutoCloseable {
             case MessageType.SET_ISOLATION:
                 received.add(r.readInt());
                 return b.ok();
+            case MessageType.COMMIT:
+                return b.commit();
+            case MessageType.OUTCOME: {
+                String clientSession = r.readString();
+                long number = r.readLong();
+                long age = r.readLong();
+                received.add(new Outcome(clientSession, number, age));
+                return b.outcome(clientSession, number, age);
+            }
             default:
                 return b.ok();
         }

@@ -4,6 +4,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.vdb.AnswerTimes;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.requestmanager.api.RequestId;
+import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.engine.SqlState;
 import org.phalanx.protocol.ErrorReply;
 import org.phalanx.protocol.FrameIO;
@@ -25,6 +27,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -36,6 +39,8 @@ import java.util.function.Consumer;
  */
 final class ClientConnection implements Runnable {
     private static final Logger LOG = LogManager.getLogger(ClientConnection.class);
+    /** How long OUTCOME waits for the connection it asks about to end here. */
+    private static final Duration OUTCOME_WAIT = Duration.ofSeconds(10);
     /** A connection refused before any session exists (bad protocol version, unknown virtual database). */
     private static final String REJECTED = SqlState.SQLSERVER_REJECTED_ESTABLISHMENT_OF_SQLCONNECTION.code();
 
@@ -58,11 +63,19 @@ final class ClientConnection implements Runnable {
     private final Consumer<ClientConnection> onEnd;
     private final LoginThrottle throttle;
     private final UserConnections users;
+    private final ClientSessions clientSessions;
+    /** The driver's id for this connection, registered in {@link #clientSessions}; null if it sent none or a taken one. */
+    private String clientSession;
+    private ClientSessions.Open registered;
+    /** Requests received after HELLO: the number of the one being served (the driver counts the same). */
+    private long requests;
     /** The user this connection counts for in {@link #users}, once admitted. */
     private String admittedUser;
     private final Duration midFrameTimeout;
     private final OpenCursors cursors = new OpenCursors();
     private Session session;
+    /** The virtual database the session is on, once open. */
+    private VirtualDatabase vdb;
     /** Deregisters the connection from its virtual database's session loss (a distributed one's primary stepping down). */
     private AutoCloseable sessionsLost;
     /** Where this connection's answer times go: its virtual database's, once logged in. */
@@ -75,8 +88,9 @@ final class ClientConnection implements Runnable {
 
     ClientConnection(Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases, int maxFrameBytes,
                      Duration helloTimeout, Duration midFrameTimeout, LoginThrottle throttle, UserConnections users,
-                     Consumer<ClientConnection> onEnd) {
+                     ClientSessions clientSessions, Consumer<ClientConnection> onEnd) {
         this.throttle = throttle;
+        this.clientSessions = clientSessions;
         this.users = users;
         this.midFrameTimeout = midFrameTimeout;
         this.socket = socket;
@@ -94,7 +108,7 @@ final class ClientConnection implements Runnable {
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             OutputStream out = new BufferedOutputStream(socket.getOutputStream());
             if (handshake(in, out)) {
-                serve(in, out, new RequestDispatcher(session, cursors, maxFrameBytes));
+                serve(in, out, new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome));
             }
         } catch (SocketTimeoutException e) {
             LOG.warn("Closing connection from {}: no HELLO within {} ms", remote, helloTimeout.toMillis());
@@ -152,6 +166,7 @@ final class ClientConnection implements Runnable {
         try {
             boolean readOnly = "true".equalsIgnoreCase(hello.properties().get("readOnly")); // the URL's readOnly=true
             session = vdb.login(hello.user(), hello.password(), readOnly);
+            this.vdb = vdb;
             sessionsLost = vdb.onSessionsLost(this::forceClose); // its driver fails over to the new primary
             answerTimes = vdb.answerTimes();
             throttle.succeeded(address, user);
@@ -161,6 +176,7 @@ final class ClientConnection implements Runnable {
                         SqlState.TOO_MANY_CONNECTIONS.code());
             }
             admittedUser = user;
+            registerClientSession(hello.properties().get(Protocol.CLIENT_SESSION));
         } catch (SQLException e) {
             if (SqlState.INVALID_AUTHORIZATION_SPECIFICATION.is(e.getSQLState())) {
                 if (throttle.failed(address, user)) { // the first failure, then each time their number doubles
@@ -187,6 +203,36 @@ final class ClientConnection implements Runnable {
         return true;
     }
 
+    /** A valid id (short, no ':') nobody else holds becomes this connection's; else its requests carry none. */
+    private void registerClientSession(String id) {
+        if (id == null || id.isEmpty() || id.length() > 64 || id.indexOf(':') >= 0) {
+            return;
+        }
+        ClientSessions.Open me = new ClientSessions.Open(this::forceClose, new CompletableFuture<>());
+        if (clientSessions.opened(id, me)) {
+            clientSession = id;
+            registered = me;
+        }
+    }
+
+    /**
+     * OUTCOME: whether request {@code number} of the (earlier) connection {@code id} was applied.
+     * That connection is ended first if it is still open here, so that what it logged is settled.
+     */
+    private RequestOutcome requestOutcome(String id, long number, long ageMillis) {
+        if (id.equals(clientSession)) {
+            return new RequestOutcome.Unknown("a connection cannot ask about its own requests");
+        }
+        if (!clientSessions.endAndWait(id, OUTCOME_WAIT)) {
+            return new RequestOutcome.Unknown("that connection is still serving a request here after "
+                    + OUTCOME_WAIT.toSeconds() + " s");
+        }
+        RequestOutcome outcome = vdb.requestOutcome(id, number, ageMillis);
+        LOG.info("Virtual database {}: a driver that lost its controller asked from {} about request {} of its"
+                + " connection {}: {}", vdb.name(), remote, number, id, outcome);
+        return outcome;
+    }
+
     private static void refuse(OutputStream out, ErrorReply reason) throws IOException {
         FrameIO.write(out, reason.toMessage());
     }
@@ -210,6 +256,10 @@ final class ClientConnection implements Runnable {
             }
             long start = System.nanoTime();
             MessageReader request = new MessageReader(frame);
+            requests++;
+            if (clientSession != null) {
+                session.requestId(new RequestId(clientSession, requests, false));
+            }
             try {
                 FrameIO.write(out, answer(dispatcher, request));
                 answerTimes.record(System.nanoTime() - start);
@@ -302,6 +352,10 @@ final class ClientConnection implements Runnable {
                 LOG.warn("Closing session {} of {} failed: {}", id, remote, e.toString());
             }
             session = null;
+        }
+        if (registered != null) {
+            clientSessions.ended(clientSession, registered); // its session closed: what it logged is settled
+            registered = null;
         }
         closeSocket();
     }

@@ -36,6 +36,7 @@ public final class FrontEnd {
     private final Duration midFrameTimeout;
     private final LoginThrottle throttle = new LoginThrottle();
     private final UserConnections users;
+    private final ClientSessions clientSessions = new ClientSessions();
     /** Answers the connections past the cap, one at a time, off the accepting thread. */
     private final java.util.concurrent.ExecutorService refusals = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0,
             java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(100), r -> {
@@ -161,7 +162,7 @@ public final class FrontEnd {
         }
         long id = connectionIds.incrementAndGet();
         ClientConnection connection = new ClientConnection(socket, id, virtualDatabases, listen.maxFrameBytes(),
-                helloTimeout, midFrameTimeout, throttle, users, connections::remove);
+                helloTimeout, midFrameTimeout, throttle, users, clientSessions, connections::remove);
         Thread thread = new Thread(connection, "phalanx-client-" + id);
         // the controller's lifecycle, not its client threads, decides when the JVM ends
         thread.setDaemon(true);

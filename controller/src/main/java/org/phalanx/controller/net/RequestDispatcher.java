@@ -17,6 +17,7 @@ import org.phalanx.protocol.RowBatch;
 import org.phalanx.protocol.SqlNull;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.api.TypedNull;
@@ -42,8 +43,17 @@ final class RequestDispatcher {
     private final int maxFrameBytes;
     private final long batchBytes;
 
-    RequestDispatcher(Session session, OpenCursors cursors, int maxFrameBytes) {
+    /** Answers OUTCOME: whether a request of an earlier connection was applied. */
+    @FunctionalInterface
+    interface OutcomeSource {
+        RequestOutcome outcome(String clientSession, long number, long ageMillis);
+    }
+
+    private final OutcomeSource outcomes;
+
+    RequestDispatcher(Session session, OpenCursors cursors, int maxFrameBytes, OutcomeSource outcomes) {
         this.session = session;
+        this.outcomes = outcomes;
         this.cursors = cursors;
         this.maxFrameBytes = maxFrameBytes;
         this.batchBytes = Math.min(MAX_BATCH_BYTES, maxFrameBytes / 2);
@@ -99,6 +109,16 @@ final class RequestDispatcher {
                 session.setReadOnly(readOnly);
                 return ok();
             }
+            case MessageType.OUTCOME: {
+                String clientSession = request.readString();
+                long number = request.readLong();
+                long ageMillis = request.readLong();
+                request.end();
+                if (clientSession == null) {
+                    throw new ProtocolException("OUTCOME without a client session");
+                }
+                return outcome(outcomes.outcome(clientSession, number, ageMillis));
+            }
             case MessageType.METADATA: {
                 MetadataRequest metadata = decode(() -> MetadataRequest.readBody(request));
                 request.end();
@@ -113,6 +133,22 @@ final class RequestDispatcher {
             default:
                 throw new ProtocolException("unexpected message type 0x" + Integer.toHexString(request.type() & 0xFF));
         }
+    }
+
+    /**
+     * Applied: UPDATE_COUNT with its count (-1: not known); not applied: ERROR with vendor code
+     * {@link Protocol#REQUEST_NOT_APPLIED}; no answer: ERROR 08006 saying why.
+     */
+    private static MessageWriter outcome(RequestOutcome outcome) {
+        if (outcome instanceof RequestOutcome.Applied applied) {
+            return new org.phalanx.protocol.UpdateCount(applied.count(), null).toMessage();
+        }
+        if (outcome instanceof RequestOutcome.NotApplied) {
+            return new ErrorReply(SqlState.CONNECTION_FAILURE.code(), Protocol.REQUEST_NOT_APPLIED,
+                    "the request was not applied").toMessage();
+        }
+        return new ErrorReply(SqlState.CONNECTION_FAILURE.code(), 0, "whether the request was applied is not known: "
+                + ((RequestOutcome.Unknown) outcome).why()).toMessage();
     }
 
     @FunctionalInterface

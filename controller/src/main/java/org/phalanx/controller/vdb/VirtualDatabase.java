@@ -21,6 +21,7 @@ import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.api.DatabaseProduct;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.distribution.GroupMember;
 import org.phalanx.requestmanager.stats.Statistics;
 import org.phalanx.requestmanager.stats.CacheStatistics;
@@ -233,6 +234,19 @@ public final class VirtualDatabase {
     /** Whether this controller serves sessions of this virtual database now. */
     public boolean serves() {
         return sessions.serves();
+    }
+
+    /**
+     * Whether request {@code number} of an earlier client connection was applied: asked by a driver
+     * that lost its controller (docs/distribution.md, exactly-once retries). Only a distributed
+     * virtual database's primary knows; elsewhere the answer is unknown.
+     */
+    public RequestOutcome requestOutcome(String clientSession, long number, long ageMillis) {
+        GroupMember<RequestManager> member = sessions.group();
+        return member == null
+                ? new RequestOutcome.Unknown("virtual database " + name + " is not distributed: its controller does not"
+                        + " remember requests")
+                : member.requestOutcome(clientSession, number, ageMillis);
     }
 
     /** The group this virtual database is hosted with, if it is distributed. */

@@ -207,6 +207,18 @@ final class ControllerGroup implements AutoCloseable {
         Thread.sleep(pause.toMillis());
     }
     /** The last lines of every member's output, for failure messages. */
+    /** What the members said when drivers asked whether a lost request was applied (exactly-once retries). */
+    List<String> outcomesAnswered() throws IOException {
+        List<String> answers = new ArrayList<>();
+        for (ControllerProcess p : processes) {
+            if (p != null) {
+                p.output().lines().filter(l -> l.contains("that lost its controller asked"))
+                        .map(l -> l.substring(l.lastIndexOf(": ") + 2)).forEach(answers::add);
+            }
+        }
+        return answers;
+    }
+
     String outputs() {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < processes.length; i++) {

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Read-only sessions on a distributed virtual database's followers (docs/distribution.md, 'Reads on
  * the followers'): a connection with readOnly=true is served by any member, a follower answering
  * from its own backends as current as its copy of the log; it refuses writes and stays read-only;
- * one without readOnly=true is still refused there (08004); and it fails over like any other.
+ * one without readOnly=true is still refused there (08004); and it fails over like any other. Also
+ * an exactly-once retry on the primary itself: a write whose connection its driver gave up on.
  */
 class DistributedReadsIT {
     @TempDir
@@ -84,6 +87,28 @@ class DistributedReadsIT {
         }
         assertEquals(0, one(DriverManager.getConnection(direct(primary, "readOnly=true")),
                 "SELECT COUNT(*) FROM t WHERE id > 101"), "the primary serves read-only sessions too");
+
+        // A write in auto-commit whose connection the driver gave up on (socketTimeout) while it waited
+        // for a lock: the driver asks the primary, which closes that connection, lets the write finish
+        // once the lock is free, and answers that it was applied, with its count (exactly-once retries).
+        try (Connection holder = DriverManager.getConnection(group.url())) {
+            holder.setAutoCommit(false);
+            update(holder, "UPDATE t SET v = 'held' WHERE id = 1");
+            CompletableFuture<Integer> write = CompletableFuture.supplyAsync(() -> {
+                try (Connection w = DriverManager.getConnection(group.url() + "&socketTimeout=3000")) {
+                    return update(w, "UPDATE t SET v = v || '+' WHERE id = 1");
+                } catch (SQLException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            Thread.sleep(4_000); // the writer's driver has given up on its first connection and asked
+            holder.commit();
+            assertEquals(1, write.get(30, TimeUnit.SECONDS), "the write's own count, from the primary's answer");
+        }
+        try (Connection c = DriverManager.getConnection(group.url())) {
+            assertEquals(1, one(c, "SELECT COUNT(*) FROM t WHERE id = 1 AND v = 'held+'"), "applied once");
+        }
+        assertTrue(group.outcomesAnswered().contains("Applied[count=1]"), "answered: " + group.outcomesAnswered());
 
         // a read-only connection naming every member goes on when its follower becomes the primary
         String everyMember = group.url() + "&readOnly=true";

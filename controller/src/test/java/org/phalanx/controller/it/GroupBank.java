@@ -23,8 +23,11 @@ import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * Clients moving money through a distributed virtual database ({@link ControllerGroup}), each
- * transfer one transaction that also records its id, and the checks that must hold afterwards:
- * every acknowledged transfer present, the total exact, every replica identical.
+ * transfer one transaction that also records its id, then a note of it written in auto-commit; and
+ * the checks that must hold afterwards: every acknowledged transfer and note present, no note
+ * twice, no transfer whose commit was reported rolled back, the total exact, every replica identical.
+ * A driver that loses its controller asks the next one whether its commit or auto-commit write was
+ * applied (exactly-once retries), so no client is ever left not knowing.
  */
 final class GroupBank {
     static final int ACCOUNTS = 50;
@@ -35,6 +38,10 @@ final class GroupBank {
     final Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
     final Set<Long> unknown = ConcurrentHashMap.newKeySet();
     final Set<Long> rolledBack = ConcurrentHashMap.newKeySet();
+    /** Transfers whose commit was answered 40001: they must not be there. */
+    final Set<Long> refusedAtCommit = ConcurrentHashMap.newKeySet();
+    /** Notes (auto-commit inserts) acknowledged: each must be there exactly once. */
+    final Set<Long> notes = ConcurrentHashMap.newKeySet();
     final List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
     final List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
     /** Per client, the times between one acknowledged transfer and the next: a failover shows as one long gap. */
@@ -54,6 +61,7 @@ final class GroupBank {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE acc (id INTEGER PRIMARY KEY, bal INTEGER NOT NULL)");
             s.executeUpdate("CREATE TABLE transfers (id INTEGER PRIMARY KEY, src INTEGER, dst INTEGER, amount INTEGER)");
+            s.executeUpdate("CREATE TABLE notes (id INTEGER NOT NULL)"); // no key: a note applied twice shows
             for (int id = 1; id <= ACCOUNTS; id++) {
                 s.executeUpdate("INSERT INTO acc VALUES (" + id + ", " + BALANCE + ")");
             }
@@ -76,9 +84,13 @@ final class GroupBank {
         }
     }
 
-    /** Every acknowledged transfer is there, the total is exact, no client saw an error it should not. */
+    /**
+     * Every acknowledged transfer and note is there, once; no transfer reported rolled back is; the
+     * total is exact; no client saw an error it should not, nor was left not knowing an outcome.
+     */
     void check(ControllerGroup group) throws SQLException {
         assertTrue(unexpected.isEmpty(), "unexpected errors: " + unexpected + group.outputs());
+        assertEquals(Set.of(), unknown, "requests whose outcome the driver could not learn" + group.outputs());
         try (Connection c = DriverManager.getConnection(group.url())) {
             assertEquals(ACCOUNTS * BALANCE, one(c, "SELECT SUM(bal) FROM acc"), "the total is exact");
             Set<Long> present = new HashSet<>();
@@ -90,6 +102,22 @@ final class GroupBank {
             List<Long> missing = new ArrayList<>(acknowledged);
             missing.removeAll(present);
             assertEquals(List.of(), missing, "acknowledged transfers missing");
+            List<Long> resurrected = new ArrayList<>(refusedAtCommit);
+            resurrected.retainAll(present);
+            assertEquals(List.of(), resurrected, "transfers whose commit was reported rolled back are there");
+            List<Long> twice = new ArrayList<>();
+            Set<Long> noted = new HashSet<>();
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id FROM notes")) {
+                while (rs.next()) {
+                    if (!noted.add(rs.getLong(1))) {
+                        twice.add(rs.getLong(1));
+                    }
+                }
+            }
+            assertEquals(List.of(), twice, "notes applied twice");
+            List<Long> notesMissing = new ArrayList<>(notes);
+            notesMissing.removeAll(noted);
+            assertEquals(List.of(), notesMissing, "acknowledged notes missing");
         }
     }
 
@@ -142,10 +170,10 @@ final class GroupBank {
     }
 
     String summary() {
-        return String.format("%d transfers acknowledged, %d unknown outcomes, %d rolled back by a failover;"
+        return String.format("%d transfers acknowledged, %d unknown outcomes, %d rolled back by a failover, %d notes;"
                         + " transfer latency p50 %.1f ms, p99 %.1f ms; longest a client went without an acknowledged"
                         + " transfer (the failover stall) %.0f ms, p99 of the gaps %.0f ms", acknowledged.size(),
-                unknown.size(), rolledBack.size(), percentile(latencies, 50), percentile(latencies, 99),
+                unknown.size(), rolledBack.size(), notes.size(), percentile(latencies, 50), percentile(latencies, 99),
                 percentile(gaps, 100), percentile(gaps, 99))
                 + (percentile(gaps, 100) > 5_000 ? "\nwhat the clients saw:\n" + String.join("\n", events) : "");
     }
@@ -153,8 +181,8 @@ final class GroupBank {
     private void run(int client) {
         long seq = 0;
         long lastAcknowledged = 0;
-        try (Connection c = DriverManager.getConnection(url)) {
-            c.setAutoCommit(false);
+        try (Connection c = DriverManager.getConnection(url); Connection a = DriverManager.getConnection(url)) {
+            c.setAutoCommit(false); // a, in auto-commit, writes the notes
             while (!stop.get()) {
                 long id = client * 1_000_000L + ++seq;
                 ThreadLocalRandom r = ThreadLocalRandom.current();
@@ -176,6 +204,12 @@ final class GroupBank {
                     committing = true;
                     c.commit();
                     acknowledged.add(id);
+                    committing = false;
+                    try (PreparedStatement ps = a.prepareStatement("INSERT INTO notes VALUES (?)")) {
+                        ps.setLong(1, id);
+                        ps.executeUpdate();
+                    }
+                    notes.add(id);
                     long now = System.nanoTime();
                     latencies.add(now - started);
                     if (lastAcknowledged != 0) {
@@ -191,8 +225,11 @@ final class GroupBank {
                     String state = e.getSQLState() == null ? "" : e.getSQLState();
                     events.add(java.time.LocalTime.now() + " client " + client + " after "
                             + (System.nanoTime() - started) / 1_000_000 + " ms: " + state + " " + e.getMessage());
-                    if (committing && state.startsWith("08")) {
-                        unknown.add(id); // the outcome of the commit is unknown: the check allows either
+                    if (state.startsWith("08") && (e.getMessage().contains("is unknown")
+                            || e.getMessage().contains("is not known"))) {
+                        unknown.add(id); // the driver could not learn whether its commit or note was applied
+                    } else if (committing && state.startsWith("40")) {
+                        refusedAtCommit.add(id);
                     } else if (state.startsWith("40") || state.startsWith("08")) {
                         rolledBack.add(id);
                     } else {

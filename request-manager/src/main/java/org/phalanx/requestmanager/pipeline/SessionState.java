@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.phalanx.engine.Isolation;
+import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionHome;
 import org.phalanx.requestmanager.backend.SessionSettings;
@@ -31,7 +32,7 @@ public final class SessionState {
     private ReadOnlySnapshot snapshot;
 
     /** The client's id of the request being served, for the log entries it makes (exactly-once retries); or null. */
-    private String requestId;
+    private RequestId requestId;
 
     /** @param isolation the virtual database's default level */
     public SessionState(String user, int isolation) {
@@ -43,13 +44,18 @@ public final class SessionState {
         return user;
     }
 
-    /** The client's id of the request being served, carried by the auto-commit statement or commit it logs; or null. */
-    public String requestId() {
+    /** The client's id of the request being served; or null. */
+    public RequestId requestId() {
         return requestId;
     }
 
-    public void requestId(String id) {
+    public void requestId(RequestId id) {
         requestId = id;
+    }
+
+    /** The id as the auto-commit statement or commit the request logs carries it; or null. */
+    public String requestIdForLog() {
+        return requestId == null ? null : requestId.toString();
     }
 
     public SessionTails tails() {

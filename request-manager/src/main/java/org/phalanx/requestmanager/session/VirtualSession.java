@@ -349,13 +349,13 @@ final class VirtualSession implements Session {
      */
     @Override
     public synchronized void requestId(RequestId id) {
-        state.requestId(id == null ? null : id.toString());
+        state.requestId(id);
     }
 
     private BatchOutcome elementByElement(List<Request> elements, boolean wantsKeys, boolean goOn) throws SQLException {
-        RequestId id = RequestId.parse(state.requestId());
+        RequestId id = state.requestId();
         if (id != null) {
-            state.requestId(id.asSeveral().toString()); // each element logs a unit of its own: none answers for all
+            state.requestId(id.asSeveral()); // each element logs a unit of its own: none answers for all
         }
         long[] counts = new long[elements.size()];
         BatchOutcome.Keys keys = wantsKeys ? new BatchOutcome.Keys() : null;

@@ -165,7 +165,7 @@ public final class TransactionControl {
                 Set<String> joined = names(t.branches().keySet());
                 // handed to the log first: a commit happens on a backend only once it is durable
                 CompletableFuture<Void> durable = p.log().append(commit
-                        ? LogEntry.commit(position, t.id(), s.user(), joined).withRequestId(s.requestId())
+                        ? LogEntry.commit(position, t.id(), s.user(), joined).withRequestId(s.requestIdForLog())
                         : LogEntry.rollback(position, t.id(), s.user(), joined));
                 logged[0] = durable;
                 for (Map.Entry<Backend, Connection> branch : t.branches().entrySet()) {

@@ -172,7 +172,7 @@ public final class WriteStage {
                     String text = LoggedSettings.toLog(settings, statement);
                     CompletableFuture<Void> durable = p.log().append(implicit
                             ? LogEntry.statement(position, s.user(), text, values, TransactionControl.names(chosen))
-                                    .withRequestId(s.requestId())
+                                    .withRequestId(s.requestIdForLog())
                             : LogEntry.write(position, t.id(), s.user(), text, values, TransactionControl.names(chosen)));
                     logged[0] = durable;
                     for (Backend b : chosen) {
