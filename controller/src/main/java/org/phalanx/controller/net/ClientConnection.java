@@ -203,12 +203,15 @@ final class ClientConnection implements Runnable {
         return true;
     }
 
-    /** A valid id (short, no ':') nobody else holds becomes this connection's; else its requests carry none. */
+    /**
+     * On a distributed virtual database (only its group remembers requests), a valid id (short, no
+     * ':') nobody else holds becomes this connection's; else its requests carry none.
+     */
     private void registerClientSession(String id) {
-        if (id == null || id.isEmpty() || id.length() > 64 || id.indexOf(':') >= 0) {
+        if (vdb.group().isEmpty() || id == null || id.isEmpty() || id.length() > 64 || id.indexOf(':') >= 0) {
             return;
         }
-        ClientSessions.Open me = new ClientSessions.Open(this::forceClose, new CompletableFuture<>());
+        ClientSessions.Open me = new ClientSessions.Open(admittedUser, this::forceClose, new CompletableFuture<>());
         if (clientSessions.opened(id, me)) {
             clientSession = id;
             registered = me;
@@ -223,8 +226,8 @@ final class ClientConnection implements Runnable {
         if (id.equals(clientSession)) {
             return new RequestOutcome.Unknown("a connection cannot ask about its own requests");
         }
-        if (!clientSessions.endAndWait(id, OUTCOME_WAIT)) {
-            return new RequestOutcome.Unknown("that connection is still serving a request here after "
+        if (!clientSessions.endAndWait(id, admittedUser, OUTCOME_WAIT)) {
+            return new RequestOutcome.Unknown("that connection is another user's, or still serving a request here after "
                     + OUTCOME_WAIT.toSeconds() + " s");
         }
         RequestOutcome outcome = vdb.requestOutcome(id, number, ageMillis);

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeoutException;
 final class ClientSessions {
     private final Map<String, Open> open = new ConcurrentHashMap<>();
 
-    /** One open connection: how to end it, and when it has. */
-    record Open(Runnable close, CompletableFuture<Void> ended) {
+    /** One open connection: whose it is (virtual database/user), how to end it, and when it has. */
+    record Open(String user, Runnable close, CompletableFuture<Void> ended) {
     }
 
     /** Registers a connection; false if another holds that id (the newcomer then gets no request ids). */
@@ -32,11 +32,17 @@ final class ClientSessions {
         }
     }
 
-    /** Ends the connection with that id if it is open here and waits until it has; false if it did not in time. */
-    boolean endAndWait(String clientSession, Duration timeout) {
+    /**
+     * Ends the connection with that id if it is open here and waits until it has; false if it did not
+     * in time, or if it is another user's (nobody ends another's connection by knowing its id).
+     */
+    boolean endAndWait(String clientSession, String user, Duration timeout) {
         Open connection = open.get(clientSession);
         if (connection == null) {
             return true;
+        }
+        if (!connection.user().equals(user)) {
+            return false;
         }
         connection.close().run();
         try {
