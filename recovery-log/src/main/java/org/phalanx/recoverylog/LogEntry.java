@@ -99,6 +99,11 @@ public record LogEntry(long position, long transactionId, String login, Kind kin
         return new LogEntry(position, transactionId, login, kind, sql, params, backends, id);
     }
 
+    /** This entry, as sent to {@code names} (the backends of another controller that applies it). */
+    public LogEntry withBackends(Set<String> names) {
+        return new LogEntry(position, transactionId, login, kind, sql, params, names, requestId);
+    }
+
     /** Marks the write logged at {@code failedPosition} as failed everywhere. */
     public static LogEntry failed(long position, long failedPosition, String login) {
         return new LogEntry(position, failedPosition, login, Kind.FAILED, null, List.of(), Set.of());

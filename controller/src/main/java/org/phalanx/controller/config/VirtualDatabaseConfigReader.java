@@ -88,6 +88,12 @@ public final class VirtualDatabaseConfigReader {
         RecoveryLogConfig recoveryLog = root.child("recoveryLog").map(e -> recoveryLog(e, backends)).orElse(null);
         DistributionConfig distribution = root.child("distribution").map(this::distribution).orElse(null);
         checkBackendsAndLog(distribution, backends, recoveryLog);
+        if (distribution != null && replication.isPartial()) {
+            // a follower applies every entry to every backend of its own; placement per member is not built
+            problems.add(root.child("distribution").orElseThrow().location(), "a distributed virtual database"
+                    + " replicates every table on every backend of each member: use replication=\"RAIDb-1\" (or"
+                    + " SingleDB), not " + replication.name().replace("RAIDB_", "RAIDb-"));
+        }
         problems.throwIfAny();
         return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager, recoveryLog,
                 distribution);

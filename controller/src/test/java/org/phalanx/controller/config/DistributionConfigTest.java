@@ -76,6 +76,18 @@ class DistributionConfigTest {
     }
 
     @Test
+    void aGroupReplicatesEveryTableOnEveryBackendOfEachMember() {
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/><backend name=\"db2\" url=\"jdbc:sqlite:db2.db\"/>", """
+                <requestManager replication="RAIDb-2"/>
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        String problem = refusal();
+        assertTrue(problem.contains("use replication=\"RAIDb-1\"") && problem.contains("not RAIDb-2"), problem);
+    }
+
+    @Test
     void refusals() {
         vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
                 <distribution group="g" member="c1">

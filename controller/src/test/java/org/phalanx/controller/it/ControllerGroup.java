@@ -117,7 +117,9 @@ final class ControllerGroup implements AutoCloseable {
             String url = urls.get(b);
             DatabaseServer server = Arrays.stream(DatabaseServer.values()).filter(engine -> engine.serves(url))
                     .findFirst().orElse(null);
-            backends.append("    <backend name=\"db").append(b + 1).append("\" url=\"").append(url).append('"')
+            // each member names its backends its own way: a follower applies every entry to all of its own
+            backends.append("    <backend name=\"").append(names.get(i)).append("-db").append(b + 1).append("\" url=\"")
+                    .append(url).append('"')
                     .append(server == null ? "" : " user=\"" + server.user() + "\" password=\"" + server.password() + "\"")
                     .append("/>\n");
         }

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
@@ -96,7 +97,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.virtualDatabase = virtualDatabase;
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
-        this.copy = local == null ? null : new LocalLogCopy(local, outcomes);
+        this.copy = local == null ? null : new LocalLogCopy(local,
+                backendConfigs.stream().map(BackendConfig::name).collect(Collectors.toSet()), outcomes);
         this.starter = starter;
         this.onPrimaryChange = onPrimaryChange;
         this.watcher = new Thread(this::watch, "phalanx-group-" + virtualDatabase);

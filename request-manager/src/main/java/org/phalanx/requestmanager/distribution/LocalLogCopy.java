@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.distribution;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.LogManager;
@@ -23,13 +24,16 @@ final class LocalLogCopy {
     /** The local log as the request manager and the follower's replay see it: what they count goes to {@link #outcomes}. */
     private final RecoveryLog view;
     private final RequestOutcomes outcomes;
+    private final Set<String> backends;
     /** Durability of the entries this member appended itself, by position, until asked for. */
     private final Map<Long, CompletableFuture<Void>> own = new ConcurrentHashMap<>();
     private long handed;
     private volatile String damage;
 
-    LocalLogCopy(RecoveryLog local, RequestOutcomes outcomes) {
+    /** @param backends this member's backend names */
+    LocalLogCopy(RecoveryLog local, Set<String> backends, RequestOutcomes outcomes) {
         this.local = local;
+        this.backends = Set.copyOf(backends);
         this.outcomes = outcomes;
         this.handed = local.lastPosition();
         this.view = new ForwardingRecoveryLog(local) {
@@ -45,20 +49,27 @@ final class LocalLogCopy {
         return view;
     }
 
-    /** Called by the applier only (one entry at a time, in log order). */
+    /**
+     * Called by the applier only (one entry at a time, in log order). An entry another member
+     * appended names that member's backends; here it applies to all of this member's (each member's
+     * backends replicate the whole log), so the copy names those: this member's replay and crash
+     * recovery go by the names in its copy.
+     */
     void hand(LogEntry entry, boolean appendedHere) {
         outcomes.logged(entry); // also on a replay after a restart: the client may ask about it still
         if (entry.position() <= handed) {
             return; // a replay after a restart: the copy has it
         }
-        handed = entry.position();
-        CompletableFuture<Void> durable = local.appendAsync(entry);
+        long position = entry.position();
+        handed = position;
+        CompletableFuture<Void> durable = local.appendAsync(appendedHere || entry.backends().isEmpty()
+                ? entry : entry.withBackends(backends));
         if (appendedHere) {
-            own.put(entry.position(), durable);
+            own.put(position, durable);
         }
         durable.whenComplete((v, e) -> {
             if (e != null) {
-                damaged("the local recovery log refused log position " + entry.position() + ": " + e.getMessage());
+                damaged("the local recovery log refused log position " + position + ": " + e.getMessage());
             }
         });
     }
