@@ -1,0 +1,79 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.testkit.process.ControllerProcess;
+import org.phalanx.testkit.process.Ports;
+
+/**
+ * A distributed virtual database as another controller's backend (docs/distribution.md, nesting):
+ * the top controller reaches the group through a multi-host URL, and when the group's primary is
+ * killed under load its backend driver fails over — transactions in flight are rolled back (40001),
+ * auto-commit writes and commits answered exactly once — and the backend stays enabled.
+ */
+class DistributedNestedIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aGroupAsABackendGoesOnThroughThePrimarysDeath() throws Exception {
+        try (ControllerGroup group = new ControllerGroup(dir.resolve("group"), 1, false, false, false)) {
+            group.startAll();
+            assertTrue(group.primary(60) >= 0, "no primary was elected" + group.outputs());
+            Path top = Files.createDirectories(dir.resolve("top"));
+            int port = Ports.free();
+            int jmx = Ports.free();
+            String groupUrl = group.url().substring(0, group.url().indexOf('?'));
+            Files.writeString(top.resolve("vdb.xml"), """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="bank">
+                      <users><user name="app" password="secret"/></users>
+                      <backends>
+                        <backend name="group" url="%s" user="app" password="secret"/>
+                      </backends>
+                      <requestManager replication="RAIDb-1" waitPolicy="all"/>
+                    </virtualDatabase>
+                    """.formatted(groupUrl));
+            Files.writeString(top.resolve("controller.xml"), """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <controller xmlns="urn:phalanx:controller:1">
+                      <listen address="127.0.0.1" port="%d"/>
+                      <jmx address="127.0.0.1" port="%d"><admin user="admin" password="secret"/></jmx>
+                      <virtualDatabase file="vdb.xml"/>
+                    </controller>
+                    """.formatted(port, jmx));
+            try (ControllerProcess topController = ControllerProcess.launch(top.resolve("controller.xml"),
+                    top.resolve("controller.out"), port)) {
+                String topUrl = "jdbc:phalanx://127.0.0.1:" + port + "/bank?user=app&password=secret";
+                GroupBank.create(topUrl);
+                GroupBank bank = new GroupBank(topUrl, 8);
+                bank.start();
+                try {
+                    Thread.sleep(3_000);
+                    int killed = group.primary(10);
+                    group.kill(killed);
+                    assertTrue(group.primary(60) >= 0, "another member took over" + group.outputs());
+                    Thread.sleep(4_000);
+                    group.start(killed); // it catches up as a follower
+                } finally {
+                    bank.stop();
+                }
+                String outputs = group.outputs() + "\n--- top ---\n" + topController.outputTail(40);
+                assertTrue(bank.unexpected.isEmpty(), "unexpected errors: " + bank.unexpected + outputs);
+                try (ControllerJmx admin = ControllerJmx.connect(jmx, "admin", "secret", "bank")) {
+                    assertEquals(Map.of("group", "ENABLED"), admin.states(), "the nested group stays enabled" + outputs);
+                }
+                bank.check(group);
+                assertTrue(bank.acknowledged.size() > 20, "transfers went through: " + bank.summary());
+                System.out.println("nested group: " + bank.summary());
+            }
+            GroupBank.assertReplicasIdentical(group);
+        }
+    }
+}
