@@ -165,7 +165,8 @@ public final class VirtualDatabaseConfigReader {
                 problems.add(e.location(), "group " + group.groupName() + " needs at least two members that are not"
                         + " witnesses");
             }
-            return new DistributionConfig(group, timeout);
+            String minorityReads = e.attribute("minorityReads", "false").trim();
+            return new DistributionConfig(group, timeout, minorityReads.equals("true") || minorityReads.equals("1"));
         } catch (IllegalArgumentException ex) {
             problems.add(e.location(), ex.getMessage());
             return null;

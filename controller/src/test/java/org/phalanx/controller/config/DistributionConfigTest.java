@@ -59,6 +59,7 @@ class DistributionConfigTest {
         assertEquals("10.0.0.2", g.bindAddress(), "the member's own host by default");
         assertEquals(dir.resolve("group-log").toAbsolutePath().normalize(), g.logDir().toAbsolutePath().normalize());
         assertEquals(Duration.ofSeconds(5), d.appendTimeout());
+        assertFalse(d.minorityReads(), "no reads while cut off from a majority, by default");
         assertEquals(List.of("c1", "c2"), g.dataMembers());
         assertFalse(d.witness());
     }
@@ -66,13 +67,14 @@ class DistributionConfigTest {
     @Test
     void aWitnessHoldsNoBackendsAndNoLog() throws Exception {
         vdb("", """
-                <distribution group="bank-group" member="w" bindAddress="0.0.0.0" appendTimeout="2s">
+                <distribution group="bank-group" member="w" bindAddress="0.0.0.0" appendTimeout="2s" minorityReads="true">
                 %s</distribution>
                 """.formatted(MEMBERS));
         VirtualDatabaseConfig config = read();
         assertTrue(config.distribution().witness());
         assertEquals("0.0.0.0", config.distribution().group().bindAddress());
         assertEquals(Duration.ofSeconds(2), config.distribution().appendTimeout());
+        assertTrue(config.distribution().minorityReads());
     }
 
     @Test

@@ -171,6 +171,14 @@ final class ControllerGroup implements AutoCloseable {
         p.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** kill -STOP / -CONT (a partition's stand-in) and the like, to member i. */
+    void signal(int i, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(processes[i].pid())).start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + signal + " of member " + names.get(i) + " failed");
+        }
+    }
+
     ControllerProcess process(int i) {
         return processes[i];
     }

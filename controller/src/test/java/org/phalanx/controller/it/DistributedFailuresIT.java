@@ -33,10 +33,6 @@ class DistributedFailuresIT {
         }
     }
 
-    private static void signal(ControllerGroup group, int member, String signal) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(group.process(member).pid())).start();
-        assertEquals(0, kill.waitFor(), "kill -" + signal);
-    }
 
     @Test
     void aPrimaryCutOffForTwentySecondsIsReplacedWritesNothingMoreAndCatchesUp() throws Exception {
@@ -54,7 +50,7 @@ class DistributedFailuresIT {
             Thread.sleep(2_000);
             stranded.setAutoCommit(false);
             update(stranded, "UPDATE acc SET bal = bal + 1000000 WHERE id = 1"); // its lock holds the others up
-            signal(group, primary, "STOP");
+            group.signal(primary, "STOP");
             int during;
             try {
                 Thread.sleep(5_000);
@@ -65,7 +61,7 @@ class DistributedFailuresIT {
                 assertTrue(next >= 0 && next != primary, "another member serves while the primary is cut off"
                         + group.outputs());
             } finally {
-                signal(group, primary, "CONT");
+                group.signal(primary, "CONT");
             }
             assertTrue(during > 20, "the others went on writing while the primary was cut off: " + during);
             // the transaction it held never commits: the group ended it, and its controller steps down

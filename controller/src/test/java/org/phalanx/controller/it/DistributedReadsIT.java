@@ -55,6 +55,20 @@ class DistributedReadsIT {
         throw new AssertionError(sql + " answered " + seen + ", not " + expected);
     }
 
+    /** Connects until the URL is refused (30 s at most); the refusal's message. */
+    private static String awaitRefused(String url) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end) {
+            try {
+                DriverManager.getConnection(url).close();
+            } catch (SQLException refused) {
+                return refused.getMessage();
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("still served after 30 s: " + url);
+    }
+
     @Test
     void followersServeReadOnlySessionsFromTheirOwnBackends() throws Exception {
         group = new ControllerGroup(dir, 1, false, false, false);
@@ -109,6 +123,29 @@ class DistributedReadsIT {
             assertEquals(1, one(c, "SELECT COUNT(*) FROM t WHERE id = 1 AND v = 'held+'"), "applied once");
         }
         assertTrue(group.outcomesAnswered().contains("Applied[count=1]"), "answered: " + group.outcomesAnswered());
+
+        // A follower cut off from the others (both SIGSTOPped: a partition's stand-in) stops serving
+        // read-only sessions once it has seen less than a majority for appendTimeout (5 s): what it
+        // holds may be stale, and the majority may have a new primary; back with them, it serves again.
+        int other = 3 - primary - follower;
+        try (Connection reader = DriverManager.getConnection(direct(follower, "readOnly=true&failoverTimeout=10000"))) {
+            group.signal(primary, "STOP");
+            group.signal(other, "STOP");
+            try {
+                assertTrue(awaitRefused(direct(follower, "readOnly=true&failoverTimeout=0")).contains("less than a majority"),
+                        "a cut-off follower refuses read-only sessions" + group.outputs());
+                assertThrows(SQLException.class, () -> one(reader, "SELECT COUNT(*) FROM t"),
+                        "its open read-only sessions were closed");
+            } finally {
+                group.signal(primary, "CONT");
+                group.signal(other, "CONT");
+            }
+        }
+        assertTrue(group.primary(60) >= 0, "a primary serves again" + group.outputs());
+        primary = group.primary(10);
+        try (Connection reader = DriverManager.getConnection(direct(follower, "readOnly=true&failoverTimeout=60000"))) {
+            awaitCount(reader, "SELECT COUNT(*) FROM t", 101); // the follower serves again, once it sees the others
+        }
 
         // a read-only connection naming every member goes on when its follower becomes the primary
         String everyMember = group.url() + "&readOnly=true";

@@ -60,12 +60,24 @@ final class Following<P extends PrimaryDatabase> {
         this.catchUp = made;
     }
 
-    /** One round: the backends brought to the copy's end, then read-only sessions served from them. */
-    void step() {
+    /**
+     * One round: the backends brought to the copy's end, then read-only sessions served from them
+     * unless {@code noReads} (this member is cut off from a majority of the group: what it holds may
+     * be stale).
+     */
+    void step(boolean noReads) {
         if (catchUp == null) {
             return;
         }
         catchUp.pass();
+        if (noReads) {
+            if (readers != null) {
+                LOG.warn("virtual database {}: {} stops serving read-only sessions: it sees less than a majority of"
+                        + " its group", virtualDatabase, self);
+                stopReaders();
+            }
+            return;
+        }
         if (readers == null && catchUp.caughtUpTo() >= local.lastPosition()
                 && System.currentTimeMillis() >= readersRetryAt) {
             try {
@@ -91,12 +103,16 @@ final class Following<P extends PrimaryDatabase> {
 
     /** Ends the read-only sessions (their connections closed: the drivers go on elsewhere) and releases the backends. */
     void stop() {
+        stopReaders();
+        backends.forEach(b -> b.close(Duration.ZERO));
+    }
+
+    private void stopReaders() {
         P reading = readers;
         readers = null;
         if (reading != null) {
             onSessionsEnd.accept(null);
             reading.shutdown(Duration.ofSeconds(1));
         }
-        backends.forEach(b -> b.close(Duration.ZERO));
     }
 }

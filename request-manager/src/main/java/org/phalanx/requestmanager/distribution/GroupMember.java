@@ -89,12 +89,21 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private volatile long givenUp = -1;
     private volatile boolean closed;
     private CompletableFuture<byte[]> claiming = CompletableFuture.completedFuture(null);
+    /** How long this member may see less than a majority of the group before it stops serving sessions. */
+    private final long cutOffGraceNanos;
+    /** Whether read-only sessions are served all the same while it does. */
+    private final boolean minorityReads;
+    /** Since when this member has seen less than a majority of the group (System.nanoTime), or 0. */
+    private volatile long minoritySince;
     /** While this data member is not the primary; null otherwise. */
     private volatile Following<P> following;
 
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
-                        RecoveryLog local, PrimaryStarter<P> starter, Consumer<P> onPrimaryChange) {
+                        RecoveryLog local, PrimaryStarter<P> starter, Consumer<P> onPrimaryChange,
+                        Duration cutOffGrace, boolean minorityReads) {
         this.virtualDatabase = virtualDatabase;
+        this.cutOffGraceNanos = cutOffGrace.toNanos();
+        this.minorityReads = minorityReads;
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
         this.copy = local == null ? null : new LocalLogCopy(local,
@@ -110,17 +119,21 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * says so.
      *
      * @param local          this controller's recovery log (its copy of the group's); null on a witness
-     * @param appendTimeout  how long an append may wait for a majority before its outcome counts as unknown
+     * @param appendTimeout  how long an append may wait for a majority before its outcome counts as unknown;
+     *                       also how long this member may see less than a majority of the group before it
+     *                       stops serving sessions
+     * @param minorityReads  whether it serves read-only sessions all the same while it does
      */
     public static <P extends PrimaryDatabase> GroupMember<P> start(String virtualDatabase, GroupConfig config,
                                                                    List<BackendConfig> backendConfigs, RecoveryLog local,
-                                                                   Duration appendTimeout, PrimaryStarter<P> starter,
+                                                                   Duration appendTimeout, boolean minorityReads,
+                                                                   PrimaryStarter<P> starter,
                                                                    Consumer<P> onPrimaryChange) throws Exception {
         if (config.me().witness() != (local == null)) {
             throw new IllegalArgumentException("a witness keeps no recovery log, and a data member needs one");
         }
         GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, local, starter,
-                onPrimaryChange);
+                onPrimaryChange, appendTimeout, minorityReads);
         if (member.copy != null) {
             member.follow();
         }
@@ -184,6 +197,13 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private void step() {
         PrimaryRole r = role;
         boolean mine = r.heldBy(config.self(), run);
+        boolean cutOff = cutOff();
+        if (primary != null && mine && cutOff && givenUp != r.epoch()) {
+            // the others may have a new primary already: no stale reads here (no split brain), not even without writes
+            givenUp = r.epoch();
+            stopServing("it has seen less than a majority of group " + config.groupName() + " for "
+                    + Duration.ofNanos(cutOffGraceNanos).toMillis() + " ms");
+        }
         if (primary != null && (!mine || givenUp == r.epoch())) {
             stopServing(mine ? "it gives the primary role up (a failed append to the group's log, or an operator)"
                     : "the log names another primary");
@@ -200,11 +220,25 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return;
         }
         if (primary == null && following != null && copy.damage() == null) {
-            following.step();
+            following.step(cutOff && !minorityReads);
         }
         if (primary == null && isCandidate(r)) {
             claim(new GroupEntry.Claim(r.epoch() + 1, config.self(), run));
         }
+    }
+
+    /** Whether this member has seen less than a majority of the group (its JGroups view) for the grace time. */
+    private boolean cutOff() {
+        boolean majority = log.connected().size() * 2 > log.members().size();
+        if (majority) {
+            minoritySince = 0;
+            return false;
+        }
+        long now = System.nanoTime();
+        if (minoritySince == 0) {
+            minoritySince = now;
+        }
+        return now - minoritySince >= cutOffGraceNanos;
     }
 
     /**
@@ -331,6 +365,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private SQLException notServing() {
         PrimaryRole r = role;
         String why = config.me().witness() ? "it is a witness of group " + config.groupName()
+                : minoritySince != 0 ? "it sees less than a majority of group " + config.groupName()
                 : "it is not the primary of group " + config.groupName()
                 + (r.member() == null ? " (none is yet)" : " (" + r.member() + " is)");
         return new SQLException("controller " + config.self() + " does not serve virtual database " + virtualDatabase
