@@ -142,14 +142,19 @@ final class ControllerGroup implements AutoCloseable {
                 </virtualDatabase>
                 """.formatted(VDB, backends, witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
                 members));
-        Files.writeString(d.resolve("controller.xml"), """
+        writeControllerXml(d, clientPorts.get(i), jmxPorts.get(i));
+    }
+
+    /** A controller.xml in {@code folder} hosting its vdb.xml, on 127.0.0.1, JMX admin/secret. */
+    static void writeControllerXml(Path folder, int clientPort, int jmxPort) throws IOException {
+        Files.writeString(folder.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
                   <listen address="127.0.0.1" port="%d"/>
                   <jmx address="127.0.0.1" port="%d"><admin user="admin" password="secret"/></jmx>
                   <virtualDatabase file="vdb.xml"/>
                 </controller>
-                """.formatted(clientPorts.get(i), jmxPorts.get(i)));
+                """.formatted(clientPort, jmxPort));
     }
 
     void start(int i) throws IOException, InterruptedException {

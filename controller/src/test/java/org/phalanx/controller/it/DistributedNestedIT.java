@@ -40,14 +40,7 @@ class DistributedNestedIT {
                       <requestManager replication="RAIDb-1" waitPolicy="all"/>
                     </virtualDatabase>
                     """.formatted(groupUrl));
-            Files.writeString(top.resolve("controller.xml"), """
-                    <?xml version="1.0" encoding="UTF-8"?>
-                    <controller xmlns="urn:phalanx:controller:1">
-                      <listen address="127.0.0.1" port="%d"/>
-                      <jmx address="127.0.0.1" port="%d"><admin user="admin" password="secret"/></jmx>
-                      <virtualDatabase file="vdb.xml"/>
-                    </controller>
-                    """.formatted(port, jmx));
+            ControllerGroup.writeControllerXml(top, port, jmx);
             try (ControllerProcess topController = ControllerProcess.launch(top.resolve("controller.xml"),
                     top.resolve("controller.out"), port)) {
                 String topUrl = "jdbc:phalanx://127.0.0.1:" + port + "/bank?user=app&password=secret";
