@@ -176,7 +176,9 @@ final class Commands {
                     + "); log leader " + (g.logLeader().isEmpty() ? "none" : g.logLeader()));
             println("members " + String.join(", ", g.members()) + "; connected " + String.join(", ", g.connected()));
             println("log index applied here " + g.appliedIndex() + " (committed " + g.commitIndex()
-                    + "), recovery-log position " + g.logPosition());
+                    + (g.firstIndex() > 1 ? ", compacted: held from index " + g.firstIndex() : "")
+                    + "), recovery-log position " + g.logPosition()
+                    + (g.dumpPosition() >= 0 ? " (dump at " + g.dumpPosition() + ")" : ""));
             if (g.memberIndexes().isEmpty()) {
                 println("each member's log index: known on the log's leader" + (g.logLeader().isEmpty() ? ""
                         : " (" + g.logLeader() + ")"));
@@ -204,6 +206,23 @@ final class Commands {
         void run() throws Exception {
             client().vdb(vdb).stepDown();
             println("this controller steps down as primary of " + vdb + "; another member takes over");
+        }
+    }
+
+    @Command(name = "compact-log", description = "On a data member of a distributed virtual database: dump a backend"
+            + " and compact this member's copy of the group's log up to it.")
+    static final class CompactLog extends Base {
+        @Parameters(paramLabel = "<vdb>")
+        String vdb;
+
+        CompactLog(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            long position = client().vdb(vdb).compactGroupLog();
+            println("the group log of " + vdb + " is compacted here up to a dump at log position " + position);
         }
     }
 

@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.dump.DumpInfo;
+import org.phalanx.recoverylog.dump.PortableBackuper;
 import org.phalanx.recoverylog.dump.Progress;
 import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
@@ -204,6 +206,21 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
 
     public DumpInfo restore(String backendName, Path dumpFile, boolean force, Progress progress) throws SQLException {
         return admin.restore(backendName, dumpFile, force, progress);
+    }
+
+    /**
+     * Dumps the first enabled backend (portable format) for the group's compacted log; its
+     * checkpoint is left to the group member, which keeps the log after it under a name of its own.
+     */
+    @Override
+    public long dump(Path dumpFile) throws SQLException {
+        String source = backendStates().entrySet().stream().filter(e -> e.getValue() == BackendState.ENABLED)
+                .map(Map.Entry::getKey).findFirst()
+                .orElseThrow(() -> new SQLException("virtual database " + name + " has no enabled backend to dump",
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code()));
+        DumpInfo info = admin.backup(source, dumpFile, PortableBackuper.FORMAT, Progress.NONE);
+        admin.removeCheckpoint(info.checkpointName());
+        return info.checkpointPosition();
     }
 
     /** The checkpoint a disabled backend can be replayed from, if any. */

@@ -2,14 +2,24 @@ package org.phalanx.controller.config;
 
 import java.time.Duration;
 import org.phalanx.requestmanager.distribution.GroupConfig;
+import org.phalanx.requestmanager.distribution.GroupMember;
 
 /**
  * A virtual database hosted by a group of controllers ({@code <distribution>}).
  *
  * @param appendTimeout how long a write waits for a majority before its outcome counts as unknown
  * @param minorityReads whether the member serves read-only sessions while it sees less than a majority
+ * @param compactAfter  how many entries the member's copy of the group's log holds before it compacts it (0: never
+ *                      by itself)
  */
-public record DistributionConfig(GroupConfig group, Duration appendTimeout, boolean minorityReads) {
+public record DistributionConfig(GroupConfig group, Duration appendTimeout, boolean minorityReads, long compactAfter) {
+    /** Default of {@code compactAfter}: a few megabytes of log on a busy group. */
+    public static final long COMPACT_AFTER = 100_000;
+
+    public GroupMember.Settings memberSettings() {
+        return new GroupMember.Settings(appendTimeout, minorityReads, compactAfter);
+    }
+
     public boolean witness() {
         return group.me().witness();
     }

@@ -166,7 +166,14 @@ public final class VirtualDatabaseConfigReader {
                         + " witnesses");
             }
             String minorityReads = e.attribute("minorityReads", "false").trim();
-            return new DistributionConfig(group, timeout, minorityReads.equals("true") || minorityReads.equals("1"));
+            long compactAfter = DistributionConfig.COMPACT_AFTER;
+            try {
+                compactAfter = Long.parseLong(e.attribute("compactAfter", String.valueOf(compactAfter)).trim());
+            } catch (NumberFormatException ex) {
+                problems.add(e.location("compactAfter"), "compactAfter must be a number of log entries (0: never)");
+            }
+            return new DistributionConfig(group, timeout, minorityReads.equals("true") || minorityReads.equals("1"),
+                    compactAfter);
         } catch (IllegalArgumentException ex) {
             problems.add(e.location(), ex.getMessage());
             return null;

@@ -102,4 +102,10 @@ public interface VirtualDatabaseMXBean {
 
     /** Removes a controller from the group's log configuration. */
     void removeGroupMember(String member) throws SQLException;
+
+    /**
+     * On a data member of a distributed virtual database: dumps one of its backends and compacts its
+     * copy of the group's log up to the dump; returns the dump's recovery-log position.
+     */
+    long compactGroupLog() throws SQLException;
 }

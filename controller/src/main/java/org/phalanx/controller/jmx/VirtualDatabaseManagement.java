@@ -1,6 +1,7 @@
 package org.phalanx.controller.jmx;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -342,6 +343,15 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     @Override
     public void removeGroupMember(String member) throws SQLException {
         group("remove a member").removeMember(member);
+    }
+
+    @Override
+    public long compactGroupLog() throws SQLException {
+        try {
+            return group("compact the group's log").compactLog(Duration.ofMinutes(5));
+        } catch (SQLException e) {
+            throw clean(e);
+        }
     }
 
     private GroupMember<?> group(String action) throws SQLException {

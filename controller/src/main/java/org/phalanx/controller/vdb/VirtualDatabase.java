@@ -169,7 +169,7 @@ public final class VirtualDatabase {
         GroupMember<RequestManager> member;
         try {
             member = GroupMember.start(config.name(), distribution.group(), config.backends(), local,
-                    distribution.appendTimeout(), distribution.minorityReads(), groupLog -> {
+                    distribution.memberSettings(), groupLog -> {
                         // a follower's readers keep no log and no cache: the log's replay changes their backends
                         RequestManagerConfig rmConfig = groupLog == null
                                 ? config.requestManager().toBuilder().cache(null).build()

@@ -29,6 +29,8 @@ final class ControllerGroup implements AutoCloseable {
     /** Per member, the JDBC URLs of its backends (SQLite paths absolute), or none for a witness. */
     private final List<List<String>> backendUrls = new ArrayList<>();
     private final int backendsPerMember;
+    /** More attributes of every member's {@code <distribution>} element. */
+    private String distributionAttributes = "";
     private ControllerProcess[] processes;
 
     /**
@@ -80,6 +82,14 @@ final class ControllerGroup implements AutoCloseable {
         processes = Arrays.copyOf(processes, names.size());
         write(names.size() - 1);
         return names.size() - 1;
+    }
+
+    /** Adds attributes to every member's {@code <distribution>} (before they start), e.g. {@code compactAfter="500"}. */
+    void distributionAttributes(String attributes) throws IOException {
+        distributionAttributes = " " + attributes;
+        for (int i = 0; i < names.size(); i++) {
+            write(i);
+        }
     }
 
     /** JMX on member i (admin/secret). */
@@ -137,11 +147,11 @@ final class ControllerGroup implements AutoCloseable {
                 %s  </backends>
                   <requestManager replication="RAIDb-1" waitPolicy="all"/>
                 %s
-                  <distribution group="bank-group" member="%s" logDir="group-log">
+                  <distribution group="bank-group" member="%s" logDir="group-log"%s>
                 %s  </distribution>
                 </virtualDatabase>
                 """.formatted(VDB, backends, witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
-                members));
+                distributionAttributes, members));
         writeControllerXml(d, clientPorts.get(i), jmxPorts.get(i));
     }
 
@@ -221,7 +231,7 @@ final class ControllerGroup implements AutoCloseable {
         start(follower);
         Thread.sleep(pause.toMillis());
     }
-    /** The last lines of every member's output, for failure messages. */
+
     /** What the members said when drivers asked whether a lost request was applied (exactly-once retries). */
     List<String> outcomesAnswered() throws IOException {
         List<String> answers = new ArrayList<>();
@@ -234,6 +244,7 @@ final class ControllerGroup implements AutoCloseable {
         return answers;
     }
 
+    /** The last lines of every member's output, for failure messages. */
     String outputs() {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < processes.length; i++) {

@@ -104,6 +104,11 @@ final class ControllerJmx implements AutoCloseable {
         server.invoke(vdb, "addGroupMember", new Object[]{member}, ONE_STRING);
     }
 
+    /** Compacts this member's copy of the group's log; the dump's log position. */
+    long compactGroupLog() throws Exception {
+        return (Long) server.invoke(vdb, "compactGroupLog", null, null);
+    }
+
     void disableBackend(String backend) throws Exception {
         server.invoke(vdb, "disableBackend", new Object[]{backend}, ONE_STRING);
     }

@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.hetero.BackendStatements;
 import org.phalanx.requestmanager.recovery.FollowerCatchUp;
+import org.phalanx.requestmanager.recovery.FollowerDumps;
 
 /**
  * What a data member does while it is not the primary: keeps its backends current with its copy of
@@ -34,11 +36,13 @@ final class Following<P extends PrimaryDatabase> {
     private final GroupMember.PrimaryStarter<P> starter;
     /** Told null when the read-only sessions end, so their connections are closed. */
     private final Consumer<P> onSessionsEnd;
+    private final boolean restored;
     private volatile P readers;
     private long readersRetryAt;
 
+    /** @param restoreFrom a dump to restore every backend from first (received in a snapshot), or null */
     Following(String virtualDatabase, String self, List<BackendConfig> backendConfigs, RecoveryLog local,
-              GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd) {
+              MemberDumps.Dump restoreFrom, GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd) {
         this.virtualDatabase = virtualDatabase;
         this.self = self;
         this.local = local;
@@ -50,6 +54,7 @@ final class Following<P extends PrimaryDatabase> {
         }
         BackendStatements statements = new BackendStatements(backends);
         backends.forEach(b -> b.useStatements(statements::forBackend));
+        this.restored = restoreFrom == null || restore(restoreFrom);
         FollowerCatchUp made = null;
         try {
             made = new FollowerCatchUp(virtualDatabase, backends, local);
@@ -58,6 +63,40 @@ final class Following<P extends PrimaryDatabase> {
                     virtualDatabase, self, e.getMessage());
         }
         this.catchUp = made;
+    }
+
+    private boolean restore(MemberDumps.Dump dump) {
+        LOG.info("virtual database {}: {} restores its backends from the group's dump at log position {} ({})",
+                virtualDatabase, self, dump.position(), dump.file());
+        try {
+            FollowerDumps.restore(backends, local, dump.file(), dump.position());
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            LOG.error("virtual database {}: {} could not restore its backends from the group's dump (tried again): {}",
+                    virtualDatabase, self, e.getMessage());
+            return false;
+        }
+    }
+
+    /** Whether the backends hold the dump they were to be restored from (true when there was none). */
+    boolean restored() {
+        return restored;
+    }
+
+    /**
+     * Dumps a followed backend into {@code file}, if the backends hold exactly the
+     * log up to a position now (none of their transactions open); returns that position, or -1.
+     */
+    long dump(Path file) throws SQLException {
+        if (catchUp == null || catchUp.followed().isEmpty()) {
+            return -1;
+        }
+        catchUp.pass();
+        long at = catchUp.exactPosition();
+        if (at >= 0) {
+            FollowerDumps.take(catchUp.followed().get(0), file, at);
+        }
+        return at;
     }
 
     /**

@@ -1,6 +1,9 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,13 +14,17 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
+import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.EntryBytes;
+import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
@@ -42,6 +49,11 @@ import org.phalanx.requestmanager.config.BackendConfig;
  * sessions. Entries of an epoch that is over are applied nowhere, so a deposed primary cannot
  * write behind its successor; a primary whose append fails (no majority, or deposed) steps down at
  * once. A witness member holds no backends and never claims: it only votes.
+ *
+ * <p>A data member compacts its copy of the group's log ({@link #compactLog}, or once it holds
+ * {@code compactAfter} entries): it dumps one of its backends, and its snapshot of the log carries
+ * that dump and the entries after it ({@link GroupSnapshot}); a member that lacks what the dump
+ * replaced restores it onto its backends before following again ({@link MemberDumps}).
  */
 public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(GroupMember.class);
@@ -64,11 +76,32 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         P start(RecoveryLog log) throws SQLException;
     }
 
+    /**
+     * How a member behaves.
+     *
+     * @param appendTimeout how long an append may wait for a majority before its outcome counts as unknown;
+     *                      also how long this member may see less than a majority of the group before it
+     *                      stops serving sessions
+     * @param minorityReads whether it serves read-only sessions all the same while it does
+     * @param compactAfter  how many entries its copy of the group's log holds before it compacts it (0: only
+     *                      when an operator asks)
+     */
+    public record Settings(Duration appendTimeout, boolean minorityReads, long compactAfter) {
+    }
+
     private final String virtualDatabase;
     private final GroupConfig config;
     private final List<BackendConfig> backendConfigs;
     /** Null on a witness. */
     private final LocalLogCopy copy;
+    /** Null on a witness. */
+    private final MemberDumps dumps;
+    private final long compactAfter;
+    /** An operator's request to compact, completed with the dump's position by the watcher. */
+    private volatile CompletableFuture<Long> compactionAsked;
+    /** When an automatic compaction that failed, or a restore of a received dump that failed, is tried again. */
+    private long compactRetryAt;
+    private long restoreRetryAt;
     private final PrimaryStarter<P> starter;
     /**
      * Told the request manager when this controller starts serving, and null when it stops (before
@@ -99,15 +132,17 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private volatile Following<P> following;
 
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
-                        RecoveryLog local, PrimaryStarter<P> starter, Consumer<P> onPrimaryChange,
-                        Duration cutOffGrace, boolean minorityReads) {
+                        RecoveryLog local, PrimaryStarter<P> starter, Consumer<P> onPrimaryChange, Settings settings) {
         this.virtualDatabase = virtualDatabase;
-        this.cutOffGraceNanos = cutOffGrace.toNanos();
-        this.minorityReads = minorityReads;
+        this.cutOffGraceNanos = settings.appendTimeout().toNanos();
+        this.minorityReads = settings.minorityReads();
+        this.compactAfter = settings.compactAfter();
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
         this.copy = local == null ? null : new LocalLogCopy(local,
                 backendConfigs.stream().map(BackendConfig::name).collect(Collectors.toSet()), outcomes);
+        this.dumps = local == null ? null
+                : new MemberDumps(copy.local(), config.logDir().resolve("dumps"), config.groupName() + "-" + config.self());
         this.starter = starter;
         this.onPrimaryChange = onPrimaryChange;
         this.watcher = new Thread(this::watch, "phalanx-group-" + virtualDatabase);
@@ -119,26 +154,21 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * says so.
      *
      * @param local          this controller's recovery log (its copy of the group's); null on a witness
-     * @param appendTimeout  how long an append may wait for a majority before its outcome counts as unknown;
-     *                       also how long this member may see less than a majority of the group before it
-     *                       stops serving sessions
-     * @param minorityReads  whether it serves read-only sessions all the same while it does
      */
     public static <P extends PrimaryDatabase> GroupMember<P> start(String virtualDatabase, GroupConfig config,
                                                                    List<BackendConfig> backendConfigs, RecoveryLog local,
-                                                                   Duration appendTimeout, boolean minorityReads,
-                                                                   PrimaryStarter<P> starter,
+                                                                   Settings settings, PrimaryStarter<P> starter,
                                                                    Consumer<P> onPrimaryChange) throws Exception {
         if (config.me().witness() != (local == null)) {
             throw new IllegalArgumentException("a witness keeps no recovery log, and a data member needs one");
         }
         GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, local, starter,
-                onPrimaryChange, appendTimeout, minorityReads);
+                onPrimaryChange, settings);
         if (member.copy != null) {
             member.follow();
         }
         try {
-            member.log = ReplicatedLog.start(config, member::apply, appendTimeout);
+            member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
         } catch (Exception e) {
             member.stopFollowing();
             throw e;
@@ -150,6 +180,23 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     }
 
     // ------------------------------------------------------------------ the log's state machine
+
+    private final class StateMachine implements ReplicatedLog.Applier {
+        @Override
+        public byte[] apply(long index, byte[] entry) throws Exception {
+            return GroupMember.this.apply(index, entry);
+        }
+
+        @Override
+        public void saveState(DataOutput out) throws IOException {
+            GroupMember.this.saveState(out);
+        }
+
+        @Override
+        public void loadState(DataInput in) throws IOException {
+            GroupMember.this.loadState(in);
+        }
+    }
 
     private byte[] apply(long index, byte[] bytes) throws Exception {
         GroupEntry entry = GroupEntry.decode(bytes);
@@ -179,6 +226,61 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             }
         }
         return APPLIED_ANSWER;
+    }
+
+    /**
+     * A snapshot of the log up to the last entry applied: the role, and on a data member its copy of
+     * the recovery log from its dump on (or all of it, before its first dump).
+     */
+    private void saveState(DataOutput out) throws IOException {
+        if (copy == null) {
+            GroupSnapshot.writeRole(out, role);
+            return;
+        }
+        copy.settle(); // what was handed over is durable, so the copy can be read up to there
+        RecoveryLog local = copy.local();
+        MemberDumps.Dump dump = dumps.current();
+        long purged = local.purgedThrough();
+        boolean withDump = dump != null && dump.position() >= purged;
+        long from = withDump ? dump.position() : purged;
+        try (CloseableIterator<LogEntry> entries = local.read(from)) {
+            GroupSnapshot.write(out, role, copy.handed(), from, withDump ? dump.file() : null, entries);
+        }
+    }
+
+    /**
+     * A snapshot in place of the entries it replaced: the leader's, for a member that lacks entries
+     * it no longer holds, or this member's own, at a restart (its copy then holds all it carries).
+     */
+    private void loadState(DataInput in) throws IOException {
+        GroupSnapshot snapshot = GroupSnapshot.read(in);
+        role = snapshot.role();
+        LockSupport.unpark(watcher);
+        if (copy == null) {
+            return; // a witness keeps the role only
+        }
+        long handed = copy.handed();
+        if (!snapshot.carriesLog()) {
+            copy.damaged("the group's log leader sent a witness's snapshot, which carries no recovery-log entries"
+                    + " (this member's copy ends at position " + handed + ")");
+            return;
+        }
+        if (snapshot.position() <= handed) {
+            return; // its copy holds all of it
+        }
+        if (handed < snapshot.from()) {
+            if (snapshot.dump() == null) {
+                copy.damaged("the group's snapshot carries the log after position " + snapshot.from()
+                        + " without a dump, and this member's copy ends at position " + handed);
+                return;
+            }
+            dumps.received(snapshot.from(), snapshot.dump()); // restored onto the backends before they follow again
+            LOG.info("virtual database {}: {} received the group's dump at log position {} (its copy ended at {})",
+                    virtualDatabase, config.self(), snapshot.from(), handed);
+        }
+        for (LogEntry e : snapshot.entries()) {
+            copy.hand(e, false);
+        }
     }
 
     // ------------------------------------------------------------------ the role, watched
@@ -219,9 +321,15 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             startServing(r);
             return;
         }
+        MemberDumps.Dump restore = dumps.pendingRestore();
+        if (primary == null && restore != null) {
+            restoreBackends(restore);
+            return;
+        }
         if (primary == null && following != null && copy.damage() == null) {
             following.step(cutOff && !minorityReads);
         }
+        compactIfDue();
         if (primary == null && isCandidate(r)) {
             claim(new GroupEntry.Claim(r.epoch() + 1, config.self(), run));
         }
@@ -246,7 +354,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * that ended) and this member should take it.
      */
     private boolean isCandidate(PrimaryRole r) {
-        if (copy.damage() != null) {
+        if (copy.damage() != null || dumps.pendingRestore() != null) {
             return false;
         }
         Set<String> connected = log.connected();
@@ -278,7 +386,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     }
 
     private void startServing(PrimaryRole r) {
-        if (copy.damage() != null || !copy.settle()) {
+        if (copy.damage() != null || dumps.pendingRestore() != null || !copy.settle()) {
             givenUp = r.epoch();
             return;
         }
@@ -314,8 +422,99 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     }
 
     private void follow() {
-        following = new Following<>(virtualDatabase, config.self(), backendConfigs, copy.local(), starter,
+        following = new Following<>(virtualDatabase, config.self(), backendConfigs, copy.local(), null, starter,
                 onPrimaryChange);
+    }
+
+    /** Restores every backend from a dump received in a snapshot, then follows the log from there. */
+    private void restoreBackends(MemberDumps.Dump restore) {
+        long now = System.nanoTime();
+        if (now - restoreRetryAt < 0) {
+            return;
+        }
+        stopFollowing();
+        following = new Following<>(virtualDatabase, config.self(), backendConfigs, copy.local(), restore, starter,
+                onPrimaryChange);
+        if (following.restored()) {
+            dumps.restored();
+        } else {
+            restoreRetryAt = now + Duration.ofSeconds(5).toNanos();
+        }
+    }
+
+    // ------------------------------------------------------------------ compaction
+
+    /**
+     * Operator action on a data member: dumps one of its backends and compacts its copy of the
+     * group's log up to the dump (its snapshot then carries the dump and the entries after it);
+     * purges its recovery log as far as its checkpoints allow. Returns the dump's log position.
+     * A follower dumps at the first moment its backends hold exactly the log (no transaction open).
+     */
+    public long compactLog(Duration wait) throws SQLException {
+        if (copy == null) {
+            throw new SQLException("controller " + config.self() + " is a witness of group " + config.groupName()
+                    + ": it keeps no dump, and its log is not compacted", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        CompletableFuture<Long> asked = new CompletableFuture<>();
+        compactionAsked = asked;
+        LockSupport.unpark(watcher);
+        try {
+            return asked.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
+        } catch (TimeoutException e) {
+            throw new SQLException("controller " + config.self() + " could not compact the log of group "
+                    + config.groupName() + " within " + wait.toSeconds() + " s (a follower dumps only when no"
+                    + " transaction is open on its backends)", SqlState.QUERY_CANCELED.code());
+        } catch (ExecutionException e) {
+            throw new SQLException("controller " + config.self() + " could not compact the log of group "
+                    + config.groupName() + ": " + e.getCause().getMessage(), SqlState.IO_ERROR.code(), e.getCause());
+        } finally {
+            compactionAsked = null;
+        }
+    }
+
+    /** On the watcher: compacts when asked, or when the log holds {@code compactAfter} entries. */
+    private void compactIfDue() {
+        CompletableFuture<Long> asked = compactionAsked;
+        boolean due = compactAfter > 0 && log.commitIndex() - log.firstIndex() >= compactAfter
+                && System.nanoTime() - compactRetryAt >= 0;
+        if (asked == null && !due || copy.damage() != null) {
+            return;
+        }
+        try {
+            long position = compact();
+            if (position >= 0 && asked != null) {
+                asked.complete(position);
+            }
+        } catch (Exception e) {
+            LOG.warn("virtual database {}: {} could not compact the log of group {}: {}", virtualDatabase,
+                    config.self(), config.groupName(), e.toString());
+            if (asked != null) {
+                asked.completeExceptionally(e);
+            } else {
+                compactRetryAt = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+            }
+        }
+    }
+
+    /** Dumps a backend, compacts the log up to it, purges the recovery log; -1 when a follower cannot dump now. */
+    private long compact() throws Exception {
+        P rm = primary;
+        Following<P> f = following;
+        Path file = dumps.newFile();
+        long position = rm != null ? rm.dump(file) : f != null ? f.dump(file) : -1;
+        if (position < 0) {
+            return -1;
+        }
+        dumps.taken(position, file);
+        log.compact();
+        long purged = copy.local().purge();
+        LOG.info("virtual database {}: {} compacted its log of group {}: a dump at log position {}, the group's log"
+                + " now from index {}, {} recovery-log entries purged", virtualDatabase, config.self(),
+                config.groupName(), position, log.firstIndex(), purged);
+        return position;
     }
 
     private void stopFollowing() {
@@ -397,6 +596,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         }
         return new GroupStatus(config.groupName(), config.self(), config.me().witness(), r.member(), r.epoch(),
                 log.leader(), log.members(), List.copyOf(log.connected()), log.lastApplied(), log.commitIndex(),
+                log.firstIndex(), dumps == null || dumps.current() == null ? -1 : dumps.current().position(),
                 log.memberIndexes(),
                 copy == null ? 0 : copy.local().lastPosition(), backends);
     }

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param connected    the members this one is connected to
  * @param appliedIndex the group log's last index applied here
  * @param commitIndex  the group log's last index known committed here
+ * @param firstIndex   the first index this member's log still holds (above 1 once compacted)
+ * @param dumpPosition the recovery-log position of the dump this member's snapshots carry, or -1
  * @param memberIndexes on the log's leader, each member's last log index (its lag: the commit index
  *                     minus it); empty on the other members
  * @param logPosition  the last recovery-log position in this member's copy
@@ -20,5 +22,5 @@ import java.util.Map;
  */
 public record GroupStatus(String group, String self, boolean witness, String primary, long epoch, String raftLeader,
                           List<String> members, List<String> connected, long appliedIndex, long commitIndex,
-                          Map<String, Long> memberIndexes, long logPosition, Map<String, String> backends) {
+                          long firstIndex, long dumpPosition, Map<String, Long> memberIndexes, long logPosition, Map<String, String> backends) {
 }

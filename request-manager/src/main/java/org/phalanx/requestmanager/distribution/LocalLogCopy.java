@@ -74,6 +74,11 @@ final class LocalLogCopy {
         });
     }
 
+    /** The last position handed to the copy (called by the applier's thread). */
+    long handed() {
+        return handed;
+    }
+
     /** When the entry this member appended at {@code position} is durable in its copy. */
     CompletableFuture<Void> durable(long position) {
         CompletableFuture<Void> f = own.remove(position);

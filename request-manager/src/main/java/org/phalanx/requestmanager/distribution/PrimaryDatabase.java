@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +16,12 @@ public interface PrimaryDatabase {
 
     /** The last log position written. */
     long lastPosition();
+
+    /**
+     * Dumps the virtual database from one of its backends into {@code dumpFile} (portable format)
+     * while it keeps serving; returns the recovery-log position the dump reflects.
+     */
+    long dump(Path dumpFile) throws SQLException;
 
     /** Backend name to state, in configuration order. */
     Map<String, BackendState> backendStates();

@@ -38,6 +38,10 @@ import org.jgroups.raft.util.CommitTable;
  * no leader committed it within the timeout; the entry may still be committed later (a leader that
  * died holding it, then re-elected with it), so applying must be idempotent — the applier gets each
  * entry's index, which a state stored with its data can compare.
+ *
+ * <p>{@link #compact()} replaces the log's applied part by a snapshot of the applier's state
+ * ({@link Applier#saveState}); a member that lacks entries no longer in the leader's log receives
+ * the leader's snapshot instead ({@link Applier#loadState}), as does a restarting member its own.
  */
 public final class ReplicatedLog implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(ReplicatedLog.class);
@@ -47,6 +51,18 @@ public final class ReplicatedLog implements AutoCloseable {
     public interface Applier {
         /** @return what the append of this entry completes with on the member that appended it */
         byte[] apply(long index, byte[] entry) throws Exception;
+
+        /**
+         * Writes what applying every entry so far made of the state, for a snapshot (called between
+         * two applies, by the thread that applies). The default writes nothing: the log cannot be
+         * compacted usefully.
+         */
+        default void saveState(DataOutput out) throws Exception {
+        }
+
+        /** Takes the state a snapshot holds, in place of applying the entries it replaces. */
+        default void loadState(DataInput in) throws Exception {
+        }
     }
 
     private final GroupConfig config;
@@ -160,6 +176,20 @@ public final class ReplicatedLog implements AutoCloseable {
         return indexes;
     }
 
+    /**
+     * Replaces the entries applied here by a snapshot of the applier's state; returns once it is
+     * taken. Each member compacts its own log; the leader sends its snapshot to a member that lacks
+     * entries it no longer holds.
+     */
+    public void compact() throws Exception {
+        raft.raft().snapshot();
+    }
+
+    /** The index of the first entry this member's log still holds (1 until it is compacted). */
+    public long firstIndex() {
+        return Math.max(1, raft.raft().log().firstAppended());
+    }
+
     /** The index of the last entry known committed here. */
     public long commitIndex() {
         return raft.commitIndex();
@@ -219,13 +249,20 @@ public final class ReplicatedLog implements AutoCloseable {
             return null; // the answer goes to the appending member's own future, not over the network
         }
 
-        /** No snapshots yet (the log is never compacted): a member catching up replays it from the start. */
+        /** Called by jgroups-raft when it takes a snapshot (at {@link #compact()}, or to send one). */
         @Override
-        public void readContentFrom(DataInput in) {
+        public void writeContentTo(DataOutput out) throws Exception {
+            out.writeLong(applied);
+            applier.saveState(out);
         }
 
+        /** Called with a snapshot received from the leader, or with this member's own at a restart. */
         @Override
-        public void writeContentTo(DataOutput out) {
+        public void readContentFrom(DataInput in) throws Exception {
+            long index = in.readLong();
+            applier.loadState(in);
+            applied = index;
+            LOG.info("group {}: {} took a snapshot of the log up to index {}", config.groupName(), config.self(), index);
         }
     }
 }

@@ -74,6 +74,14 @@ public final class FollowerCatchUp {
         return Math.max(caughtUpTo, 0);
     }
 
+    /**
+     * The position the followed backends hold exactly — every committed unit up to it, and no
+     * transaction open there, whose writes would wait for its commit — or -1 when they do not now.
+     */
+    public long exactPosition() {
+        return caughtUpTo >= 0 && floor == caughtUpTo ? caughtUpTo : -1;
+    }
+
     /** Brings the followed backends to the copy's end. */
     public void pass() {
         long last = log.lastPosition();

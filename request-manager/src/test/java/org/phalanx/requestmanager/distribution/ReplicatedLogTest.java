@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,11 +54,34 @@ class ReplicatedLogTest {
         List<String> applied = Collections.synchronizedList(new ArrayList<>());
         appliedBy.put(id, applied);
         GroupConfig config = new GroupConfig("test-group", id, members, "127.0.0.1", dir.resolve(id));
-        ReplicatedLog log = ReplicatedLog.start(config, (index, entry) -> {
-            String text = new String(entry, StandardCharsets.UTF_8);
-            assertEquals(applied.size() + 1, index, "indexes follow each other");
-            applied.add(text);
-            return ("applied " + text + " at " + index).getBytes(StandardCharsets.UTF_8);
+        ReplicatedLog log = ReplicatedLog.start(config, new ReplicatedLog.Applier() {
+            @Override
+            public byte[] apply(long index, byte[] entry) {
+                String text = new String(entry, StandardCharsets.UTF_8);
+                assertEquals(applied.size() + 1, index, "indexes follow each other");
+                applied.add(text);
+                return ("applied " + text + " at " + index).getBytes(StandardCharsets.UTF_8);
+            }
+
+            /** The state is the list of entries applied. */
+            @Override
+            public void saveState(DataOutput out) throws IOException {
+                List<String> copy = List.copyOf(applied);
+                out.writeInt(copy.size());
+                for (String e : copy) {
+                    out.writeUTF(e);
+                }
+            }
+
+            @Override
+            public void loadState(DataInput in) throws IOException {
+                List<String> loaded = new ArrayList<>();
+                for (int n = in.readInt(); n > 0; n--) {
+                    loaded.add(in.readUTF());
+                }
+                applied.clear();
+                applied.addAll(loaded);
+            }
         }, TIMEOUT);
         logs.put(id, log);
         return log;
@@ -125,6 +151,33 @@ class ReplicatedLogTest {
         start(leader);
         awaitSameEntries(next);
         assertEquals(62, appliedBy.get(leader).size());
+    }
+
+    @Test
+    void aMemberBehindACompactedLogTakesTheLeadersSnapshot() throws Exception {
+        start("a");
+        start("b");
+        String leader = awaitLeader();
+        for (int i = 0; i < 30; i++) {
+            append(logs.get(leader), "e" + i);
+        }
+        awaitSameEntries(leader);
+        logs.get(leader).compact();
+        assertTrue(logs.get(leader).firstIndex() > 1, "the leader's log is compacted");
+
+        // a member that never saw the log: the leader no longer holds its start, so it sends its snapshot
+        start("c");
+        append(logs.get(leader), "after");
+        awaitSameEntries(leader);
+        assertEquals(31, appliedBy.get("c").size());
+        assertTrue(logs.get("c").firstIndex() > 1, "c's log starts at the snapshot");
+
+        // restarted, it takes its own snapshot, then the entries after it
+        logs.remove("c").close();
+        append(logs.get(leader), "while c is away");
+        start("c");
+        awaitSameEntries(leader);
+        assertEquals(32, appliedBy.get("c").size());
     }
 
     @Test

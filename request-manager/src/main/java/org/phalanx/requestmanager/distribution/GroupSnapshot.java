@@ -1,0 +1,112 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.phalanx.recoverylog.EntryBytes;
+import org.phalanx.recoverylog.LogEntry;
+
+/**
+ * What a member's snapshot of the group's log holds in place of the entries it replaces
+ * ({@link ReplicatedLog#compact()}): who is primary, and, from a data member, the recovery-log
+ * entries those entries carried — the ones after the member's last dump of the virtual database,
+ * with that dump, or all of them while it has none. A member that lacks only entries takes them;
+ * one that lacks what the dump replaced restores the dump onto its backends first.
+ *
+ * @param role     who is primary at the snapshot's index
+ * @param position the last recovery-log position the snapshot carries; -1 for a witness's, which carries none
+ * @param from     the entries are those after this position (the dump's, or 0)
+ * @param dump     the dump taken at {@code from}, or null
+ * @param entries  the recovery-log entries after {@code from}, up to {@code position}
+ */
+record GroupSnapshot(PrimaryRole role, long position, long from, byte[] dump, List<LogEntry> entries) {
+    private static final byte VERSION = 1;
+
+    /** Whether it carries the recovery log (a witness's snapshot does not). */
+    boolean carriesLog() {
+        return position >= 0;
+    }
+
+    /** A witness's: the role only. */
+    static void writeRole(DataOutput out, PrimaryRole role) throws IOException {
+        out.writeByte(VERSION);
+        writeRoleOnly(out, role);
+        out.writeLong(-1);
+    }
+
+    /** A data member's: the role, the dump (if any) and the entries after it, streamed from its copy of the log. */
+    static void write(DataOutput out, PrimaryRole role, long position, long from, Path dump,
+                      Iterator<LogEntry> entries) throws IOException {
+        out.writeByte(VERSION);
+        writeRoleOnly(out, role);
+        out.writeLong(position);
+        out.writeLong(from);
+        if (dump == null) {
+            out.writeInt(-1);
+        } else {
+            byte[] bytes = Files.readAllBytes(dump);
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+        while (entries.hasNext()) {
+            LogEntry e = entries.next();
+            if (e.position() > position) {
+                break;
+            }
+            byte[] bytes = EntryBytes.encode(e);
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+        out.writeInt(-1);
+    }
+
+    static GroupSnapshot read(DataInput in) throws IOException {
+        byte version = in.readByte();
+        if (version != VERSION) {
+            throw new IOException("unknown group snapshot version " + version);
+        }
+        PrimaryRole role = new PrimaryRole(in.readLong(), orNull(in.readUTF()), orNull(in.readUTF()),
+                orNull(in.readUTF()));
+        long position = in.readLong();
+        if (position < 0) {
+            return new GroupSnapshot(role, -1, -1, null, List.of());
+        }
+        long from = in.readLong();
+        byte[] dump = bytes(in);
+        List<LogEntry> entries = new ArrayList<>();
+        for (byte[] e = bytes(in); e != null; e = bytes(in)) {
+            entries.add(EntryBytes.decode(e));
+        }
+        return new GroupSnapshot(role, position, from, dump, entries);
+    }
+
+    private static void writeRoleOnly(DataOutput out, PrimaryRole role) throws IOException {
+        out.writeLong(role.epoch());
+        out.writeUTF(orEmpty(role.member()));
+        out.writeUTF(orEmpty(role.run()));
+        out.writeUTF(orEmpty(role.resigned()));
+    }
+
+    private static byte[] bytes(DataInput in) throws IOException {
+        int length = in.readInt();
+        if (length < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        return bytes;
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String orNull(String s) {
+        return s.isEmpty() ? null : s;
+    }
+}
