@@ -226,6 +226,25 @@ final class Commands {
         }
     }
 
+    @Command(name = "take-over", description = "On the primary of a distributed virtual database: take over the"
+            + " backends of a member gone for good (those this controller declares with owner).")
+    static final class TakeOver extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<member>")
+        String member;
+
+        TakeOver(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            String[] taken = client().vdb(vdb).takeOverBackends(member);
+            println("backends of " + member + " taken over and in service here: " + String.join(", ", taken));
+        }
+    }
+
     @Command(name = "add-member", description = "Add a controller to a distributed virtual database's group.")
     static final class AddMember extends Base {
         @Parameters(index = "0", paramLabel = "<vdb>")

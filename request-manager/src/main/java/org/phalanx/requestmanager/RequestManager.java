@@ -223,6 +223,11 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         return info.checkpointPosition();
     }
 
+    @Override
+    public void adoptBackend(String backendName) throws SQLException {
+        admin.adoptBackend(backendName);
+    }
+
     /** The checkpoint a disabled backend can be replayed from, if any. */
     public Optional<Long> checkpointOf(String backendName) {
         return admin.checkpointOf(backendName);

@@ -87,6 +87,14 @@ public final class VirtualDatabaseConfigReader {
         }
         RecoveryLogConfig recoveryLog = root.child("recoveryLog").map(e -> recoveryLog(e, backends)).orElse(null);
         DistributionConfig distribution = root.child("distribution").map(this::distribution).orElse(null);
+        if (distribution == null) {
+            for (XmlElement b : root.child("backends").orElseThrow().children("backend")) {
+                if (b.attribute("owner", null) != null) {
+                    problems.add(b.location("owner"), "owner names a member of a group: only a distributed virtual"
+                            + " database (<distribution>) has backends of other members");
+                }
+            }
+        }
         checkBackendsAndLog(distribution, backends, recoveryLog);
         if (distribution != null && replication.isPartial()) {
             // a follower applies every entry to every backend of its own; placement per member is not built
@@ -117,6 +125,32 @@ public final class VirtualDatabaseConfigReader {
             problems.add(root.child("distribution").orElseThrow().location(), "a distributed virtual database needs a"
                     + " <recoveryLog>: it holds this controller's copy of the group's log");
         }
+    }
+
+    /**
+     * The backends of other data members this one declares ({@code owner}), to take over when their
+     * owner is gone; this member keeps at least one of its own.
+     */
+    private Map<String, String> standby(GroupConfig group) {
+        Map<String, String> standby = new LinkedHashMap<>();
+        XmlElement backendsElement = root.child("backends").orElseThrow();
+        int own = 0;
+        for (XmlElement b : backendsElement.children("backend")) {
+            String owner = b.attribute("owner", null);
+            if (owner == null || owner.trim().equals(group.self())) {
+                own++;
+            } else if (!group.dataMembers().contains(owner.trim())) {
+                problems.add(b.location("owner"), "owner '" + owner.trim() + "' is not a data member of group "
+                        + group.groupName() + " " + group.dataMembers());
+            } else {
+                standby.put(b.required("name"), owner.trim());
+            }
+        }
+        if (own == 0 && !standby.isEmpty()) {
+            problems.add(backendsElement.location(), "every backend is another member's (owner): this controller"
+                    + " needs at least one of its own");
+        }
+        return standby;
     }
 
     /** The group: unique member names, this controller among them, host:port addresses, at least three members. */
@@ -173,7 +207,7 @@ public final class VirtualDatabaseConfigReader {
                 problems.add(e.location("compactAfter"), "compactAfter must be a number of log entries (0: never)");
             }
             return new DistributionConfig(group, timeout, minorityReads.equals("true") || minorityReads.equals("1"),
-                    compactAfter);
+                    compactAfter, standby(group));
         } catch (IllegalArgumentException ex) {
             problems.add(e.location(), ex.getMessage());
             return null;

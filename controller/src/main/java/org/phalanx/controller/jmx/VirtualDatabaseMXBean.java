@@ -108,4 +108,10 @@ public interface VirtualDatabaseMXBean {
      * copy of the group's log up to the dump; returns the dump's recovery-log position.
      */
     long compactGroupLog() throws SQLException;
+
+    /**
+     * On the primary of a distributed virtual database: takes over the backends of {@code member}
+     * (gone for good) that this controller declares with {@code owner}; returns those taken into service.
+     */
+    String[] takeOverBackends(String member) throws SQLException;
 }

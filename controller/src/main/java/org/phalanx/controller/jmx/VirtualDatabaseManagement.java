@@ -346,6 +346,15 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     }
 
     @Override
+    public String[] takeOverBackends(String member) throws SQLException {
+        try {
+            return group("take over backends").takeOver(member).toArray(String[]::new);
+        } catch (SQLException e) {
+            throw clean(e);
+        }
+    }
+
+    @Override
     public long compactGroupLog() throws SQLException {
         try {
             return group("compact the group's log").compactLog(Duration.ofMinutes(5));

@@ -168,14 +168,14 @@ public final class VirtualDatabase {
         ServingChanges servingChanges = new ServingChanges();
         GroupMember<RequestManager> member;
         try {
-            member = GroupMember.start(config.name(), distribution.group(), config.backends(), local,
-                    distribution.memberSettings(), groupLog -> {
+            member = GroupMember.start(config.name(), distribution.group(), config.backends(), distribution.standby(),
+                    local, distribution.memberSettings(), (groupLog, backends) -> {
                         // a follower's readers keep no log and no cache: the log's replay changes their backends
                         RequestManagerConfig rmConfig = groupLog == null
                                 ? config.requestManager().toBuilder().cache(null).build()
                                 : config.requestManager().toBuilder().recovery(new RecoveryConfig(groupLog, true,
                                         logConfig.checkpointEvery(), logConfig.checkpointEveryWrites())).build();
-                        RequestManager rm = new RequestManager(config.name(), rmConfig, config.backends());
+                        RequestManager rm = new RequestManager(config.name(), rmConfig, backends);
                         try {
                             rm.start();
                         } catch (SQLException | RuntimeException e) {

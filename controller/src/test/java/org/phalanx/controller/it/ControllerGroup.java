@@ -29,6 +29,8 @@ final class ControllerGroup implements AutoCloseable {
     /** Per member, the JDBC URLs of its backends (SQLite paths absolute), or none for a witness. */
     private final List<List<String>> backendUrls = new ArrayList<>();
     private final int backendsPerMember;
+    /** Per member, the members whose backends it also declares (standby, {@code owner="..."}). */
+    private final List<List<Integer>> standbyOwners = new ArrayList<>();
     /** More attributes of every member's {@code <distribution>} element. */
     private String distributionAttributes = "";
     private ControllerProcess[] processes;
@@ -66,6 +68,7 @@ final class ControllerGroup implements AutoCloseable {
             }
         }
         backendUrls.add(own);
+        standbyOwners.add(new ArrayList<>());
         names.add("c" + (names.size() + 1));
         clientPorts.add(Ports.free());
         groupPorts.add(Ports.free());
@@ -90,6 +93,17 @@ final class ControllerGroup implements AutoCloseable {
         for (int i = 0; i < names.size(); i++) {
             write(i);
         }
+    }
+
+    /** Member i also declares the backends of member {@code owner}, to take them over (before they start). */
+    void declareStandby(int i, int owner) throws IOException {
+        standbyOwners.get(i).add(owner);
+        write(i);
+    }
+
+    /** The name member i gives the b-th backend (from 0) of member {@code owner}, as that member does. */
+    String backendName(int owner, int b) {
+        return names.get(owner) + "-db" + (b + 1);
     }
 
     /** JMX on member i (admin/secret). */
@@ -122,16 +136,10 @@ final class ControllerGroup implements AutoCloseable {
     private void write(int i) throws IOException {
         Path d = Files.createDirectories(folder(i));
         StringBuilder backends = new StringBuilder();
-        List<String> urls = backendUrls.get(i);
-        for (int b = 0; b < urls.size(); b++) {
-            String url = urls.get(b);
-            DatabaseServer server = Arrays.stream(DatabaseServer.values()).filter(engine -> engine.serves(url))
-                    .findFirst().orElse(null);
-            // each member names its backends its own way: a follower applies every entry to all of its own
-            backends.append("    <backend name=\"").append(names.get(i)).append("-db").append(b + 1).append("\" url=\"")
-                    .append(url).append('"')
-                    .append(server == null ? "" : " user=\"" + server.user() + "\" password=\"" + server.password() + "\"")
-                    .append("/>\n");
+        // each member names its backends its own way: a follower applies every entry to all of its own
+        backendElements(backends, i, "");
+        for (int owner : standbyOwners.get(i)) {
+            backendElements(backends, owner, " owner=\"" + names.get(owner) + "\"");
         }
         StringBuilder members = new StringBuilder();
         for (int m = 0; m < names.size(); m++) {
@@ -153,6 +161,19 @@ final class ControllerGroup implements AutoCloseable {
                 """.formatted(VDB, backends, witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
                 distributionAttributes, members));
         writeControllerXml(d, clientPorts.get(i), jmxPorts.get(i));
+    }
+
+    private void backendElements(StringBuilder backends, int owner, String attributes) {
+        List<String> urls = backendUrls.get(owner);
+        for (int b = 0; b < urls.size(); b++) {
+            String url = urls.get(b);
+            DatabaseServer server = Arrays.stream(DatabaseServer.values()).filter(engine -> engine.serves(url))
+                    .findFirst().orElse(null);
+            backends.append("    <backend name=\"").append(backendName(owner, b)).append("\" url=\"").append(url)
+                    .append('"').append(attributes)
+                    .append(server == null ? "" : " user=\"" + server.user() + "\" password=\"" + server.password() + "\"")
+                    .append("/>\n");
+        }
     }
 
     /** A controller.xml in {@code folder} hosting its vdb.xml, on 127.0.0.1, JMX admin/secret. */

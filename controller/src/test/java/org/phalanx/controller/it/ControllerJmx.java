@@ -104,6 +104,11 @@ final class ControllerJmx implements AutoCloseable {
         server.invoke(vdb, "addGroupMember", new Object[]{member}, ONE_STRING);
     }
 
+    /** On the primary: takes over the backends of a gone member; those taken into service. */
+    String[] takeOverBackends(String member) throws Exception {
+        return (String[]) server.invoke(vdb, "takeOverBackends", new Object[]{member}, ONE_STRING);
+    }
+
     /** Compacts this member's copy of the group's log; the dump's log position. */
     long compactGroupLog() throws Exception {
         return (Long) server.invoke(vdb, "compactGroupLog", null, null);

@@ -40,7 +40,10 @@ final class Following<P extends PrimaryDatabase> {
     private volatile P readers;
     private long readersRetryAt;
 
-    /** @param restoreFrom a dump to restore every backend from first (received in a snapshot), or null */
+    /**
+     * @param backendConfigs the backends this member holds now
+     * @param restoreFrom    a dump to restore every backend from first (received in a snapshot), or null
+     */
     Following(String virtualDatabase, String self, List<BackendConfig> backendConfigs, RecoveryLog local,
               MemberDumps.Dump restoreFrom, GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd) {
         this.virtualDatabase = virtualDatabase;
@@ -117,10 +120,10 @@ final class Following<P extends PrimaryDatabase> {
             }
             return;
         }
-        if (readers == null && catchUp.caughtUpTo() >= local.lastPosition()
+        if (readers == null && !catchUp.followed().isEmpty() && catchUp.caughtUpTo() >= local.lastPosition()
                 && System.currentTimeMillis() >= readersRetryAt) {
             try {
-                readers = starter.start(null);
+                readers = starter.start(null, catchUp.followed().stream().map(Backend::config).toList());
                 LOG.info("virtual database {}: {} serves read-only sessions from its backends", virtualDatabase, self);
             } catch (SQLException | RuntimeException e) {
                 readersRetryAt = System.currentTimeMillis() + READERS_RETRY_MILLIS;

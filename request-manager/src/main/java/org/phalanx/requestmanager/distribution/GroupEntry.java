@@ -6,14 +6,19 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * What a distributed virtual database's replicated log holds: claims of the primary role, and the
- * primary's recovery-log entries, each stamped with the epoch of the claim that made it primary.
+ * What a distributed virtual database's replicated log holds: claims of the primary role, the
+ * primary's recovery-log entries and take-overs of backends, each stamped with the epoch of the
+ * claim that made its writer primary; and members' sync marks.
  */
 sealed interface GroupEntry {
     byte CLAIM = 'C';
     byte LOGGED = 'L';
+    byte TAKEOVER = 'T';
+    byte SYNC = 'S';
 
     /**
      * A member asks to become primary for {@code epoch} (one above the epoch it saw); the first
@@ -35,6 +40,24 @@ sealed interface GroupEntry {
     record Logged(long epoch, byte[] entry) implements GroupEntry {
     }
 
+    /**
+     * The primary of {@code epoch}, {@code by}, holds from here on the backends {@code backends} of
+     * member {@code owner}, which it can reach (docs/distribution.md, Taking over a member's backends).
+     */
+    record Takeover(long epoch, String owner, String by, List<String> backends) implements GroupEntry {
+        public Takeover {
+            backends = List.copyOf(backends);
+        }
+    }
+
+    /**
+     * A mark a member appends after joining or stepping down: once it is applied there, the member
+     * has applied every entry committed before it (take-overs included), so it knows which of its
+     * backends are its own before touching any.
+     */
+    record Sync(long epoch, String member) implements GroupEntry {
+    }
+
     default byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -43,6 +66,19 @@ sealed interface GroupEntry {
                 out.writeLong(c.epoch());
                 out.writeUTF(c.member());
                 out.writeUTF(c.run());
+            } else if (this instanceof Takeover t) {
+                out.writeByte(TAKEOVER);
+                out.writeLong(t.epoch());
+                out.writeUTF(t.owner());
+                out.writeUTF(t.by());
+                out.writeInt(t.backends().size());
+                for (String b : t.backends()) {
+                    out.writeUTF(b);
+                }
+            } else if (this instanceof Sync sync) {
+                out.writeByte(SYNC);
+                out.writeLong(sync.epoch());
+                out.writeUTF(sync.member());
             } else {
                 Logged l = (Logged) this;
                 out.writeByte(LOGGED);
@@ -62,6 +98,16 @@ sealed interface GroupEntry {
         return switch (kind) {
             case CLAIM -> new Claim(epoch, in.readUTF(), in.readUTF());
             case LOGGED -> new Logged(epoch, in.readAllBytes());
+            case TAKEOVER -> {
+                String owner = in.readUTF();
+                String by = in.readUTF();
+                List<String> backends = new ArrayList<>();
+                for (int n = in.readInt(); n > 0; n--) {
+                    backends.add(in.readUTF());
+                }
+                yield new Takeover(epoch, owner, by, backends);
+            }
+            case SYNC -> new Sync(epoch, in.readUTF());
             default -> throw new IOException("unknown group log entry kind " + kind);
         };
     }

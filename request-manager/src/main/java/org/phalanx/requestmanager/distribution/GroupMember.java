@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -30,6 +31,7 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.recovery.BackendHolding;
 
 /**
  * One controller's part in a distributed virtual database: primary-backup on the group's
@@ -54,6 +56,13 @@ import org.phalanx.requestmanager.config.BackendConfig;
  * {@code compactAfter} entries): it dumps one of its backends, and its snapshot of the log carries
  * that dump and the entries after it ({@link GroupSnapshot}); a member that lacks what the dump
  * replaced restores it onto its backends before following again ({@link MemberDumps}).
+ *
+ * <p>A member may declare backends of another member that it can reach ({@code standby}); the
+ * primary takes them over when an operator says their owner is gone ({@link #takeOver}): a
+ * {@link GroupEntry.Takeover} in the log, after which the primary brings them to the log's end by
+ * their own records and serves with them, and their owner never touches them again. A member
+ * starts following only once a {@link GroupEntry.Sync} of its own is applied, so that it knows,
+ * before touching any backend, which of them it holds.
  */
 public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(GroupMember.class);
@@ -73,7 +82,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      */
     @FunctionalInterface
     public interface PrimaryStarter<P> {
-        P start(RecoveryLog log) throws SQLException;
+        /** @param backends the backends it serves with */
+        P start(RecoveryLog log, List<BackendConfig> backends) throws SQLException;
     }
 
     /**
@@ -91,7 +101,17 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     private final String virtualDatabase;
     private final GroupConfig config;
+    /** Every backend this member declares: its own, and the standby ones of other members. */
     private final List<BackendConfig> backendConfigs;
+    /** The backends of other members this one can reach and take over, by name, with their owner. */
+    private final Map<String, String> standby;
+    /** Backends taken over, by name, with the member that holds each (from the log, in log order). */
+    private volatile Map<String, String> holders = Map.of();
+    /** Whether a take-over was applied since the watcher last looked (a member may have to let a backend go). */
+    private volatile boolean holdersChanged;
+    /** Whether a sync mark of this member was applied since it last started following (see the class comment). */
+    private volatile boolean synced;
+    private CompletableFuture<byte[]> syncing = CompletableFuture.completedFuture(null);
     /** Null on a witness. */
     private final LocalLogCopy copy;
     /** Null on a witness. */
@@ -132,7 +152,9 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private volatile Following<P> following;
 
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
-                        RecoveryLog local, PrimaryStarter<P> starter, Consumer<P> onPrimaryChange, Settings settings) {
+                        Map<String, String> standby, RecoveryLog local, PrimaryStarter<P> starter,
+                        Consumer<P> onPrimaryChange, Settings settings) {
+        this.standby = Map.copyOf(standby);
         this.virtualDatabase = virtualDatabase;
         this.cutOffGraceNanos = settings.appendTimeout().toNanos();
         this.minorityReads = settings.minorityReads();
@@ -153,26 +175,21 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * Joins the group and starts following its log; this controller becomes primary when the log
      * says so.
      *
+     * @param backendConfigs every backend this member declares, its own and the standby ones
+     * @param standby        the standby backends (of other members, which this one can take over), with their owners
      * @param local          this controller's recovery log (its copy of the group's); null on a witness
      */
     public static <P extends PrimaryDatabase> GroupMember<P> start(String virtualDatabase, GroupConfig config,
-                                                                   List<BackendConfig> backendConfigs, RecoveryLog local,
+                                                                   List<BackendConfig> backendConfigs,
+                                                                   Map<String, String> standby, RecoveryLog local,
                                                                    Settings settings, PrimaryStarter<P> starter,
                                                                    Consumer<P> onPrimaryChange) throws Exception {
         if (config.me().witness() != (local == null)) {
             throw new IllegalArgumentException("a witness keeps no recovery log, and a data member needs one");
         }
-        GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, local, starter,
+        GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, standby, local, starter,
                 onPrimaryChange, settings);
-        if (member.copy != null) {
-            member.follow();
-        }
-        try {
-            member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
-        } catch (Exception e) {
-            member.stopFollowing();
-            throw e;
-        }
+        member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
         member.watcher.start();
         LOG.info("virtual database {}: {} joined group {} ({})", virtualDatabase, config.self(), config.groupName(),
                 config.me().witness() ? "a witness" : "a data member");
@@ -212,6 +229,23 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             LockSupport.unpark(watcher);
             return APPLIED_ANSWER;
         }
+        if (entry instanceof GroupEntry.Sync) {
+            return APPLIED_ANSWER; // its append completing tells the member that appended it all it needs
+        }
+        if (entry instanceof GroupEntry.Takeover t) {
+            PrimaryRole now = role;
+            if (t.epoch() != now.epoch() || !t.by().equals(now.member())) {
+                return REFUSED_ANSWER; // its primary was deposed before the log ordered it
+            }
+            Map<String, String> after = new TreeMap<>(holders);
+            t.backends().forEach(b -> after.put(b, t.by()));
+            holders = Map.copyOf(after);
+            holdersChanged = true;
+            LOG.info("virtual database {}: group {}: {} holds backends {} of {} from here on", virtualDatabase,
+                    config.groupName(), t.by(), t.backends(), t.owner());
+            LockSupport.unpark(watcher);
+            return APPLIED_ANSWER;
+        }
         GroupEntry.Logged logged = (GroupEntry.Logged) entry;
         PrimaryRole now = role;
         if (logged.epoch() != now.epoch()) {
@@ -234,7 +268,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      */
     private void saveState(DataOutput out) throws IOException {
         if (copy == null) {
-            GroupSnapshot.writeRole(out, role);
+            GroupSnapshot.writeRole(out, role, holders);
             return;
         }
         copy.settle(); // what was handed over is durable, so the copy can be read up to there
@@ -244,7 +278,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         boolean withDump = dump != null && dump.position() >= purged;
         long from = withDump ? dump.position() : purged;
         try (CloseableIterator<LogEntry> entries = local.read(from)) {
-            GroupSnapshot.write(out, role, copy.handed(), from, withDump ? dump.file() : null, entries);
+            GroupSnapshot.write(out, role, holders, copy.handed(), from, withDump ? dump.file() : null, entries);
         }
     }
 
@@ -255,6 +289,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private void loadState(DataInput in) throws IOException {
         GroupSnapshot snapshot = GroupSnapshot.read(in);
         role = snapshot.role();
+        if (!snapshot.holders().equals(holders)) {
+            holders = snapshot.holders();
+            holdersChanged = true;
+        }
         LockSupport.unpark(watcher);
         if (copy == null) {
             return; // a witness keeps the role only
@@ -321,10 +359,21 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             startServing(r);
             return;
         }
+        if (primary == null && holdersChanged) {
+            holdersChanged = false;
+            stopFollowing(); // followed again with the backends it holds now
+        }
+        if (primary == null && !synced) {
+            sync(r);
+            return;
+        }
         MemberDumps.Dump restore = dumps.pendingRestore();
         if (primary == null && restore != null) {
             restoreBackends(restore);
             return;
+        }
+        if (primary == null && following == null && copy.damage() == null) {
+            following = newFollowing(null);
         }
         if (primary == null && following != null && copy.damage() == null) {
             following.step(cutOff && !minorityReads);
@@ -354,8 +403,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * that ended) and this member should take it.
      */
     private boolean isCandidate(PrimaryRole r) {
-        if (copy.damage() != null || dumps.pendingRestore() != null) {
-            return false;
+        if (copy.damage() != null || dumps.pendingRestore() != null || !synced || usable().isEmpty()) {
+            return false; // a member whose backends were all taken over serves nothing
         }
         Set<String> connected = log.connected();
         boolean free = r.member() == null || !connected.contains(r.member())
@@ -391,18 +440,20 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return;
         }
         stopFollowing();
+        markHeldElsewhere();
         long epoch = r.epoch();
         ReplicatedRecoveryLog groupLog = new ReplicatedRecoveryLog(log, copy, epoch, () -> {
             givenUp = epoch;
             LockSupport.unpark(watcher);
         });
         try {
-            P rm = starter.start(groupLog);
+            P rm = starter.start(groupLog, backendConfigs);
             primaryLog = groupLog;
             primary = rm;
             onPrimaryChange.accept(rm);
             LOG.info("virtual database {}: {} is the primary of group {} (epoch {}) and serves sessions from log"
                     + " position {}", virtualDatabase, config.self(), config.groupName(), epoch, rm.lastPosition());
+            adoptHeldBackends(rm); // taken over by this member before its last stop, not yet in service
         } catch (SQLException | RuntimeException e) {
             LOG.error("virtual database {}: {} could not start serving as primary of group {}: {}", virtualDatabase,
                     config.self(), config.groupName(), e.getMessage());
@@ -421,9 +472,119 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         follow();
     }
 
+    /** Follows the log again, once a new sync mark of this member is applied. */
     private void follow() {
-        following = new Following<>(virtualDatabase, config.self(), backendConfigs, copy.local(), null, starter,
+        synced = false;
+    }
+
+    private Following<P> newFollowing(MemberDumps.Dump restore) {
+        markHeldElsewhere();
+        return new Following<>(virtualDatabase, config.self(), usable(), copy.local(), restore, starter,
                 onPrimaryChange);
+    }
+
+    /** Appends a sync mark (one at a time; none while no leader can commit it). */
+    private void sync(PrimaryRole r) {
+        if (!syncing.isDone() || log.leader() == null) {
+            return;
+        }
+        syncing = log.append(new GroupEntry.Sync(r.epoch(), config.self()).encode());
+        syncing.whenComplete((v, e) -> {
+            if (e == null) {
+                synced = true;
+            }
+            LockSupport.unpark(watcher);
+        });
+    }
+
+    // ------------------------------------------------------------------ backends held
+
+    /** Who holds a backend this member declares: the member that took it over, else its owner (this one for its own). */
+    private String holderOf(String backend) {
+        return holders.getOrDefault(backend, standby.getOrDefault(backend, config.self()));
+    }
+
+    /** The backends this member may use now: its own that no other member took over, and those it took over. */
+    private List<BackendConfig> usable() {
+        return backendConfigs.stream().filter(b -> holderOf(b.name()).equals(config.self())).toList();
+    }
+
+    /** Saves the others as held elsewhere, so that neither start-up nor a catch-up touches them. */
+    private void markHeldElsewhere() {
+        for (BackendConfig b : backendConfigs) {
+            String holder = holderOf(b.name());
+            if (!holder.equals(config.self()) && BackendHolding.heldElsewhere(copy.local(), b.name(), holder)) {
+                LOG.info("virtual database {}: backend {} is held by member {} of group {}: {} leaves it alone",
+                        virtualDatabase, b.name(), holder, config.groupName(), config.self());
+            }
+        }
+    }
+
+    /** On the primary: puts into service the backends it holds that are still saved as held elsewhere. */
+    private synchronized List<String> adoptHeldBackends(P rm) {
+        List<String> adopted = new ArrayList<>();
+        for (BackendConfig b : usable()) {
+            if (!BackendHolding.isHeldElsewhere(copy.local(), b.name())) {
+                continue;
+            }
+            try {
+                rm.adoptBackend(b.name());
+                adopted.add(b.name());
+            } catch (SQLException | RuntimeException e) {
+                LOG.error("virtual database {}: {} holds backend {} but could not take it into service: {}",
+                        virtualDatabase, config.self(), b.name(), e.getMessage());
+            }
+        }
+        return adopted;
+    }
+
+    /**
+     * Operator action on the primary: the member {@code owner} is gone for good (its host lost, say),
+     * and this one takes over the backends of it that it declares ({@code owner="..."}): the log
+     * records that it holds them, then it brings each to the log's end by its own record of applied
+     * positions and serves with it. The owner, if it ever comes back, leaves them alone. Refused
+     * while the owner is connected to the group. Returns the backends taken into service.
+     */
+    public List<String> takeOver(String owner) throws SQLException {
+        P rm = primary;
+        PrimaryRole r = role;
+        if (rm == null || !r.heldBy(config.self(), run)) {
+            throw new SQLException("controller " + config.self() + " is not the primary of group " + config.groupName()
+                    + ": backends are taken over by the primary", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        if (log.connected().contains(owner)) {
+            throw new SQLException("member " + owner + " is connected to group " + config.groupName() + " and still"
+                    + " uses its backends: stop it first", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        Map<String, String> h = holders;
+        List<String> names = standby.entrySet().stream().filter(e -> e.getValue().equals(owner)
+                && !config.self().equals(h.get(e.getKey()))).map(Map.Entry::getKey).sorted().toList();
+        if (names.isEmpty()) {
+            throw new SQLException("controller " + config.self() + " declares no backend of member " + owner
+                    + " that it does not hold already (a <backend owner=\"" + owner + "\"> in its file)",
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        byte[] answer;
+        try {
+            answer = log.append(new GroupEntry.Takeover(r.epoch(), owner, config.self(), names).encode()).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
+        } catch (ExecutionException e) {
+            throw new SQLException("the group's log did not record the take-over: " + e.getCause().getMessage(),
+                    SqlState.IO_ERROR.code(), e.getCause());
+        }
+        if (answer == null || answer.length != 1 || answer[0] != APPLIED) {
+            throw new SQLException("controller " + config.self() + " is no longer the primary of group "
+                    + config.groupName(), SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        List<String> adopted = adoptHeldBackends(rm);
+        if (!adopted.containsAll(names)) {
+            throw new SQLException("controller " + config.self() + " holds backends " + names + " of " + owner
+                    + " now, but took only " + adopted + " into service (see its log; restore a dump onto the others,"
+                    + " then enable them)", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        return adopted;
     }
 
     /** Restores every backend from a dump received in a snapshot, then follows the log from there. */
@@ -433,8 +594,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return;
         }
         stopFollowing();
-        following = new Following<>(virtualDatabase, config.self(), backendConfigs, copy.local(), restore, starter,
-                onPrimaryChange);
+        following = newFollowing(restore);
         if (following.restored()) {
             dumps.restored();
         } else {

@@ -8,23 +8,28 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.LogEntry;
 
 /**
  * What a member's snapshot of the group's log holds in place of the entries it replaces
- * ({@link ReplicatedLog#compact()}): who is primary, and, from a data member, the recovery-log
+ * ({@link ReplicatedLog#compact()}): who is primary, which members hold backends taken over from
+ * others, and, from a data member, the recovery-log
  * entries those entries carried — the ones after the member's last dump of the virtual database,
  * with that dump, or all of them while it has none. A member that lacks only entries takes them;
  * one that lacks what the dump replaced restores the dump onto its backends first.
  *
  * @param role     who is primary at the snapshot's index
+ * @param holders  backends taken over, by name, with the member holding each
  * @param position the last recovery-log position the snapshot carries; -1 for a witness's, which carries none
  * @param from     the entries are those after this position (the dump's, or 0)
  * @param dump     the dump taken at {@code from}, or null
  * @param entries  the recovery-log entries after {@code from}, up to {@code position}
  */
-record GroupSnapshot(PrimaryRole role, long position, long from, byte[] dump, List<LogEntry> entries) {
+record GroupSnapshot(PrimaryRole role, Map<String, String> holders, long position, long from, byte[] dump,
+                     List<LogEntry> entries) {
     private static final byte VERSION = 1;
 
     /** Whether it carries the recovery log (a witness's snapshot does not). */
@@ -32,18 +37,18 @@ record GroupSnapshot(PrimaryRole role, long position, long from, byte[] dump, Li
         return position >= 0;
     }
 
-    /** A witness's: the role only. */
-    static void writeRole(DataOutput out, PrimaryRole role) throws IOException {
+    /** A witness's: the role and the holders only. */
+    static void writeRole(DataOutput out, PrimaryRole role, Map<String, String> holders) throws IOException {
         out.writeByte(VERSION);
-        writeRoleOnly(out, role);
+        writeRoleOnly(out, role, holders);
         out.writeLong(-1);
     }
 
     /** A data member's: the role, the dump (if any) and the entries after it, streamed from its copy of the log. */
-    static void write(DataOutput out, PrimaryRole role, long position, long from, Path dump,
-                      Iterator<LogEntry> entries) throws IOException {
+    static void write(DataOutput out, PrimaryRole role, Map<String, String> holders, long position, long from,
+                      Path dump, Iterator<LogEntry> entries) throws IOException {
         out.writeByte(VERSION);
-        writeRoleOnly(out, role);
+        writeRoleOnly(out, role, holders);
         out.writeLong(position);
         out.writeLong(from);
         if (dump == null) {
@@ -72,9 +77,13 @@ record GroupSnapshot(PrimaryRole role, long position, long from, byte[] dump, Li
         }
         PrimaryRole role = new PrimaryRole(in.readLong(), orNull(in.readUTF()), orNull(in.readUTF()),
                 orNull(in.readUTF()));
+        Map<String, String> holders = new TreeMap<>();
+        for (int n = in.readInt(); n > 0; n--) {
+            holders.put(in.readUTF(), in.readUTF());
+        }
         long position = in.readLong();
         if (position < 0) {
-            return new GroupSnapshot(role, -1, -1, null, List.of());
+            return new GroupSnapshot(role, Map.copyOf(holders), -1, -1, null, List.of());
         }
         long from = in.readLong();
         byte[] dump = bytes(in);
@@ -82,14 +91,20 @@ record GroupSnapshot(PrimaryRole role, long position, long from, byte[] dump, Li
         for (byte[] e = bytes(in); e != null; e = bytes(in)) {
             entries.add(EntryBytes.decode(e));
         }
-        return new GroupSnapshot(role, position, from, dump, entries);
+        return new GroupSnapshot(role, Map.copyOf(holders), position, from, dump, entries);
     }
 
-    private static void writeRoleOnly(DataOutput out, PrimaryRole role) throws IOException {
+    private static void writeRoleOnly(DataOutput out, PrimaryRole role, Map<String, String> holders)
+            throws IOException {
         out.writeLong(role.epoch());
         out.writeUTF(orEmpty(role.member()));
         out.writeUTF(orEmpty(role.run()));
         out.writeUTF(orEmpty(role.resigned()));
+        out.writeInt(holders.size());
+        for (Map.Entry<String, String> h : holders.entrySet()) {
+            out.writeUTF(h.getKey());
+            out.writeUTF(h.getValue());
+        }
     }
 
     private static byte[] bytes(DataInput in) throws IOException {

@@ -23,6 +23,12 @@ public interface PrimaryDatabase {
      */
     long dump(Path dumpFile) throws SQLException;
 
+    /**
+     * Takes into service a backend of another member that this one now holds, bringing it to the
+     * log's end by its own record of applied positions.
+     */
+    void adoptBackend(String backendName) throws SQLException;
+
     /** Backend name to state, in configuration order. */
     Map<String, BackendState> backendStates();
 }

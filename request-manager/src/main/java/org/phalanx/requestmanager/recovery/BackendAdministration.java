@@ -234,6 +234,38 @@ public final class BackendAdministration {
     }
 
     /**
+     * Takes into service a backend another member of the group kept current and this controller now
+     * holds (docs/distribution.md, Taking over a member's backends): its own record of applied
+     * positions says what it lacks, replayed as for an enable while the others keep serving.
+     * Refused when the log no longer holds what it lacks.
+     */
+    public void adoptBackend(String backendName) throws SQLException {
+        requireLog("take a backend over");
+        Backend b = backends.named(backendName);
+        if (b.isEnabled()) {
+            return;
+        }
+        if (!applied.recordsApplied(b)) {
+            throw new SQLException("backend " + backendName + " keeps no record of the log positions it applied: it"
+                    + " cannot be taken over", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        long floor;
+        try (Connection c = b.connection(b.config().credentials())) {
+            floor = AppliedPositions.read(c, b.engine()).floor();
+        }
+        if (floor < log.purgedThrough()) {
+            throw new SQLException("backend " + backendName + " holds the log up to position " + floor + " only, and"
+                    + " this controller's log is purged through " + log.purgedThrough() + ": restore a dump onto it,"
+                    + " then enable it", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        log.setCheckpoint("backend-" + backendName, floor); // a purge keeps what it lacks
+        states.disabledAt(b, floor);
+        enableBackend(backendName);
+        LOG.info("virtual database {}: backend {} taken over (it held the log up to position {})", name, backendName,
+                floor);
+    }
+
+    /**
      * Takes a backend out of service at a checkpoint: writes pause until it has applied everything
      * queued, so its data is exactly the log up to that position and it can be replayed later.
      */

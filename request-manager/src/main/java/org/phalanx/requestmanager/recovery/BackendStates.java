@@ -21,6 +21,8 @@ final class BackendStates {
     static final String REPLAYING_AT = "replaying@";
     /** A dump of checkpoint N is being restored onto it: its data is the dump's once its record says so. */
     static final String RESTORING_AT = "restoring@";
+    /** Declared here, held by another member of the group ({@link BackendHolding}). */
+    static final String ELSEWHERE_AT = "elsewhere@";
     private static final String FAILED = "failed";
 
     /** Null without a recovery log: nothing is kept. */
@@ -37,7 +39,11 @@ final class BackendStates {
     }
 
     static String key(Backend b) {
-        return "backend." + b.name();
+        return key(b.name());
+    }
+
+    static String key(String backendName) {
+        return "backend." + backendName;
     }
 
     Optional<Long> checkpointOf(String backendName) {

@@ -13,6 +13,7 @@ import java.io.DataOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,10 +36,11 @@ class GroupSnapshotTest {
                 LogEntry.commit(13, 5, "u", Set.of("db1")),
                 LogEntry.statement(14, "u", "INSERT INTO t VALUES (2)", List.of(), Set.of("db1")));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        GroupSnapshot.write(new DataOutputStream(bytes), ROLE, 13, 10, dump, entries.iterator());
+        GroupSnapshot.write(new DataOutputStream(bytes), ROLE, Map.of("c3-db1", "c2"), 13, 10, dump, entries.iterator());
 
         GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(ROLE, read.role());
+        assertEquals(Map.of("c3-db1", "c2"), read.holders());
         assertTrue(read.carriesLog());
         assertEquals(13, read.position());
         assertEquals(10, read.from());
@@ -51,7 +53,7 @@ class GroupSnapshotTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
             log.append(LogEntry.statement(1, "u", "INSERT INTO t VALUES (1)", List.of(), Set.of("db1")));
-            GroupSnapshot.write(new DataOutputStream(bytes), PrimaryRole.NONE, 1, 0, null, log.read(0));
+            GroupSnapshot.write(new DataOutputStream(bytes), PrimaryRole.NONE, Map.of(), 1, 0, null, log.read(0));
         }
         GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(PrimaryRole.NONE, read.role());
@@ -59,9 +61,10 @@ class GroupSnapshotTest {
         assertEquals(1, read.entries().size());
 
         bytes.reset();
-        GroupSnapshot.writeRole(new DataOutputStream(bytes), ROLE);
+        GroupSnapshot.writeRole(new DataOutputStream(bytes), ROLE, Map.of("c3-db1", "c2"));
         GroupSnapshot witness = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(ROLE, witness.role());
+        assertEquals(Map.of("c3-db1", "c2"), witness.holders());
         assertFalse(witness.carriesLog());
     }
 }

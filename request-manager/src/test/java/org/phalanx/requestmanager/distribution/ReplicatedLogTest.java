@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -178,6 +180,39 @@ class ReplicatedLogTest {
         start("c");
         awaitSameEntries(leader);
         assertEquals(32, appliedBy.get("c").size());
+    }
+
+    @Test
+    void aMemberThatIsBehindCatchesUpWhileTheLeaderIsBusy() throws Exception {
+        start("a");
+        start("b");
+        String leader = awaitLeader();
+        for (int i = 0; i < 200; i++) {
+            append(logs.get(leader), "before " + i);
+        }
+        // the leader never idles for its resend interval (100 ms) while c catches up
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Thread writer = new Thread(() -> {
+            for (int i = 0; writing.get(); i++) {
+                logs.get(leader).append(("during " + i).getBytes(StandardCharsets.UTF_8));
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+        });
+        writer.start();
+        try {
+            start("c");
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (appliedBy.get("c").size() < 200 && System.nanoTime() < end) {
+                Thread.sleep(50);
+            }
+            assertTrue(appliedBy.get("c").size() >= 200, "c caught up while the leader was busy: it applied "
+                    + appliedBy.get("c").size() + " entries");
+        } finally {
+            writing.set(false);
+            writer.join();
+        }
+        append(logs.get(leader), "last");
+        awaitSameEntries(leader);
     }
 
     @Test
