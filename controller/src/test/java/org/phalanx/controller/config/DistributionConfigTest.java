@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.requestmanager.distribution.GroupConfig;
@@ -62,6 +63,42 @@ class DistributionConfigTest {
         assertFalse(d.minorityReads(), "no reads while cut off from a majority, by default");
         assertEquals(List.of("c1", "c2"), g.dataMembers());
         assertFalse(d.witness());
+        assertEquals(100_000, d.compactAfter(), "compacted every 100000 entries by default");
+        assertEquals(Map.of(), d.standby());
+    }
+
+    @Test
+    void backendsOfAnotherMemberAreStandbyAndCompactionIsSet() throws Exception {
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>"
+                + "<backend name=\"c1-db1\" url=\"jdbc:sqlite:c1.db\" owner=\"c1\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2" compactAfter="0">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        DistributionConfig d = read().distribution();
+        assertEquals(Map.of("c1-db1", "c1"), d.standby(), "c1's backend, which c2 can take over");
+        assertEquals(0, d.compactAfter(), "compacted only when an operator asks");
+    }
+
+    @Test
+    void anOwnerMustBeADataMemberAndEachMemberKeepsABackendOfItsOwn() {
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>"
+                + "<backend name=\"x\" url=\"jdbc:sqlite:x.db\" owner=\"w\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="g" member="c2">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        assertTrue(refusal().contains("owner 'w' is not a data member of group g"));
+
+        vdb("<backend name=\"c1-db1\" url=\"jdbc:sqlite:c1.db\" owner=\"c1\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="g" member="c2">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        assertTrue(refusal().contains("needs at least one of its own"));
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\" owner=\"c1\"/>", "");
+        assertTrue(refusal().contains("only a distributed virtual database"));
     }
 
     @Test

@@ -129,7 +129,11 @@ final class GroupBank {
             contents = new ArrayList<>();
             for (int i = 0; i < group.size(); i++) {
                 for (String url : group.backendUrls(i)) {
-                    contents.add(content(url));
+                    try {
+                        contents.add(content(url));
+                    } catch (SQLException e) {
+                        contents.add(url + " unreadable: " + e.getMessage()); // still being restored, say
+                    }
                 }
             }
             if (new HashSet<>(contents).size() == 1) {
