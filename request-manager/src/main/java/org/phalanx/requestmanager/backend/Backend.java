@@ -78,6 +78,11 @@ public final class Backend implements BackendView {
     private volatile BackendState state = BackendState.DISABLED;
     private volatile String disabledReason = "not started";
     private volatile boolean leftToCatchUp;
+    /**
+     * Between leaving service and the end of its failure's handling: its waiters are answered first,
+     * so a client may ask to enable it again before the controller has recorded where it left.
+     */
+    private volatile boolean leaving;
     private volatile long maxStatementBytes = Long.MAX_VALUE;
     private final Consumer<Backend> onDisable;
     private final List<BackendListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -250,16 +255,21 @@ public final class Backend implements BackendView {
     /**
      * Refuses while work sent before the backend left service still runs there (a hung server
      * holds it until it resumes): it could still commit, behind the back of a replay that starts now.
+     * Refuses too while its leaving is still being handled (where it left is not recorded yet).
      */
     public void checkNothingRunning() throws SQLException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2); // work ending right now is not refused
-        while (running.count() > 0 && System.nanoTime() < deadline) {
+        while ((running.count() > 0 || leaving) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(5);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
+        }
+        if (leaving) {
+            throw new SQLException("backend " + name() + " is still being taken out of service: enable it once it is",
+                    SqlState.OBJECT_IN_USE.code());
         }
         int n = running.count();
         if (n > 0) {
@@ -298,12 +308,17 @@ public final class Backend implements BackendView {
             from = leaveService(reason);
             if (from != null) {
                 leftToCatchUp = toCatchUp;
+                leaving = true;
             }
         }
         if (from != null) {
-            LOG.error("backend {} disabled: {}", name(), reason);
-            releaseWaiters();
-            onDisable.accept(this);
+            try {
+                LOG.error("backend {} disabled: {}", name(), reason);
+                releaseWaiters();
+                onDisable.accept(this);
+            } finally {
+                leaving = false;
+            }
             changed(from, BackendState.DISABLED, reason, true);
         }
     }

@@ -14,8 +14,8 @@ import org.jgroups.raft.util.CommitTable;
  * writes its queue is never idle and every new entry gets such an answer from a member behind, so
  * that member never caught up (measured here: one restarted under a bank load of 8 clients stayed
  * 8000 entries behind; {@code ReplicatedLogTest}). This one, after handling a batch of requests and
- * at most every {@code resend_interval}, sends each member behind the commit index the next
- * {@value #MAX_ENTRIES} entries it lacks in one message (or the snapshot, when the log no longer
+ * at most every {@code resend_interval}, sends each member whose last answer was "not found" (or
+ * "conflict") the next {@value #MAX_ENTRIES} entries it lacks in one message (or the snapshot, when the log no longer
  * holds them). Named in {@code raft-stack.xml} in place of {@code raft.RAFT}.
  */
 public class BusyLeaderRaft extends RAFT {
@@ -40,8 +40,8 @@ public class BusyLeaderRaft extends RAFT {
     }
 
     private void catchUp(Address member, CommitTable.Entry e) {
-        if (e.matchIndex() >= commit_index) {
-            return; // not behind: what it lacks is on its way
+        if (!e.sendSingleMessage()) {
+            return; // its last answer was not "not found" or "conflict": what it lacks is on its way
         }
         if (e.nextIndex() < log().firstAppended() || e.nextIndex() > last_appended) {
             sendAppendEntriesMessage(member, e); // the snapshot, or RAFT's own handling
