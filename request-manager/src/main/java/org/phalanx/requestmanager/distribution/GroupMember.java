@@ -3,7 +3,6 @@ package org.phalanx.requestmanager.distribution;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,12 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -31,7 +27,6 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.recovery.BackendHolding;
 
 /**
  * One controller's part in a distributed virtual database: primary-backup on the group's
@@ -103,24 +98,19 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private final GroupConfig config;
     /** Every backend this member declares: its own, and the standby ones of other members. */
     private final List<BackendConfig> backendConfigs;
-    /** The backends of other members this one can reach and take over, by name, with their owner. */
-    private final Map<String, String> standby;
-    /** Backends taken over, by name, with the member that holds each (from the log, in log order). */
-    private volatile Map<String, String> holders = Map.of();
-    /** Whether a take-over was applied since the watcher last looked (a member may have to let a backend go). */
-    private volatile boolean holdersChanged;
+    private final BackendHolders holders;
     /** Whether a sync mark of this member was applied since it last started following (see the class comment). */
     private volatile boolean synced;
+    /** Counts the times this member stopped following: a sync mark appended before the last one does not count. */
+    private volatile long followings;
     private CompletableFuture<byte[]> syncing = CompletableFuture.completedFuture(null);
     /** Null on a witness. */
     private final LocalLogCopy copy;
     /** Null on a witness. */
     private final MemberDumps dumps;
-    private final long compactAfter;
-    /** An operator's request to compact, completed with the dump's position by the watcher. */
-    private volatile CompletableFuture<Long> compactionAsked;
-    /** When an automatic compaction that failed, or a restore of a received dump that failed, is tried again. */
-    private long compactRetryAt;
+    /** Null on a witness. */
+    private LogCompaction compaction;
+    /** When a restore of a received dump that failed is tried again. */
     private long restoreRetryAt;
     private final PrimaryStarter<P> starter;
     /**
@@ -154,11 +144,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
                         Map<String, String> standby, RecoveryLog local, PrimaryStarter<P> starter,
                         Consumer<P> onPrimaryChange, Settings settings) {
-        this.standby = Map.copyOf(standby);
+        this.holders = new BackendHolders(virtualDatabase, config.self(), backendConfigs, standby);
         this.virtualDatabase = virtualDatabase;
         this.cutOffGraceNanos = settings.appendTimeout().toNanos();
         this.minorityReads = settings.minorityReads();
-        this.compactAfter = settings.compactAfter();
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
         this.copy = local == null ? null : new LocalLogCopy(local,
@@ -190,6 +179,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, standby, local, starter,
                 onPrimaryChange, settings);
         member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
+        if (member.copy != null) {
+            member.compaction = new LogCompaction(virtualDatabase, config, member.log, member.copy, member.dumps,
+                    settings.compactAfter(), member.watcher);
+        }
         member.watcher.start();
         LOG.info("virtual database {}: {} joined group {} ({})", virtualDatabase, config.self(), config.groupName(),
                 config.me().witness() ? "a witness" : "a data member");
@@ -237,10 +230,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             if (t.epoch() != now.epoch() || !t.by().equals(now.member())) {
                 return REFUSED_ANSWER; // its primary was deposed before the log ordered it
             }
-            Map<String, String> after = new TreeMap<>(holders);
-            t.backends().forEach(b -> after.put(b, t.by()));
-            holders = Map.copyOf(after);
-            holdersChanged = true;
+            holders.apply(t);
             LOG.info("virtual database {}: group {}: {} holds backends {} of {} from here on", virtualDatabase,
                     config.groupName(), t.by(), t.backends(), t.owner());
             LockSupport.unpark(watcher);
@@ -268,7 +258,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      */
     private void saveState(DataOutput out) throws IOException {
         if (copy == null) {
-            GroupSnapshot.writeRole(out, role, holders);
+            GroupSnapshot.writeRole(out, role, holders.takenOver());
             return;
         }
         copy.settle(); // what was handed over is durable, so the copy can be read up to there
@@ -278,7 +268,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         boolean withDump = dump != null && dump.position() >= purged;
         long from = withDump ? dump.position() : purged;
         try (CloseableIterator<LogEntry> entries = local.read(from)) {
-            GroupSnapshot.write(out, role, holders, copy.handed(), from, withDump ? dump.file() : null, entries);
+            GroupSnapshot.write(out, role, holders.takenOver(), copy.handed(), from, withDump ? dump.file() : null, entries);
         }
     }
 
@@ -289,10 +279,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private void loadState(DataInput in) throws IOException {
         GroupSnapshot snapshot = GroupSnapshot.read(in);
         role = snapshot.role();
-        if (!snapshot.holders().equals(holders)) {
-            holders = snapshot.holders();
-            holdersChanged = true;
-        }
+        holders.takenOver(snapshot.holders());
         LockSupport.unpark(watcher);
         if (copy == null) {
             return; // a witness keeps the role only
@@ -359,8 +346,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             startServing(r);
             return;
         }
-        if (primary == null && holdersChanged) {
-            holdersChanged = false;
+        if (primary == null && holders.takeChange()) {
             stopFollowing(); // followed again with the backends it holds now
         }
         if (primary == null && !synced) {
@@ -378,7 +364,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (primary == null && following != null && copy.damage() == null) {
             following.step(cutOff && !minorityReads);
         }
-        compactIfDue();
+        compaction.runIfDue(primary, following);
         if (primary == null && isCandidate(r)) {
             claim(new GroupEntry.Claim(r.epoch() + 1, config.self(), run));
         }
@@ -403,7 +389,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * that ended) and this member should take it.
      */
     private boolean isCandidate(PrimaryRole r) {
-        if (copy.damage() != null || dumps.pendingRestore() != null || !synced || usable().isEmpty()) {
+        if (copy.damage() != null || dumps.pendingRestore() != null || !synced || holders.usable().isEmpty()) {
             return false; // a member whose backends were all taken over serves nothing
         }
         Set<String> connected = log.connected();
@@ -440,7 +426,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return;
         }
         stopFollowing();
-        markHeldElsewhere();
+        holders.markHeldElsewhere(copy.local());
         long epoch = r.epoch();
         ReplicatedRecoveryLog groupLog = new ReplicatedRecoveryLog(log, copy, epoch, () -> {
             givenUp = epoch;
@@ -453,7 +439,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             onPrimaryChange.accept(rm);
             LOG.info("virtual database {}: {} is the primary of group {} (epoch {}) and serves sessions from log"
                     + " position {}", virtualDatabase, config.self(), config.groupName(), epoch, rm.lastPosition());
-            adoptHeldBackends(rm); // taken over by this member before its last stop, not yet in service
+            holders.adopt(rm, copy.local()); // taken over by this member before its last stop, not yet in service
         } catch (SQLException | RuntimeException e) {
             LOG.error("virtual database {}: {} could not start serving as primary of group {}: {}", virtualDatabase,
                     config.self(), config.groupName(), e.getMessage());
@@ -474,12 +460,13 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     /** Follows the log again, once a new sync mark of this member is applied. */
     private void follow() {
+        followings++;
         synced = false;
     }
 
     private Following<P> newFollowing(MemberDumps.Dump restore) {
-        markHeldElsewhere();
-        return new Following<>(virtualDatabase, config.self(), usable(), copy.local(), restore, starter,
+        holders.markHeldElsewhere(copy.local());
+        return new Following<>(virtualDatabase, config.self(), holders.usable(), copy.local(), restore, starter,
                 onPrimaryChange);
     }
 
@@ -488,9 +475,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (!syncing.isDone() || log.leader() == null) {
             return;
         }
+        long round = followings;
         syncing = log.append(new GroupEntry.Sync(r.epoch(), config.self()).encode());
         syncing.whenComplete((v, e) -> {
-            if (e == null) {
+            if (e == null && round == followings) {
                 synced = true;
             }
             LockSupport.unpark(watcher);
@@ -498,45 +486,6 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     }
 
     // ------------------------------------------------------------------ backends held
-
-    /** Who holds a backend this member declares: the member that took it over, else its owner (this one for its own). */
-    private String holderOf(String backend) {
-        return holders.getOrDefault(backend, standby.getOrDefault(backend, config.self()));
-    }
-
-    /** The backends this member may use now: its own that no other member took over, and those it took over. */
-    private List<BackendConfig> usable() {
-        return backendConfigs.stream().filter(b -> holderOf(b.name()).equals(config.self())).toList();
-    }
-
-    /** Saves the others as held elsewhere, so that neither start-up nor a catch-up touches them. */
-    private void markHeldElsewhere() {
-        for (BackendConfig b : backendConfigs) {
-            String holder = holderOf(b.name());
-            if (!holder.equals(config.self()) && BackendHolding.heldElsewhere(copy.local(), b.name(), holder)) {
-                LOG.info("virtual database {}: backend {} is held by member {} of group {}: {} leaves it alone",
-                        virtualDatabase, b.name(), holder, config.groupName(), config.self());
-            }
-        }
-    }
-
-    /** On the primary: puts into service the backends it holds that are still saved as held elsewhere. */
-    private synchronized List<String> adoptHeldBackends(P rm) {
-        List<String> adopted = new ArrayList<>();
-        for (BackendConfig b : usable()) {
-            if (!BackendHolding.isHeldElsewhere(copy.local(), b.name())) {
-                continue;
-            }
-            try {
-                rm.adoptBackend(b.name());
-                adopted.add(b.name());
-            } catch (SQLException | RuntimeException e) {
-                LOG.error("virtual database {}: {} holds backend {} but could not take it into service: {}",
-                        virtualDatabase, config.self(), b.name(), e.getMessage());
-            }
-        }
-        return adopted;
-    }
 
     /**
      * Operator action on the primary: the member {@code owner} is gone for good (its host lost, say),
@@ -556,9 +505,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             throw new SQLException("member " + owner + " is connected to group " + config.groupName() + " and still"
                     + " uses its backends: stop it first", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
-        Map<String, String> h = holders;
-        List<String> names = standby.entrySet().stream().filter(e -> e.getValue().equals(owner)
-                && !config.self().equals(h.get(e.getKey()))).map(Map.Entry::getKey).sorted().toList();
+        List<String> names = holders.standbyOf(owner);
         if (names.isEmpty()) {
             throw new SQLException("controller " + config.self() + " declares no backend of member " + owner
                     + " that it does not hold already (a <backend owner=\"" + owner + "\"> in its file)",
@@ -578,13 +525,28 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             throw new SQLException("controller " + config.self() + " is no longer the primary of group "
                     + config.groupName(), SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
-        List<String> adopted = adoptHeldBackends(rm);
+        List<String> adopted = holders.adopt(rm, copy.local());
         if (!adopted.containsAll(names)) {
             throw new SQLException("controller " + config.self() + " holds backends " + names + " of " + owner
                     + " now, but took only " + adopted + " into service (see its log; restore a dump onto the others,"
                     + " then enable them)", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         return adopted;
+    }
+
+    // ------------------------------------------------------------------ compaction
+
+    /**
+     * Operator action on a data member: dumps one of its backends and compacts its copy of the
+     * group's log up to the dump (its snapshot then carries the dump and the entries after it);
+     * purges its recovery log as far as its checkpoints allow. Returns the dump's log position.
+     */
+    public long compactLog(Duration wait) throws SQLException {
+        if (compaction == null) {
+            throw new SQLException("controller " + config.self() + " is a witness of group " + config.groupName()
+                    + ": it keeps no dump, and its log is not compacted", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        return compaction.request(wait);
     }
 
     /** Restores every backend from a dump received in a snapshot, then follows the log from there. */
@@ -600,81 +562,6 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         } else {
             restoreRetryAt = now + Duration.ofSeconds(5).toNanos();
         }
-    }
-
-    // ------------------------------------------------------------------ compaction
-
-    /**
-     * Operator action on a data member: dumps one of its backends and compacts its copy of the
-     * group's log up to the dump (its snapshot then carries the dump and the entries after it);
-     * purges its recovery log as far as its checkpoints allow. Returns the dump's log position.
-     * A follower dumps at the first moment its backends hold exactly the log (no transaction open).
-     */
-    public long compactLog(Duration wait) throws SQLException {
-        if (copy == null) {
-            throw new SQLException("controller " + config.self() + " is a witness of group " + config.groupName()
-                    + ": it keeps no dump, and its log is not compacted", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
-        }
-        CompletableFuture<Long> asked = new CompletableFuture<>();
-        compactionAsked = asked;
-        LockSupport.unpark(watcher);
-        try {
-            return asked.get(wait.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
-        } catch (TimeoutException e) {
-            throw new SQLException("controller " + config.self() + " could not compact the log of group "
-                    + config.groupName() + " within " + wait.toSeconds() + " s (a follower dumps only when no"
-                    + " transaction is open on its backends)", SqlState.QUERY_CANCELED.code());
-        } catch (ExecutionException e) {
-            throw new SQLException("controller " + config.self() + " could not compact the log of group "
-                    + config.groupName() + ": " + e.getCause().getMessage(), SqlState.IO_ERROR.code(), e.getCause());
-        } finally {
-            compactionAsked = null;
-        }
-    }
-
-    /** On the watcher: compacts when asked, or when the log holds {@code compactAfter} entries. */
-    private void compactIfDue() {
-        CompletableFuture<Long> asked = compactionAsked;
-        boolean due = compactAfter > 0 && log.commitIndex() - log.firstIndex() >= compactAfter
-                && System.nanoTime() - compactRetryAt >= 0;
-        if (asked == null && !due || copy.damage() != null) {
-            return;
-        }
-        try {
-            long position = compact();
-            if (position >= 0 && asked != null) {
-                asked.complete(position);
-            }
-        } catch (Exception e) {
-            LOG.warn("virtual database {}: {} could not compact the log of group {}: {}", virtualDatabase,
-                    config.self(), config.groupName(), e.toString());
-            if (asked != null) {
-                asked.completeExceptionally(e);
-            } else {
-                compactRetryAt = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-            }
-        }
-    }
-
-    /** Dumps a backend, compacts the log up to it, purges the recovery log; -1 when a follower cannot dump now. */
-    private long compact() throws Exception {
-        P rm = primary;
-        Following<P> f = following;
-        Path file = dumps.newFile();
-        long position = rm != null ? rm.dump(file) : f != null ? f.dump(file) : -1;
-        if (position < 0) {
-            return -1;
-        }
-        dumps.taken(position, file);
-        log.compact();
-        long purged = copy.local().purge();
-        LOG.info("virtual database {}: {} compacted its log of group {}: a dump at log position {}, the group's log"
-                + " now from index {}, {} recovery-log entries purged", virtualDatabase, config.self(),
-                config.groupName(), position, log.firstIndex(), purged);
-        return position;
     }
 
     private void stopFollowing() {
