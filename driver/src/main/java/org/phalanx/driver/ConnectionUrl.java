@@ -39,6 +39,12 @@ final class ConnectionUrl {
      * virtual database, any member of its group may serve it, the followers from their own backends.
      */
     static final String READ_ONLY = "readOnly";
+    /**
+     * Read-only connections served by a group's follower: {@code local} (default) reads what the
+     * follower has applied; {@code current} waits, before each auto-commit read and at each
+     * transaction's start, until it holds every write the group committed (sent to the controller).
+     */
+    static final String FOLLOWER_READS = "followerReads";
     static final int DEFAULT_FAILOVER_TIMEOUT_MS = 30_000;
     /** TLS to the controller ({@code true}/{@code false}, default false): its certificate verified, and its name. */
     static final String SSL = "ssl";
@@ -117,9 +123,19 @@ final class ConnectionUrl {
         parsed.intProperty(SOCKET_TIMEOUT, 0);
         parsed.intProperty(FETCH_SIZE, 0);
         parsed.connectPolicy();
+        parsed.followerReads();
         parsed.failover();
         parsed.ssl();
         return parsed;
+    }
+
+    /** Checked here; the controller reads it from the session properties. */
+    private void followerReads() throws SQLException {
+        String value = properties.getOrDefault(FOLLOWER_READS, "local").trim();
+        if (!value.equalsIgnoreCase("local") && !value.equalsIgnoreCase("current")) {
+            throw SqlExceptions.create("connection property " + FOLLOWER_READS + "='" + value
+                    + "' is not one of local, current", SqlExceptions.CONNECTION_FAILED);
+        }
     }
 
     private String connectPolicy() throws SQLException {

@@ -55,7 +55,8 @@ class ConnectionUrlTest {
         assertEquals(java.util.Set.of(a, b, c), new java.util.HashSet<>(
                 ConnectionUrl.parse("jdbc:phalanx://a:1,b:2,c:3/vdb?connectPolicy=random", null).hostsToTry(null)));
 
-        for (String bad : List.of("connectPolicy=nearest", "failover=maybe")) {
+        ConnectionUrl.parse("jdbc:phalanx://a,b/vdb?readOnly=true&followerReads=current", null);
+        for (String bad : List.of("connectPolicy=nearest", "failover=maybe", "followerReads=fresh")) {
             SQLException e = assertThrows(SQLException.class, () -> ConnectionUrl.parse("jdbc:phalanx://a,b/vdb?" + bad, null));
             assertEquals("08001", e.getSQLState());
         }

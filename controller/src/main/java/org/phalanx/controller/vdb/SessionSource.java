@@ -19,8 +19,11 @@ public interface SessionSource {
 
     Session openSession(String virtualUser) throws SQLException;
 
-    /** A session; a read-only one refuses writes (25006), and a group's follower may serve it from its own backends. */
-    default Session openSession(String virtualUser, boolean readOnly) throws SQLException {
+    /**
+     * A session; a read-only one refuses writes (25006), and a group's follower may serve it from its
+     * own backends, with {@code currentReads} each read as current as the group when it starts.
+     */
+    default Session openSession(String virtualUser, boolean readOnly, boolean currentReads) throws SQLException {
         Session s = openSession(virtualUser);
         if (readOnly) {
             try {
@@ -79,12 +82,13 @@ public interface SessionSource {
 
             @Override
             public Session openSession(String virtualUser) throws SQLException {
-                return member.openSession(virtualUser, false);
+                return member.openSession(virtualUser, false, false);
             }
 
             @Override
-            public Session openSession(String virtualUser, boolean readOnly) throws SQLException {
-                return member.openSession(virtualUser, readOnly);
+            public Session openSession(String virtualUser, boolean readOnly, boolean currentReads)
+                    throws SQLException {
+                return member.openSession(virtualUser, readOnly, currentReads);
             }
 
             @Override

@@ -277,16 +277,19 @@ public final class VirtualDatabase {
      * @throws SQLInvalidAuthorizationSpecException (28000) when they do not match
      */
     public Session login(String user, String password) throws SQLException {
-        return login(user, password, false);
+        return login(user, password, false, false);
     }
 
-    /** The same, for a session that starts read-only (a distributed virtual database's followers serve those too). */
-    public Session login(String user, String password, boolean readOnly) throws SQLException {
+    /**
+     * The same, for a session that starts read-only (a distributed virtual database's followers serve
+     * those too: with {@code currentReads}, each read as current as the group when it starts).
+     */
+    public Session login(String user, String password, boolean readOnly, boolean currentReads) throws SQLException {
         if (!users.authenticate(user, password)) {
             throw new SQLInvalidAuthorizationSpecException(INVALID_CREDENTIALS,
                     SqlState.INVALID_AUTHORIZATION_SPECIFICATION.code());
         }
-        return sessions.openSession(user, readOnly);
+        return sessions.openSession(user, readOnly, currentReads);
     }
 
     /**

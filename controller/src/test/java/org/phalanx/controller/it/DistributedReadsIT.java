@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
+import static org.phalanx.controller.it.Sql.text;
 import static org.phalanx.controller.it.Sql.update;
 
 import java.nio.file.Path;
@@ -98,6 +99,22 @@ class DistributedReadsIT {
                 update(c, "INSERT INTO t VALUES (101, 'later')");
             }
             awaitCount(reader, "SELECT COUNT(*) FROM t", 101); // the follower applies it a moment later
+        }
+
+        // followerReads=current: each read on the follower sees every write committed before it started,
+        // also one made a moment ago through another connection (read-your-writes across members)
+        try (Connection writer = DriverManager.getConnection(group.url());
+             Connection reader = DriverManager.getConnection(direct(follower,
+                     "readOnly=true&followerReads=current&failoverTimeout=10000"))) {
+            for (int i = 0; i < 30; i++) {
+                update(writer, "UPDATE t SET v = ? WHERE id = 2", "w" + i);
+                assertEquals("w" + i, text(reader, "SELECT v FROM t WHERE id = 2"), "read " + i + " on the follower");
+            }
+            reader.setAutoCommit(false);
+            update(writer, "UPDATE t SET v = 'in a transaction' WHERE id = 2");
+            assertEquals("in a transaction", text(reader, "SELECT v FROM t WHERE id = 2"),
+                    "a transaction on the follower starts as current as the group");
+            reader.commit();
         }
         assertEquals(0, one(DriverManager.getConnection(direct(primary, "readOnly=true")),
                 "SELECT COUNT(*) FROM t WHERE id > 101"), "the primary serves read-only sessions too");

@@ -7,7 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-/** Prepared statements in one call, for the ITs: a value read, a count written. */
+/** Prepared statements in one call, for the ITs: a value or a text read, a count written. */
 final class Sql {
     private Sql() {
     }
@@ -17,6 +17,14 @@ final class Sql {
         try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
             assertTrue(rs.next(), sql);
             return rs.getLong(1);
+        }
+    }
+
+    /** The first column of the first row (which must exist), as text. */
+    static String text(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = prepare(c, sql, params); ResultSet rs = ps.executeQuery()) {
+            assertTrue(rs.next(), sql);
+            return rs.getString(1);
         }
     }
 

@@ -2,6 +2,9 @@ package org.phalanx.requestmanager.distribution;
 
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.phalanx.engine.SqlState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,6 +133,22 @@ final class Following<P extends PrimaryDatabase> {
                 LOG.warn("virtual database {}: {} cannot serve read-only sessions yet: {}", virtualDatabase, self,
                         e.getMessage());
             }
+        }
+    }
+
+    /**
+     * Returns once the backends hold every committed unit up to {@code position}, or throws when
+     * {@code deadline} (System.nanoTime) passes first or this follower stops.
+     */
+    void awaitCaughtUp(long position, long deadline, Runnable hurry) throws SQLException {
+        while (catchUp == null || catchUp.caughtUpTo() < position) {
+            if (readers == null || System.nanoTime() - deadline > 0) {
+                throw new SQLException("controller " + self + " could not bring its backends to the group's log"
+                        + " position " + position + " in time: read on another member, or on the primary",
+                        SqlState.IO_ERROR.code());
+            }
+            hurry.run();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
         }
     }
 

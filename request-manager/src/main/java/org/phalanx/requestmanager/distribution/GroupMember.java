@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -132,6 +134,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private volatile long givenUp = -1;
     private volatile boolean closed;
     private CompletableFuture<byte[]> claiming = CompletableFuture.completedFuture(null);
+    private final Duration appendTimeout;
     /** How long this member may see less than a majority of the group before it stops serving sessions. */
     private final long cutOffGraceNanos;
     /** Whether read-only sessions are served all the same while it does. */
@@ -147,6 +150,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.holders = new BackendHolders(virtualDatabase, config.self(), backendConfigs, standby);
         this.virtualDatabase = virtualDatabase;
         this.cutOffGraceNanos = settings.appendTimeout().toNanos();
+        this.appendTimeout = settings.appendTimeout();
         this.minorityReads = settings.minorityReads();
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
@@ -589,9 +593,11 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     /**
      * A session on the primary; a read-only one asked for elsewhere is served by this follower's
-     * backends; any other 08004, which makes the driver try the URL's next controller.
+     * backends, as current as its copy of the log, or with {@code currentReads} as current as the
+     * group at the start of each read (a read barrier, {@link #awaitCurrent}); any other 08004,
+     * which makes the driver try the URL's next controller.
      */
-    public Session openSession(String user, boolean readOnly) throws SQLException {
+    public Session openSession(String user, boolean readOnly, boolean currentReads) throws SQLException {
         P rm = primary;
         if (rm != null) {
             Session s = rm.openSession(user);
@@ -603,9 +609,35 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         Following<P> f = following;
         P reading = f == null ? null : f.readers();
         if (readOnly && reading != null) {
-            return new FollowerReadSession(reading.openSession(user));
+            return new FollowerReadSession(reading.openSession(user),
+                    currentReads ? this::awaitCurrent : FollowerReadSession.ReadBarrier.NONE);
         }
         throw notServing();
+    }
+
+    /**
+     * A read barrier on a follower: a sync mark through the group's log, applied here once every
+     * entry committed before it is in this member's copy; then the backends catch up to the copy's
+     * end. What any client saw committed before the call is then visible here.
+     */
+    private void awaitCurrent() throws SQLException {
+        long deadline = System.nanoTime() + appendTimeout.toNanos();
+        try {
+            log.append(new GroupEntry.Sync(role.epoch(), config.self()).encode())
+                    .get(appendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new SQLException("controller " + config.self() + " could not learn how far the log of group "
+                    + config.groupName() + " reaches (no majority answered within " + appendTimeout.toMillis()
+                    + " ms): read on another member", SqlState.IO_ERROR.code(), e);
+        }
+        Following<P> f = following;
+        if (f == null) {
+            throw notServing();
+        }
+        f.awaitCaughtUp(copy.handed(), deadline, () -> LockSupport.unpark(watcher));
     }
 
     private SQLException notServing() {

@@ -27,7 +27,8 @@ final class LocalLogCopy {
     private final Set<String> backends;
     /** Durability of the entries this member appended itself, by position, until asked for. */
     private final Map<Long, CompletableFuture<Void>> own = new ConcurrentHashMap<>();
-    private long handed;
+    /** Written by the applier only; read by others too (a follower's read barrier). */
+    private volatile long handed;
     private volatile String damage;
 
     /** @param backends this member's backend names */
@@ -74,7 +75,7 @@ final class LocalLogCopy {
         });
     }
 
-    /** The last position handed to the copy (called by the applier's thread). */
+    /** The last position handed to the copy. */
     long handed() {
         return handed;
     }

@@ -36,7 +36,7 @@ public final class FollowerCatchUp {
     private final RecoveryLog log;
     private final BackendStates states;
     private final List<Backend> followed = new ArrayList<>();
-    private long caughtUpTo = -1;
+    private volatile long caughtUpTo = -1;
     private long floor;
     private long waitingSince;
 
