@@ -30,8 +30,8 @@ import org.jgroups.raft.util.CommitTable;
 /**
  * A log replicated on a group of controllers with jgroups-raft: an entry appended on any member is
  * committed once a majority of the group holds it, then applied on every member, one at a time, in
- * log order ({@link Applier}). A restarted member replays its own copy from the start, then catches
- * up from the leader.
+ * log order ({@link Applier}). A restarted member replays its own copy (from its last snapshot),
+ * then catches up from the leader.
  *
  * <p>An append completes once the entry is applied <em>here</em>, with what the applier returned, so
  * the appending controller answers its client only when its own state has the entry. It fails if
