@@ -59,17 +59,18 @@ public final class BenchContext {
         return new ClosedLoop.Timing(warmup(), options.measure());
     }
 
-    /** The warm-up before each measured period: the option's, or longer where a scenario needs it (not in quick mode). */
+    /** The warm-up before each measured period: the option's, or longer where a scenario needs it. */
     private java.time.Duration warmup() {
-        return options.quick() || minWarmup.compareTo(options.warmup()) <= 0 ? options.warmup() : minWarmup;
+        return minWarmup.compareTo(options.warmup()) <= 0 ? options.warmup() : minWarmup;
     }
 
     /**
-     * Makes every warm-up of this scenario at least {@code warmup} (several controller JVMs sharing the
-     * machine's cores take longer than one for their JIT compilers to reach steady speed).
+     * Makes every warm-up of this scenario at least {@code warmup}, or {@code quickWarmup} in quick
+     * mode (several controller JVMs sharing the machine's cores take longer than one for their JIT
+     * compilers to reach steady speed; a quick run only needs them to answer within its short measure).
      */
-    public void warmupAtLeast(java.time.Duration warmup) {
-        this.minWarmup = warmup;
+    public void warmupAtLeast(java.time.Duration warmup, java.time.Duration quickWarmup) {
+        this.minWarmup = options.quick() ? quickWarmup : warmup;
     }
 
     /** This scenario's scratch folder (database files, controller configs and logs). */
