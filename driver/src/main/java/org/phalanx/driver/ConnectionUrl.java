@@ -44,7 +44,7 @@ final class ConnectionUrl {
      * follower has applied; {@code current} waits, before each auto-commit read and at each
      * transaction's start, until it holds every write the group committed (sent to the controller).
      */
-    static final String FOLLOWER_READS = "followerReads";
+    static final String FOLLOWER_READS = Protocol.FOLLOWER_READS;
     static final int DEFAULT_FAILOVER_TIMEOUT_MS = 30_000;
     /** TLS to the controller ({@code true}/{@code false}, default false): its certificate verified, and its name. */
     static final String SSL = "ssl";
@@ -132,7 +132,7 @@ final class ConnectionUrl {
     /** Checked here; the controller reads it from the session properties. */
     private void followerReads() throws SQLException {
         String value = properties.getOrDefault(FOLLOWER_READS, "local").trim();
-        if (!value.equalsIgnoreCase("local") && !value.equalsIgnoreCase("current")) {
+        if (!value.equalsIgnoreCase("local") && !value.equalsIgnoreCase(Protocol.FOLLOWER_READS_CURRENT)) {
             throw SqlExceptions.create("connection property " + FOLLOWER_READS + "='" + value
                     + "' is not one of local, current", SqlExceptions.CONNECTION_FAILED);
         }

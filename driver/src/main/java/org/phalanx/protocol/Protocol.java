@@ -23,6 +23,12 @@ public final class Protocol {
      * a driver that lost its controller asks another about it with OUTCOME (docs/protocol.md).
      */
     public static final String CLIENT_SESSION = "clientSession";
+    /**
+     * HELLO property (the URL's): how current a read-only session a group's follower serves reads,
+     * {@value #FOLLOWER_READS_CURRENT} or {@code local} (default; docs/distribution.md).
+     */
+    public static final String FOLLOWER_READS = "followerReads";
+    public static final String FOLLOWER_READS_CURRENT = "current";
     /** Default largest frame either side accepts (payload bytes, type byte included). */
     public static final int DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
     /** Rows sent per batch when the client leaves the fetch size at 0. */

@@ -166,7 +166,8 @@ final class ClientConnection implements Runnable {
         try {
             boolean readOnly = "true".equalsIgnoreCase(hello.properties().get("readOnly")); // the URL's readOnly=true
             // the URL's followerReads=current: a follower's reads wait until it holds what the group committed
-            boolean currentReads = "current".equalsIgnoreCase(hello.properties().get("followerReads"));
+            boolean currentReads = Protocol.FOLLOWER_READS_CURRENT.equalsIgnoreCase(
+                    hello.properties().get(Protocol.FOLLOWER_READS));
             session = vdb.login(hello.user(), hello.password(), readOnly, currentReads);
             this.vdb = vdb;
             sessionsLost = vdb.onSessionsLost(this::forceClose); // its driver fails over to the new primary

@@ -134,9 +134,11 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private volatile long givenUp = -1;
     private volatile boolean closed;
     private CompletableFuture<byte[]> claiming = CompletableFuture.completedFuture(null);
+    /**
+     * How long an append may wait for a majority, a read barrier for its sync mark, and this member
+     * see less than a majority of the group before it stops serving sessions.
+     */
     private final Duration appendTimeout;
-    /** How long this member may see less than a majority of the group before it stops serving sessions. */
-    private final long cutOffGraceNanos;
     /** Whether read-only sessions are served all the same while it does. */
     private final boolean minorityReads;
     /** Since when this member has seen less than a majority of the group (System.nanoTime), or 0. */
@@ -149,7 +151,6 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
                         Consumer<P> onPrimaryChange, Settings settings) {
         this.holders = new BackendHolders(virtualDatabase, config.self(), backendConfigs, standby);
         this.virtualDatabase = virtualDatabase;
-        this.cutOffGraceNanos = settings.appendTimeout().toNanos();
         this.appendTimeout = settings.appendTimeout();
         this.minorityReads = settings.minorityReads();
         this.config = config;
@@ -333,7 +334,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             // the others may have a new primary already: no stale reads here (no split brain), not even without writes
             givenUp = r.epoch();
             stopServing("it has seen less than a majority of group " + config.groupName() + " for "
-                    + Duration.ofNanos(cutOffGraceNanos).toMillis() + " ms");
+                    + appendTimeout.toMillis() + " ms");
         }
         if (primary != null && (!mine || givenUp == r.epoch())) {
             stopServing(mine ? "it gives the primary role up (a failed append to the group's log, or an operator)"
@@ -385,7 +386,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (minoritySince == 0) {
             minoritySince = now;
         }
-        return now - minoritySince >= cutOffGraceNanos;
+        return now - minoritySince >= appendTimeout.toNanos();
     }
 
     /**
