@@ -86,7 +86,7 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         }
         this.backends = new Backends(name, list);
         this.hangDetector = new HangDetector(list);
-        BackendStatements statements = new BackendStatements(backends.all());
+        BackendStatements statements = new BackendStatements(backends.all(), config.sqlDialect(), config.analysisCacheSize());
         for (Backend b : backends.all()) {
             b.useStatements(statements::forBackend); // replay, crash recovery included, translates too
         }
@@ -245,11 +245,16 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
     // ---------------------------------------------------------------- management figures
 
     /**
-     * The database product this virtual database speaks: that of its backends when they all
-     * speak one engine's SQL (another controller speaks its backends'), else null. Known from
-     * the backends enabled so far.
+     * The database product this virtual database speaks: with a declared SQL dialect, that of a
+     * backend of that engine (the dialect's own name and a recent version if none has been
+     * enabled yet); else that of its backends when they all speak one engine's SQL (another
+     * controller speaks its backends'), else null. Known from the backends enabled so far.
      */
     public DatabaseProduct product() {
+        if (config.sqlDialect() != null) {
+            return backends.all().stream().filter(b -> b.dialect() == config.sqlDialect()).map(Backend::product)
+                    .filter(p -> p != null).findFirst().orElseGet(() -> DatabaseProduct.of(config.sqlDialect()));
+        }
         DatabaseProduct first = null;
         for (Backend b : backends.all()) {
             DatabaseProduct p = b.product();

@@ -2,6 +2,7 @@ package org.phalanx.controller.config;
 
 import java.time.Duration;
 import java.util.Map;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.distribution.GroupConfig;
 import org.phalanx.requestmanager.distribution.GroupMember;
 
@@ -24,8 +25,9 @@ public record DistributionConfig(GroupConfig group, Duration appendTimeout, bool
         standby = Map.copyOf(standby);
     }
 
-    public GroupMember.Settings memberSettings() {
-        return new GroupMember.Settings(appendTimeout, minorityReads, compactAfter);
+    /** @param sqlDialect the virtual database's declared SQL dialect (null: that of its backends) */
+    public GroupMember.Settings memberSettings(Engine sqlDialect) {
+        return new GroupMember.Settings(appendTimeout, minorityReads, compactAfter, sqlDialect);
     }
 
     public boolean witness() {

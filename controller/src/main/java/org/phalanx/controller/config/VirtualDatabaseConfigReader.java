@@ -1,5 +1,6 @@
 package org.phalanx.controller.config;
 
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.CacheConfig;
@@ -29,6 +30,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -40,6 +44,9 @@ import java.util.regex.PatternSyntaxException;
  * and schedule) with the position of each problem.
  */
 public final class VirtualDatabaseConfigReader {
+    /** The values of {@code sqlDialect}. */
+    private static final Map<String, Engine> SQL_DIALECTS = Map.of("postgresql", Engine.POSTGRESQL,
+            "mariadb", Engine.MARIADB, "sqlite", Engine.SQLITE);
     private static final RequestManagerConfig DEFAULTS = RequestManagerConfig.builder().build();
     private static final CacheConfig CACHE_DEFAULTS = CacheConfig.defaults();
     /** What {@code JdbcRecoveryLog} accepts as a table prefix. */
@@ -81,6 +88,10 @@ public final class VirtualDatabaseConfigReader {
         RequestManagerConfig requestManager = requestManagerElement
                 .map(e -> requestManager(e, replication, backends))
                 .orElse(DEFAULTS);
+        Engine sqlDialect = sqlDialect(backends);
+        if (sqlDialect != null) {
+            requestManager = requestManager.toBuilder().sqlDialect(sqlDialect).build();
+        }
         CacheConfig cache = root.child("cache").map(this::cache).orElse(null);
         if (cache != null) {
             requestManager = requestManager.toBuilder().cache(cache).build();
@@ -105,6 +116,32 @@ public final class VirtualDatabaseConfigReader {
         problems.throwIfAny();
         return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager, recoveryLog,
                 distribution);
+    }
+
+    /**
+     * The declared SQL dialect: required when the backends' URLs name different engines (another
+     * controller's, known only once connected, does not count); else that of the backends, or none.
+     */
+    private Engine sqlDialect(List<BackendConfig> backends) {
+        Set<Engine> engines = new TreeSet<>();
+        for (BackendConfig b : backends) {
+            Engine e = Engine.ofUrl(b.url());
+            if (SQL_DIALECTS.containsValue(e)) {
+                engines.add(e);
+            }
+        }
+        String declared = root.attribute("sqlDialect", null);
+        if (declared != null) {
+            return SQL_DIALECTS.get(declared);
+        }
+        if (engines.size() > 1) {
+            problems.add(root.location(), "the backends run different engines (" + engines.stream()
+                    .map(e -> e.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "))
+                    + "): declare the SQL dialect applications write in, sqlDialect=\"postgresql\", \"mariadb\""
+                    + " or \"sqlite\"; statements are translated from it for the other engines");
+            return null;
+        }
+        return engines.isEmpty() ? null : engines.iterator().next();
     }
 
     /** A witness holds no backends and no log; every other virtual database needs backends, and a distributed one a log. */

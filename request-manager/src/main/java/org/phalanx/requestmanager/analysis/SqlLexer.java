@@ -6,12 +6,30 @@ import java.util.Locale;
  * The little lexing the analyser needs without a parser: words outside string literals,
  * quoted identifiers and comments.
  */
-final class SqlLexer {
+public final class SqlLexer {
     private SqlLexer() {
     }
 
+    /** The JDBC parameter markers ({@code ?}) in code, outside literals, quoted identifiers and comments. */
+    public static int placeholders(String sql) {
+        int n = 0;
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            if (sql.charAt(i) == '?') {
+                n++;
+            }
+            i++;
+        }
+        return n;
+    }
+
     /** Index just past the string literal, quoted identifier or comment starting at i, or i if none does. */
-    static int skipNonCode(String sql, int i) {
+    public static int skipNonCode(String sql, int i) {
         char c = sql.charAt(i);
         if (c == '\'' || c == '"' || c == '`') {
             int j = i + 1;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Objects;
+import org.phalanx.engine.Engine;
 
 /**
  * The strategies a virtual database composes. Each is an independent choice. Build one with
@@ -23,11 +24,14 @@ import java.util.Objects;
  *                         {@code Connection.TRANSACTION_*} constant), or 0 for the weakest default
  *                         of the backends' engines
  * @param readRouting      how a read that must see certain writes picks its backend
+ * @param sqlDialect       the SQL dialect applications write in, translated for backends of other
+ *                         engines; null for that of the backends (a single-engine virtual database)
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
                                    int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache,
-                                   RecoveryConfig recovery, int defaultIsolation, ReadRouting readRouting) {
+                                   RecoveryConfig recovery, int defaultIsolation, ReadRouting readRouting,
+                                   Engine sqlDialect) {
 
     public RequestManagerConfig {
         Objects.requireNonNull(replication, "replication");
@@ -58,7 +62,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         return new Builder().replication(replication).waitPolicy(waitPolicy).balancing(balancing)
                 .lockGranularity(lockGranularity).lockTimeout(lockTimeout).macroTimeZone(macroTimeZone)
                 .analysisCacheSize(analysisCacheSize).placementRules(placementRules).cache(cache).recovery(recovery)
-                .defaultIsolation(defaultIsolation).readRouting(readRouting);
+                .defaultIsolation(defaultIsolation).readRouting(readRouting).sqlDialect(sqlDialect);
     }
 
     /** Refuses what cannot work with these backends: placement rules naming unknown backends, SingleDB over several. */
@@ -94,6 +98,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         private RecoveryConfig recovery;
         private int defaultIsolation;
         private ReadRouting readRouting = ReadRouting.CONFLICT_AWARE;
+        private Engine sqlDialect;
 
         private Builder() {
         }
@@ -155,6 +160,12 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
             return this;
         }
 
+        /** The SQL dialect applications write in, or null (the default) for that of the backends. */
+        public Builder sqlDialect(Engine sqlDialect) {
+            this.sqlDialect = sqlDialect;
+            return this;
+        }
+
         /** The recovery log, or null (the default) for none. */
         public Builder recovery(RecoveryConfig recovery) {
             this.recovery = recovery;
@@ -164,7 +175,8 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         /** @throws IllegalArgumentException or NullPointerException naming the first value that cannot work */
         public RequestManagerConfig build() {
             return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout,
-                    macroTimeZone, analysisCacheSize, placementRules, cache, recovery, defaultIsolation, readRouting);
+                    macroTimeZone, analysisCacheSize, placementRules, cache, recovery, defaultIsolation, readRouting,
+                    sqlDialect);
         }
     }
 }

@@ -13,6 +13,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.hetero.BackendStatements;
@@ -48,7 +49,7 @@ final class Following<P extends PrimaryDatabase> {
      * @param restoreFrom    a dump to restore every backend from first (received in a snapshot), or null
      */
     Following(String virtualDatabase, String self, List<BackendConfig> backendConfigs, RecoveryLog local,
-              MemberDumps.Dump restoreFrom, GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd) {
+              MemberDumps.Dump restoreFrom, GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd, Engine sqlDialect) {
         this.virtualDatabase = virtualDatabase;
         this.self = self;
         this.local = local;
@@ -58,7 +59,7 @@ final class Following<P extends PrimaryDatabase> {
             backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
             }));
         }
-        BackendStatements statements = new BackendStatements(backends);
+        BackendStatements statements = new BackendStatements(backends, sqlDialect, 10_000);
         backends.forEach(b -> b.useStatements(statements::forBackend));
         this.restored = restoreFrom == null || restore(restoreFrom);
         FollowerCatchUp made = null;

@@ -25,6 +25,7 @@ import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
@@ -92,12 +93,15 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * @param minorityReads whether it serves read-only sessions all the same while it does
      * @param compactAfter  how many entries its copy of the group's log holds before it compacts it (0: only
      *                      when an operator asks)
+     * @param sqlDialect    the SQL dialect the group's statements are written in, translated for backends of
+     *                      other engines (null: that of the backends)
      */
-    public record Settings(Duration appendTimeout, boolean minorityReads, long compactAfter) {
+    public record Settings(Duration appendTimeout, boolean minorityReads, long compactAfter, Engine sqlDialect) {
     }
 
     private final String virtualDatabase;
     private final GroupConfig config;
+    private final Engine sqlDialect;
     /** Every backend this member declares: its own, and the standby ones of other members. */
     private final List<BackendConfig> backendConfigs;
     private final BackendHolders holders;
@@ -153,6 +157,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.virtualDatabase = virtualDatabase;
         this.appendTimeout = settings.appendTimeout();
         this.minorityReads = settings.minorityReads();
+        this.sqlDialect = settings.sqlDialect();
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
         this.copy = local == null ? null : new LocalLogCopy(local,
@@ -472,7 +477,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private Following<P> newFollowing(MemberDumps.Dump restore) {
         holders.markHeldElsewhere(copy.local());
         return new Following<>(virtualDatabase, config.self(), holders.usable(), copy.local(), restore, starter,
-                onPrimaryChange);
+                onPrimaryChange, sqlDialect);
     }
 
     /** Appends a sync mark (one at a time; none while no leader can commit it). */

@@ -50,7 +50,7 @@ public final class BackendReads {
                 // (or the settings' reset) rolls it back and restores auto-commit when it is given back.
                 c.setAutoCommit(false);
             }
-            s = b.readStatements().acquire(c, b.rewrite(r.sql()), r);
+            s = b.readStatements().acquire(c, statements.forRead(b, r.sql()), r);
             PreparedStatement ps = s.prepared();
             boolean rows;
             try (RunningStatements.Running running = b.running().startOn(c, r.sql());

@@ -7,24 +7,38 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.engine.Engine;
 
 /**
  * What each backend runs for a statement, and how its results look to the client, in a virtual
- * database whose backends may be of different engines. Portable DDL is translated per engine
- * (only when the engines differ: a single-engine virtual database runs its DDL as written), then
- * the backend's rewriting rules apply; results of a mixed virtual database are seen through the
- * canonical column types. A single-engine virtual database without rules pays nothing.
+ * database whose backends may be of different engines. When the engines differ, portable DDL is
+ * written per engine ({@link PortableDdl}) and every other statement is translated from the
+ * virtual database's declared dialect into the backend's ({@link SqlTranslator}); then the
+ * backend's rewriting rules apply; results are seen through the canonical column types. A
+ * single-engine virtual database runs its statements as written and pays nothing.
  */
 public final class BackendStatements {
     private final boolean heterogeneous;
+    /** Null when every backend speaks the declared dialect, or none is declared: statements then go as written. */
+    private final SqlTranslator translator;
+    private final Engine declared;
     /** Translations by statement text; empty when the statement is not translated. */
     private final Map<String, Optional<Map<Engine, List<String>>>> translations = new ConcurrentHashMap<>();
 
-    public BackendStatements(Collection<Backend> backends) {
-        this.heterogeneous = backends.stream().map(Backend::dialect).distinct().count() > 1;
+    /**
+     * @param declared  the SQL dialect applications write in (null: that of the backends, or none declared)
+     * @param cacheSize statement texts whose translations are kept
+     */
+    public BackendStatements(Collection<Backend> backends, Engine declared, int cacheSize) {
+        this.declared = declared;
+        Set<Engine> engines = backends.stream().map(Backend::dialect).collect(Collectors.toSet());
+        this.heterogeneous = engines.size() > 1;
+        boolean foreign = engines.stream().anyMatch(e -> e != declared && SqlTranslator.jooqDialect(e) != null);
+        this.translator = declared != null && foreign ? new SqlTranslator(declared, engines, cacheSize) : null;
     }
 
     /** Whether the backends are of more than one engine. */
@@ -44,7 +58,30 @@ public final class BackendStatements {
                 return out;
             }
         }
-        return List.of(b.rewrite(sql));
+        return List.of(forRead(b, sql));
+    }
+
+    /** The statement backend {@code b} runs for a read (or any one statement) {@code sql}. */
+    public String forRead(Backend b, String sql) {
+        if (translator == null) {
+            return b.rewrite(sql);
+        }
+        try {
+            return b.rewrite(translator.translate(sql, b.dialect()));
+        } catch (SQLException e) {
+            // check() refused it before it was ordered; only a backend whose engine changed since could get here
+            throw new IllegalStateException("statement not checked before it ran: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses (SQLState 0A000) a statement that the engine of some backend cannot run, before any
+     * backend runs it: run on the others alone, it would make the replicas differ.
+     */
+    public void check(String sql, boolean ddl) throws SQLException {
+        if (translator != null && !(ddl && translation(sql).isPresent())) {
+            translator.check(sql);
+        }
     }
 
     private Optional<Map<Engine, List<String>>> translation(String sql) {
@@ -52,6 +89,15 @@ public final class BackendStatements {
             translations.clear(); // DDL texts are few; a flood of distinct ones is not worth keeping
         }
         return translations.computeIfAbsent(sql, s -> Optional.ofNullable(PortableDdl.translate(s)));
+    }
+
+    /**
+     * The backends that answer metadata calls: those speaking the declared dialect when some are
+     * among {@code candidates}, so that types, keys and indexes come in that dialect's terms.
+     */
+    public List<Backend> speakingDeclared(List<Backend> candidates) {
+        List<Backend> speaking = candidates.stream().filter(b -> b.dialect() == declared).toList();
+        return speaking.isEmpty() ? candidates : speaking;
     }
 
     /** A backend's rows as the client must see them: canonical types when the engines differ. */

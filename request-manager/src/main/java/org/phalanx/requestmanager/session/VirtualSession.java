@@ -137,6 +137,9 @@ final class VirtualSession implements Session {
                 return new Result.UpdateCount(0, null);
             }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
+            if (a.kind() == StatementKind.READ || a.kind().isWrite()) {
+                p.statements().check(r.sql(), a.kind() == StatementKind.DDL);
+            }
             Result result;
             AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()
                     ? AdvisoryLockCall.parse(r.sql(), r.params()) : null;
@@ -323,6 +326,9 @@ final class VirtualSession implements Session {
 
     /** The batch as one write ({@link WriteStage#writeBatch}, {@link WriteStage#writeTexts}), or null: then element by element. */
     private BatchOutcome whole(List<String> texts, BatchRun run) throws SQLException {
+        for (String sql : texts) { // refused as a whole before any element runs
+            p.statements().check(sql, p.analyzer().analyze(sql).kind() == StatementKind.DDL);
+        }
         long start = System.nanoTime();
         BatchOutcome outcome;
         try {
@@ -391,7 +397,7 @@ final class VirtualSession implements Session {
         if (candidates.isEmpty()) {
             throw p.backends().noBackend();
         }
-        Backend b = p.balancer().choose(candidates);
+        Backend b = p.balancer().choose(p.statements().speakingDeclared(candidates));
         // with the session's settings: its search_path decides which tables a PostgreSQL backend shows
         try (Connection c = b.connectionFor(state.user(), state.settings().at(null))) { // not its home: a branch may hold it
             List<Object> asked = catalog.toBackend(method, args, b, c, candidates, state.user());
