@@ -3,6 +3,7 @@ package org.phalanx.bench.cluster;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.phalanx.engine.Engine;
 
 /**
  * A virtual database file to write: its backends, the attributes of its {@code <requestManager>}
@@ -45,7 +46,11 @@ public record VirtualDatabaseSpec(String name, List<BackendSpec> backends, Map<S
     String xml() {
         StringBuilder sb = new StringBuilder();
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        sb.append("<virtualDatabase xmlns=\"urn:phalanx:virtual-database:1\" name=\"").append(esc(name)).append("\">\n");
+        sb.append("<virtualDatabase xmlns=\"urn:phalanx:virtual-database:1\" name=\"").append(esc(name)).append('"');
+        if (backends.stream().map(b -> Engine.ofUrl(b.url())).distinct().count() > 1) {
+            sb.append(" sqlDialect=\"postgresql\""); // the scenarios write portable SQL; mixed engines need a dialect
+        }
+        sb.append(">\n");
         sb.append("  <users>\n    <user name=\"").append(BenchController.USER).append("\" password=\"")
                 .append(BenchController.PASSWORD).append("\"/>\n  </users>\n");
         sb.append("  <backends>\n");

@@ -43,13 +43,18 @@ final class HeterogeneousCluster implements AutoCloseable {
 
     /** @param database name of the PostgreSQL and MariaDB databases, unique per test class */
     HeterogeneousCluster(Path dir, String database, String waitPolicy) throws Exception {
+        this(dir, database, waitPolicy, "postgresql");
+    }
+
+    /** @param sqlDialect the dialect the virtual database speaks: postgresql, mariadb or sqlite */
+    HeterogeneousCluster(Path dir, String database, String waitPolicy, String sqlDialect) throws Exception {
         this.dir = dir;
         this.database = database;
         this.pgUrl = TestDatabases.createPostgres(database);
         this.mariaUrl = TestDatabases.createMariaDb(database);
         Files.writeString(dir.resolve("vdb.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb">
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb" sqlDialect="%s">
                   <users>
                     <user name="app" password="secret"/>
                   </users>
@@ -60,7 +65,7 @@ final class HeterogeneousCluster implements AutoCloseable {
                   </backends>
                   <requestManager replication="RAIDb-1" waitPolicy="%s" balancing="round-robin" lockTimeout="20s"/>
                 </virtualDatabase>
-                """.formatted(pgUrl, mariaUrl, waitPolicy));
+                """.formatted(sqlDialect, pgUrl, mariaUrl, waitPolicy));
         Files.writeString(dir.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">

@@ -116,7 +116,7 @@ class KillDuringRecoveryIT {
         }
         Files.writeString(dir.resolve("vdb.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb">
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb" sqlDialect="sqlite">
                   <users><user name="app" password="secret"/></users>
                   <backends>
                 %s  </backends>

@@ -1,0 +1,177 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.List;
+import org.hibernate.Session;
+import org.hibernate.SessionFactory;
+import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.cfg.Configuration;
+import org.hibernate.dialect.Dialect;
+import org.hibernate.dialect.MariaDBDialect;
+import org.hibernate.dialect.PostgreSQLDialect;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.phalanx.requestmanager.api.BackendState;
+
+/**
+ * Real Hibernate ORM 6 on a virtual database over SQLite, PostgreSQL and MariaDB replicas that
+ * declares it speaks PostgreSQL, and again MariaDB (issue 20): Hibernate detects its dialect from
+ * the driver's metadata as it would connected to the real database, then creates the schema, takes
+ * IDENTITY and SEQUENCE ids, batches inserts, runs JPQL with joins, aggregates and pagination, bulk
+ * updates and deletes, optimistic locking and a rollback; every statement is translated for the
+ * other two engines, every result is right, no backend is disabled and the three replicas end
+ * identical, read straight from each engine.
+ */
+class HeterogeneousHibernateIT {
+    @TempDir
+    Path dir;
+
+    @Entity(name = "Author")
+    @Table(name = "author")
+    public static class Author {
+        @Id
+        @GeneratedValue(strategy = GenerationType.IDENTITY)
+        Long id;
+        String name;
+
+        public Author() {
+        }
+
+        Author(String name) {
+            this.name = name;
+        }
+    }
+
+    @Entity(name = "Book")
+    @Table(name = "book")
+    public static class Book {
+        @Id
+        @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "book_ids")
+        @SequenceGenerator(name = "book_ids", sequenceName = "book_seq", allocationSize = 50)
+        Long id;
+        String title;
+        int pages;
+        boolean paperback;
+        @ManyToOne
+        Author author;
+        @Version
+        int version;
+
+        public Book() {
+        }
+
+        Book(String title, int pages, Author author) {
+            this.title = title;
+            this.pages = pages;
+            this.paperback = pages % 2 == 0;
+            this.author = author;
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void anOrmsUsualProgramWithItsDialectDetected(String sqlDialect) throws Exception {
+        try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_orm_" + sqlDialect, "all",
+                sqlDialect)) {
+            org.phalanx.driver.PhalanxDataSource ds = new org.phalanx.driver.PhalanxDataSource();
+            ds.setUrl("jdbc:phalanx://127.0.0.1:" + cluster.controller.port() + "/vdb");
+            ds.setUser("app");
+            ds.setPassword("secret");
+            Configuration config = new Configuration().addAnnotatedClass(Author.class).addAnnotatedClass(Book.class);
+            config.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, ds);
+            config.setProperty(AvailableSettings.HBM2DDL_AUTO, "create")
+                    .setProperty(AvailableSettings.STATEMENT_BATCH_SIZE, "50")
+                    .setProperty(AvailableSettings.ORDER_INSERTS, "true");
+            try (SessionFactory factory = config.buildSessionFactory()) {
+                Dialect dialect = factory.unwrap(SessionFactoryImplementor.class).getJdbcServices().getDialect();
+                assertTrue(sqlDialect.equals("postgresql") ? dialect instanceof PostgreSQLDialect
+                        : dialect instanceof MariaDBDialect, "detected " + dialect);
+
+                factory.inTransaction(session -> {
+                    for (int a = 0; a < 10; a++) {
+                        Author author = new Author("author" + a);
+                        session.persist(author);
+                        for (int b = 0; b < 100; b++) {
+                            session.persist(new Book("book" + a + "-" + b, 100 + b, author));
+                            if (b % 50 == 49) {
+                                session.flush();
+                                session.clear();
+                                author = session.merge(author);
+                            }
+                        }
+                    }
+                });
+                factory.inSession(session -> {
+                    assertEquals(1000L, session.createQuery("select count(b) from Book b", Long.class).getSingleResult());
+                    assertEquals(100L, session.createQuery(
+                            "select count(b) from Book b join b.author a where a.name = :n", Long.class)
+                            .setParameter("n", "author3").getSingleResult());
+                    assertEquals(50L, session.createQuery(
+                            "select count(b) from Book b where b.paperback = true and b.author.name = :n", Long.class)
+                            .setParameter("n", "author3").getSingleResult());
+                    Object[] stats = session.createQuery("select a.name, sum(b.pages), max(b.pages) from Book b"
+                            + " join b.author a group by a.name having a.name = :n", Object[].class)
+                            .setParameter("n", "author4").getSingleResult();
+                    assertEquals(14950L, ((Number) stats[1]).longValue());
+                    assertEquals(199, ((Number) stats[2]).intValue());
+                    List<Book> page = session.createQuery("from Book b order by b.title", Book.class)
+                            .setFirstResult(20).setMaxResults(10).getResultList();
+                    assertEquals(10, page.size());
+                    assertEquals("book0-27", page.get(0).title);
+                    List<String> names = session.createQuery("select a.name from Author a order by a.id", String.class)
+                            .setMaxResults(3).getResultList();
+                    assertEquals(List.of("author0", "author1", "author2"), names);
+                });
+                factory.inTransaction(session -> {
+                    assertEquals(100, session.createMutationQuery("update Book b set b.pages = b.pages + 1"
+                            + " where b.author.name = :n").setParameter("n", "author1").executeUpdate());
+                    assertEquals(100, session.createMutationQuery("delete from Book b where b.author.name = :n")
+                            .setParameter("n", "author2").executeUpdate());
+                });
+                Long bookId = factory.fromSession(s -> s.createQuery("select min(b.id) from Book b", Long.class)
+                        .getSingleResult());
+                try (Session first = factory.openSession(); Session second = factory.openSession()) {
+                    first.beginTransaction();
+                    second.beginTransaction();
+                    first.find(Book.class, bookId).pages = 1;
+                    second.find(Book.class, bookId).pages = 2;
+                    first.getTransaction().commit();
+                    assertThrows(OptimisticLockException.class, () -> second.getTransaction().commit());
+                }
+                try (Session s = factory.openSession()) {
+                    s.beginTransaction();
+                    s.persist(new Author("rolled back"));
+                    s.flush();
+                    s.getTransaction().rollback();
+                }
+                factory.inSession(s -> {
+                    assertEquals(0L, s.createQuery("select count(a) from Author a where a.name = 'rolled back'",
+                            Long.class).getSingleResult());
+                    assertEquals(1, s.find(Book.class, bookId).pages);
+                });
+            }
+            for (String b : HeterogeneousCluster.BACKENDS) {
+                assertEquals(BackendState.ENABLED, cluster.vdb().backendStates().get(b), b + ": " + cluster.vdb().backendStates());
+            }
+            cluster.controller.stop();
+            assertEquals(10, cluster.assertIdentical("author", "id"));
+            assertEquals(900, cluster.assertIdentical("book", "id"));
+        }
+    }
+}
