@@ -550,7 +550,7 @@ public final class Backend implements BackendView {
             }
         };
         try {
-            settings.apply(c);
+            settings.apply(c, engine());
         } catch (SQLException | RuntimeException e) {
             putBack.accept(settings);
             throw e;

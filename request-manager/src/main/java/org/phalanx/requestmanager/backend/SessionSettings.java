@@ -49,36 +49,66 @@ public final class SessionSettings {
 
     /** These settings with {@code name} set by {@code sql} (last: it may depend on an earlier one, as a role). */
     public SessionSettings with(String name, String sql) {
+        return with(name, sql, null);
+    }
+
+    /**
+     * These settings with {@code name} set by {@code sql} on backends speaking {@code onlyOn}'s SQL
+     * only (null: on every backend) — a parameter of a mixed virtual database's declared dialect,
+     * which the other engines do not have.
+     */
+    public SessionSettings with(String name, String sql, Engine onlyOn) {
         Map<String, String> m = new LinkedHashMap<>(byName);
-        m.remove(name);
-        m.put(name, sql);
+        m.keySet().removeIf(key -> name(key).equals(name));
+        m.put(onlyOn == null ? name : name + ENGINE_SEPARATOR + onlyOn.name(), sql);
         return new SessionSettings(m, home);
     }
 
     /** These settings without the parameters named. */
     public SessionSettings without(Collection<String> names) {
         Map<String, String> m = new LinkedHashMap<>(byName);
-        m.keySet().removeAll(names);
+        m.keySet().removeIf(key -> names.contains(name(key)));
         return m.size() == byName.size() ? this : new SessionSettings(m, home);
     }
 
     /** Only the parameters named. */
     public SessionSettings only(Collection<String> names) {
         Map<String, String> m = new LinkedHashMap<>(byName);
-        m.keySet().retainAll(names);
+        m.keySet().removeIf(key -> !names.contains(name(key)));
         return new SessionSettings(m, home);
     }
 
     /** The statement that set {@code name}, or null if it is not set. */
     public String statement(String name) {
-        return byName.get(name);
+        for (Map.Entry<String, String> e : byName.entrySet()) {
+            if (name(e.getKey()).equals(name)) {
+                return e.getValue();
+            }
+        }
+        return null;
     }
 
-    /** Runs the setting statements on {@code c}. */
-    void apply(Connection c) throws SQLException {
+    /** Between a parameter's name and the engine it is set on only, in the keys of {@link #byName}. */
+    private static final char ENGINE_SEPARATOR = '|';
+
+    private static String name(String key) {
+        int split = key.indexOf(ENGINE_SEPARATOR);
+        return split < 0 ? key : key.substring(0, split);
+    }
+
+    /** Whether the parameter of this key is set on a backend speaking {@code dialect}'s SQL. */
+    private static boolean appliesTo(String key, Engine dialect) {
+        int split = key.indexOf(ENGINE_SEPARATOR);
+        return split < 0 || key.substring(split + 1).equals(dialect.name());
+    }
+
+    /** Runs the setting statements on {@code c}, a connection of a backend speaking {@code dialect}'s SQL. */
+    void apply(Connection c, Engine dialect) throws SQLException {
         try (Statement s = c.createStatement()) {
-            for (String sql : byName.values()) {
-                s.execute(sql);
+            for (Map.Entry<String, String> e : byName.entrySet()) {
+                if (appliesTo(e.getKey(), dialect)) {
+                    s.execute(e.getValue());
+                }
             }
         }
     }
@@ -97,8 +127,10 @@ public final class SessionSettings {
 
     private void reset(Connection c, Engine engine) throws SQLException {
         try (Statement s = c.createStatement()) {
-            for (String name : byName.keySet()) {
-                s.execute(resetStatement(name, engine));
+            for (String key : byName.keySet()) {
+                if (appliesTo(key, engine)) {
+                    s.execute(resetStatement(name(key), engine));
+                }
             }
         }
     }
@@ -111,7 +143,7 @@ public final class SessionSettings {
         if (engine != Engine.SQLITE) {
             reset(c, engine); // SQLite's pragmas are only ever assigned again (no RESET)
         }
-        next.apply(c);
+        next.apply(c, engine);
     }
 
     /**

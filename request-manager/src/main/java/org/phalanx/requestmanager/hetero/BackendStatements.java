@@ -92,6 +92,15 @@ public final class BackendStatements {
     }
 
     /**
+     * The engine whose backends alone carry a session's parameters ({@code SET ...}), or null for
+     * every backend: with statements translated, the declared dialect's — its parameters are that
+     * engine's, which the others do not have (PostgreSQL's client_min_messages, MariaDB's sql_mode).
+     */
+    public Engine settingsOnlyOn() {
+        return translator == null ? null : declared;
+    }
+
+    /**
      * The backends that answer metadata calls: those speaking the declared dialect when some are
      * among {@code candidates}, so that types, keys and indexes come in that dialect's terms.
      */

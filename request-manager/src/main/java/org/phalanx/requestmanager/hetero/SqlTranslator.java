@@ -100,10 +100,10 @@ public final class SqlTranslator {
     }
 
     /**
-     * The statement read in the declared dialect, each parameter bound to its number, and its
-     * rendering there; or why it could not be read.
+     * The statement read in the declared dialect (its source: what of it applies to every engine),
+     * each parameter bound to its number, and its rendering there; or why it could not be read.
      */
-    private record Parsed(Query query, String normalForm, int parameters, String failure) {
+    private record Parsed(String source, Query query, String normalForm, int parameters, String failure) {
     }
 
     private Parsed parse(String sql) {
@@ -114,15 +114,21 @@ public final class SqlTranslator {
         }
         try {
             DSLContext in = context(declared);
-            Query q = in.parser().parseQuery(sql, bindings);
-            return new Parsed(q, in.render(q), markers, null);
+            String source = declared == Engine.MARIADB ? Untranslatable.withoutTableOptions(sql) : sql;
+            Query q = in.parser().parseQuery(source, bindings);
+            return new Parsed(source, q, in.render(q), markers, null);
         } catch (RuntimeException e) { // the parser's exception, or one of its own bugs on an odd statement
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return new Parsed(null, null, 0, why.lines().findFirst().orElse(why));
+            return new Parsed(sql, null, null, 0, why.lines().findFirst().orElse(why));
         }
     }
 
     private Translation translate(String sql, Parsed parsed, Engine target) {
+        String emulated = target == Engine.SQLITE ? SqliteSequences.emulate(sql) : null;
+        if (emulated != null) {
+            return Translation.of(emulated);
+        }
+
         if (parsed.failure() != null) {
             return Translation.refused(refusal("it cannot be read as " + name(declared) + " SQL (" + parsed.failure() + ")",
                     target));
@@ -146,7 +152,7 @@ public final class SqlTranslator {
         }
         rendered = Untranslatable.adapt(rendered, target);
         if (rendered.equals(parsed.normalForm())) {
-            return Translation.of(sql); // the same in both dialects: it needs no change
+            return Translation.of(parsed.source()); // the same in both dialects: it needs no change
         }
         String numbered = inOrder(order, parsed.parameters()) ? rendered : numbered(rendered, order, target);
         return numbered != null ? Translation.of(numbered)

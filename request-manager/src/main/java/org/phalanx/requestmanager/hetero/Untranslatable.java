@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.hetero;
 
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.phalanx.engine.Engine;
 
@@ -16,10 +17,13 @@ final class Untranslatable {
     private static final Pattern RETURNING = Pattern.compile("(?is).*\\breturning\\b.*");
     /** A MariaDB user variable, {@code @name} (not {@code @@system}). */
     private static final Pattern USER_VARIABLE = Pattern.compile("(?s).*(?<![@\\w])@\\w.*");
-    /** MariaDB table options after a CREATE TABLE's column list. */
+    /** MariaDB table options after a CREATE TABLE's column list: storage, not data, so the other engines go without. */
     private static final Pattern TABLE_OPTIONS = Pattern.compile(
-            "(?is)\\s*create\\s.*\\)\\s*(?:engine|(?:default\\s+)?(?:charset|character\\s+set|collate)|auto_increment"
-                    + "|row_format)\\b.*");
+            "(?is)(\\s*create\\s+table\\s.*\\))\\s*(?:(?:engine|(?:default\\s+)?(?:charset|character\\s+set|collate)"
+                    + "|auto_increment|row_format)\\s*=?\\s*\\w+[\\s,]*)+;?\\s*");
+    /** Changing a table's constraints, which SQLite's ALTER TABLE cannot do. */
+    private static final Pattern ALTER_CONSTRAINT = Pattern.compile(
+            "(?is)\\s*alter\\s+table\\s.*\\b(?:add|drop)\\s+(?:constraint|foreign\\s+key|primary\\s+key|unique|check)\\b.*");
     /** A gap jOOQ marks in its rendering. */
     private static final Pattern GAP = Pattern.compile("(?s).*\\[(?:unknown|not supported|no )[^]]*].*");
     /** SELECT ... FOR UPDATE / FOR SHARE and their options, at the statement's end as jOOQ renders them. */
@@ -34,7 +38,12 @@ final class Untranslatable {
     static String construct(String sql, Engine declared, Engine target) {
         String code = codeOnly(sql);
         if (target == Engine.SQLITE && SEQUENCE.matcher(code).matches()) {
-            return "sequences (SQLite has none; use an IDENTITY column, whose keys the controller chooses)";
+            return "sequences used other than CREATE/DROP SEQUENCE or a SELECT of the next value alone"
+                    + " (SQLite has none; they are emulated by a table for those)";
+        }
+        if (target == Engine.SQLITE && ALTER_CONSTRAINT.matcher(code).matches()) {
+            return "ALTER TABLE ... ADD/DROP CONSTRAINT (SQLite cannot change a table's constraints;"
+                    + " declare foreign keys in CREATE TABLE)";
         }
         if (target == Engine.SQLITE && RETURNING.matcher(code).matches()) {
             return "RETURNING (use getGeneratedKeys(), or a SELECT after the write)";
@@ -42,10 +51,13 @@ final class Untranslatable {
         if (declared == Engine.MARIADB && target != Engine.MARIADB && USER_VARIABLE.matcher(code).matches()) {
             return "user variables (@name)";
         }
-        if (declared == Engine.MARIADB && target != Engine.MARIADB && TABLE_OPTIONS.matcher(code).matches()) {
-            return "table options (ENGINE, CHARSET, COLLATE... after the column list)";
-        }
         return null;
+    }
+
+    /** A MariaDB CREATE TABLE without its table options (ENGINE=InnoDB...), for the other engines. */
+    static String withoutTableOptions(String sql) {
+        Matcher m = TABLE_OPTIONS.matcher(sql);
+        return m.matches() ? m.group(1) : sql;
     }
 
     /** The gap jOOQ left in its rendering for {@code target}, or null. */

@@ -58,7 +58,7 @@ final class SessionParameters {
         }
         next = next.without(command.reset());
         for (SessionCommand.Assignment a : command.set()) {
-            next = next.with(a.name(), a.sql());
+            next = next.with(a.name(), a.sql(), p.statements().settingsOnlyOn());
         }
         for (Backend b : backends) {
             // on a pooled connection, applied when taken, reset when closed (its home gets them when next taken)

@@ -61,16 +61,39 @@ class SqlTranslatorTest {
 
     @Test
     void whatAnEngineCannotExpressIsRefusedNamingConstructAndEngine() {
-        SQLException e = assertThrows(SQLException.class, () -> fromPostgres.check("select nextval('person_seq')"));
+        SQLException e = assertThrows(SQLException.class, () -> fromPostgres.check("insert into t (a) values (?) returning id"));
         assertEquals("0A000", e.getSQLState());
-        assertTrue(e.getMessage().contains("SQLite") && e.getMessage().contains("sequences"), e.getMessage());
-        e = assertThrows(SQLException.class, () -> fromPostgres.check("insert into t (a) values (?) returning id"));
+        assertTrue(e.getMessage().contains("SQLite"), e.getMessage());
         assertTrue(e.getMessage().contains("RETURNING"), e.getMessage());
         e = assertThrows(SQLException.class, () -> fromMariadb.check("select a from t where b = @x"));
         assertTrue(e.getMessage().contains("user variables"), e.getMessage());
-        e = assertThrows(SQLException.class, () -> fromMariadb.check(
-                "create table t (id bigint not null, primary key (id)) engine=InnoDB"));
-        assertTrue(e.getMessage().contains("table options"), e.getMessage());
+        e = assertThrows(SQLException.class, () -> fromPostgres.check(
+                "alter table if exists book add constraint fk1 foreign key (author_id) references author"));
+        assertTrue(e.getMessage().contains("ADD/DROP CONSTRAINT"), e.getMessage());
+        e = assertThrows(SQLException.class, () -> fromPostgres.check("insert into t (id) values (nextval('s'))"));
+        assertTrue(e.getMessage().contains("sequences"), e.getMessage());
+    }
+
+    @Test
+    void mariadbTableOptionsStayOnMariadb() throws SQLException {
+        String sql = "create table t (id bigint not null, name varchar(20), primary key (id)) engine=InnoDB";
+        assertSame(sql, fromMariadb.translate(sql, Engine.MARIADB));
+        assertEquals("create table t (id bigint not null, name varchar(20), primary key (id))",
+                fromMariadb.translate(sql, Engine.POSTGRESQL));
+    }
+
+    @Test
+    void sequencesAreOneRowTablesOnSqlite() throws SQLException {
+        assertEquals("CREATE TABLE book_seq AS SELECT 1 AS next_val, 50 AS increment_by",
+                fromPostgres.translate("create sequence book_seq start with 1 increment by 50", Engine.SQLITE));
+        assertEquals("CREATE TABLE book_seq AS SELECT 1 AS next_val, 50 AS increment_by",
+                fromMariadb.translate("create sequence book_seq start with 1 increment by 50 nocache", Engine.SQLITE));
+        assertEquals("DROP TABLE IF EXISTS book_seq",
+                fromPostgres.translate("drop sequence if exists book_seq cascade", Engine.SQLITE));
+        String next = "UPDATE book_seq SET next_val = next_val + increment_by RETURNING next_val - increment_by AS nextval";
+        assertEquals(next, fromPostgres.translate("select nextval('book_seq')", Engine.SQLITE));
+        assertEquals(next, fromMariadb.translate("select next value for book_seq", Engine.SQLITE));
+        assertEquals(next, fromMariadb.translate("select nextval(book_seq)", Engine.SQLITE));
     }
 
     @Test
@@ -87,8 +110,8 @@ class SqlTranslatorTest {
 
     @Test
     void aRefusalIsAFreshExceptionEachTime() {
-        SQLException a = assertThrows(SQLException.class, () -> fromPostgres.check("select nextval('s')"));
-        SQLException b = assertThrows(SQLException.class, () -> fromPostgres.check("select nextval('s')"));
+        SQLException a = assertThrows(SQLException.class, () -> fromPostgres.check("select x from t returning"));
+        SQLException b = assertThrows(SQLException.class, () -> fromPostgres.check("select x from t returning"));
         assertTrue(a != b);
         assertEquals(a.getMessage(), b.getMessage());
     }
