@@ -14,7 +14,6 @@ import org.jooq.conf.ParamType;
 import org.jooq.conf.ParseUnknownFunctions;
 import org.jooq.conf.RenderKeywordCase;
 import org.jooq.conf.RenderNameCase;
-import org.jooq.conf.RenderOptionalKeyword;
 import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
@@ -25,8 +24,9 @@ import org.phalanx.requestmanager.analysis.SqlLexer;
 /**
  * Statements written in the virtual database's declared SQL dialect, as each backend engine must
  * run them: jOOQ's parser reads the declared dialect and renders the others. A statement goes to
- * the declared dialect's engine untouched, and to another engine untouched too when its rendering
- * there is the same as in the declared dialect (it needs no change); otherwise the rendering goes.
+ * the declared dialect's engine untouched, and to the others as jOOQ renders it for them (always:
+ * a text that happens to read the same in both dialects may still mean something else, as an
+ * alias without AS that SQLite's UPDATE refuses).
  * What an engine cannot express ({@link Untranslatable}) is refused before any backend runs it.
  * Translations are kept per (statement, engine), so a statement seen before costs a lookup.
  */
@@ -100,10 +100,10 @@ public final class SqlTranslator {
     }
 
     /**
-     * The statement read in the declared dialect (its source: what of it applies to every engine),
-     * each parameter bound to its number, and its rendering there; or why it could not be read.
+     * The statement read in the declared dialect, each parameter bound to its number; or why it
+     * could not be read.
      */
-    private record Parsed(String source, Query query, String normalForm, int parameters, String failure) {
+    private record Parsed(Query query, int parameters, String failure) {
     }
 
     private Parsed parse(String sql) {
@@ -113,13 +113,11 @@ public final class SqlTranslator {
             bindings[k] = k + 1; // each parameter bound to its number, to see where the rendering puts it
         }
         try {
-            DSLContext in = context(declared);
-            String source = declared == Engine.MARIADB ? Untranslatable.withoutTableOptions(sql) : sql;
-            Query q = in.parser().parseQuery(source, bindings);
-            return new Parsed(source, q, in.render(q), markers, null);
+            String source = declared == Engine.MARIADB ? Untranslatable.mariadbSource(sql) : sql;
+            return new Parsed(context(declared).parser().parseQuery(source, bindings), markers, null);
         } catch (RuntimeException e) { // the parser's exception, or one of its own bugs on an odd statement
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return new Parsed(sql, null, null, 0, why.lines().findFirst().orElse(why));
+            return new Parsed(null, 0, why.lines().findFirst().orElse(why));
         }
     }
 
@@ -151,9 +149,6 @@ public final class SqlTranslator {
             return Translation.refused(refusal(construct, target));
         }
         rendered = Untranslatable.adapt(rendered, target);
-        if (rendered.equals(parsed.normalForm())) {
-            return Translation.of(parsed.source()); // the same in both dialects: it needs no change
-        }
         String numbered = inOrder(order, parsed.parameters()) ? rendered : numbered(rendered, order, target);
         return numbered != null ? Translation.of(numbered)
                 : Translation.refused(refusal("its parameters would have to be bound in another order", target));
@@ -242,7 +237,6 @@ public final class SqlTranslator {
                 .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED) // names as written
                 .withRenderNameCase(RenderNameCase.AS_IS)
                 .withRenderKeywordCase(RenderKeywordCase.AS_IS)
-                .withRenderOptionalAsKeywordForTableAliases(RenderOptionalKeyword.OFF)
                 .withRenderGroupConcatMaxLenSessionVariable(false) // no SET @@group_concat_max_len before a query
                 .withParamType(ParamType.INDEXED)
                 .withRenderFormatted(false);

@@ -21,9 +21,19 @@ final class Untranslatable {
     private static final Pattern TABLE_OPTIONS = Pattern.compile(
             "(?is)(\\s*create\\s+table\\s.*\\))\\s*(?:(?:engine|(?:default\\s+)?(?:charset|character\\s+set|collate)"
                     + "|auto_increment|row_format)\\s*=?\\s*\\w+[\\s,]*)+;?\\s*");
+    /** MariaDB's DELETE naming the alias it deletes from, of one table. */
+    private static final Pattern ALIASED_DELETE = Pattern.compile(
+            "(?is)\\s*delete\\s+(\\w+)\\s+from\\s+([`\\w.]+)\\s+(?:as\\s+)?(\\w+)\\s+(where\\b.*)");
     /** Changing a table's constraints, which SQLite's ALTER TABLE cannot do. */
     private static final Pattern ALTER_CONSTRAINT = Pattern.compile(
             "(?is)\\s*alter\\s+table\\s.*\\b(?:add|drop)\\s+(?:constraint|foreign\\s+key|primary\\s+key|unique|check)\\b.*");
+    /** PostgreSQL's row addresses (Hibernate joins a bulk update's table to itself on them). */
+    private static final Pattern CTID = Pattern.compile("(?is).*\\bctid\\b.*");
+    /** MariaDB's UPDATE of joined tables, which jOOQ leaves as it is for the others. */
+    private static final Pattern JOINED_UPDATE = Pattern.compile(
+            "(?is)\\s*update\\s+[`\"\\w.]+(?:\\s+(?:as\\s+)?(?!set\\b)\\w+)?\\s*(?:,|(?:inner\\s+|left\\s+|cross\\s+|straight_)?join\\b).*");
+    /** DROP TABLE's CASCADE / RESTRICT, which SQLite does not know (it has no dependent objects to drop). */
+    private static final Pattern DROP_CASCADE = Pattern.compile("(?is)(\\s*drop\\s+table\\s.*?)\\s+(?:cascade|restrict)\\s*;?\\s*");
     /** A gap jOOQ marks in its rendering. */
     private static final Pattern GAP = Pattern.compile("(?s).*\\[(?:unknown|not supported|no )[^]]*].*");
     /** SELECT ... FOR UPDATE / FOR SHARE and their options, at the statement's end as jOOQ renders them. */
@@ -48,16 +58,35 @@ final class Untranslatable {
         if (target == Engine.SQLITE && RETURNING.matcher(code).matches()) {
             return "RETURNING (use getGeneratedKeys(), or a SELECT after the write)";
         }
+        if (declared == Engine.POSTGRESQL && target != Engine.POSTGRESQL && CTID.matcher(code).matches()) {
+            return "row addresses (ctid) — as in Hibernate's bulk UPDATE/DELETE whose condition follows an"
+                    + " association: write the condition with a subquery (where b.author.id in (select ...))";
+        }
+        if (declared == Engine.MARIADB && target != Engine.MARIADB && JOINED_UPDATE.matcher(code).matches()) {
+            return "an UPDATE of joined tables — as in Hibernate's bulk UPDATE whose condition follows an"
+                    + " association: write the condition with a subquery (where b.author.id in (select ...))";
+        }
         if (declared == Engine.MARIADB && target != Engine.MARIADB && USER_VARIABLE.matcher(code).matches()) {
             return "user variables (@name)";
         }
         return null;
     }
 
-    /** A MariaDB CREATE TABLE without its table options (ENGINE=InnoDB...), for the other engines. */
-    static String withoutTableOptions(String sql) {
+    /**
+     * What of a MariaDB statement the other engines can have, for jOOQ to translate: a CREATE TABLE
+     * without its table options (ENGINE=InnoDB...), {@code DELETE a FROM t a WHERE ...} of one table
+     * (Hibernate's bulk delete) as {@code DELETE FROM t AS a WHERE ...}.
+     */
+    static String mariadbSource(String sql) {
         Matcher m = TABLE_OPTIONS.matcher(sql);
-        return m.matches() ? m.group(1) : sql;
+        if (m.matches()) {
+            return m.group(1);
+        }
+        m = ALIASED_DELETE.matcher(sql);
+        if (m.matches() && m.group(1).equalsIgnoreCase(m.group(3))) {
+            return "delete from " + m.group(2) + " as " + m.group(3) + " " + m.group(4);
+        }
+        return sql;
     }
 
     /** The gap jOOQ left in its rendering for {@code target}, or null. */
@@ -74,10 +103,15 @@ final class Untranslatable {
     /**
      * The rendering as the engine runs it: SQLite has no row locks, and needs none — its
      * transactions are serializable and the scheduler orders writing ones one at a time on it —
-     * so FOR UPDATE / FOR SHARE are left out there.
+     * so FOR UPDATE / FOR SHARE are left out there; nor objects that depend on a table, so DROP
+     * TABLE's CASCADE too.
      */
     static String adapt(String rendered, Engine target) {
-        return target == Engine.SQLITE ? ROW_LOCK.matcher(rendered).replaceFirst("") : rendered;
+        if (target != Engine.SQLITE) {
+            return rendered;
+        }
+        Matcher drop = DROP_CASCADE.matcher(rendered);
+        return drop.matches() ? drop.group(1) : ROW_LOCK.matcher(rendered).replaceFirst("");
     }
 
     /** The statement with its string literals blanked out, so that words inside them are not taken for SQL. */

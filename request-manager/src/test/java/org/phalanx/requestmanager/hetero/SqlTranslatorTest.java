@@ -23,25 +23,38 @@ class SqlTranslatorTest {
     }
 
     @Test
-    void aStatementThatNeedsNoChangeGoesAsWritten() throws SQLException {
+    void theOtherEnginesGetJooqsRendering() throws SQLException {
         String sql = "SELECT p.name, COUNT(*) AS n FROM person p JOIN orders o ON o.person_id=p.id WHERE p.id > ? GROUP BY p.name";
-        assertSame(sql, fromPostgres.translate(sql, Engine.SQLITE));
-        assertSame(sql, fromPostgres.translate(sql, Engine.MARIADB));
+        String rendered = "select p.name, count(*) as n from person as p join orders as o on o.person_id = p.id"
+                + " where p.id > ? group by p.name";
+        assertEquals(rendered, fromPostgres.translate(sql, Engine.SQLITE));
+        assertEquals(rendered, fromPostgres.translate(sql, Engine.MARIADB));
+        // SQLite's UPDATE takes an alias after AS only
+        assertEquals("update book as b1_0 set pages = (b1_0.pages + 1) where b1_0.id = ?",
+                fromPostgres.translate("update book b1_0 set pages=(b1_0.pages+1) where b1_0.id=?", Engine.SQLITE));
+    }
+
+    @Test
+    void mariadbsDeleteOfAnAliasIsAPlainDeleteElsewhere() throws SQLException {
+        assertEquals("delete from book as b1_0 where b1_0.author_id in (select a2_0.id from author as a2_0 where a2_0.name = ?)",
+                fromMariadb.translate("delete b1_0 from book b1_0 where b1_0.author_id in"
+                        + " (select a2_0.id from author a2_0 where a2_0.name=?)", Engine.POSTGRESQL));
     }
 
     @Test
     void parametersMovedByTheTranslationAreNumberedOnSqlite() throws SQLException {
         String sql = "select c.id from customer c where c.id > ? offset ? rows fetch first ? rows only";
-        assertEquals("select c.id from customer c where c.id > ?1 limit ?3 offset ?2",
+        assertEquals("select c.id from customer as c where c.id > ?1 limit ?3 offset ?2",
                 fromPostgres.translate(sql, Engine.SQLITE));
-        assertSame(sql, fromPostgres.translate(sql, Engine.MARIADB)); // MariaDB knows OFFSET ... FETCH
+        assertEquals("select c.id from customer as c where c.id > ? offset ? rows fetch next ? rows only",
+                fromPostgres.translate(sql, Engine.MARIADB)); // MariaDB knows OFFSET ... FETCH
     }
 
     @Test
     void mariadbPaginationAndAliasedDeletesAreTranslated() throws SQLException {
         // LIMIT offset, count: the offset comes first
         assertEquals("select * from t limit ?2 offset ?1", fromMariadb.translate("select * from t limit ?, ?", Engine.SQLITE));
-        assertEquals("delete from o using orders o where o.id = ?",
+        assertEquals("delete from o using orders as o where o.id = ?",
                 fromPostgres.translate("delete from orders o where o.id = ?", Engine.MARIADB));
     }
 
@@ -72,6 +85,21 @@ class SqlTranslatorTest {
         assertTrue(e.getMessage().contains("ADD/DROP CONSTRAINT"), e.getMessage());
         e = assertThrows(SQLException.class, () -> fromPostgres.check("insert into t (id) values (nextval('s'))"));
         assertTrue(e.getMessage().contains("sequences"), e.getMessage());
+    }
+
+    @Test
+    void hibernatesJoinedBulkUpdatesAreRefusedOnTheOtherEngines() {
+        SQLException e = assertThrows(SQLException.class, () -> fromPostgres.check("update book set pages=(b1_0.pages+1)"
+                + " from book b1_0 join author a1_0 on a1_0.id=b1_0.author_id where a1_0.name=? and book.ctid=b1_0.ctid"));
+        assertTrue(e.getMessage().contains("ctid"), e.getMessage());
+        e = assertThrows(SQLException.class, () -> fromMariadb.check("update book b1_0 join author a1_0"
+                + " on a1_0.id=b1_0.author_id set pages=(b1_0.pages+1) where a1_0.name=?"));
+        assertTrue(e.getMessage().contains("UPDATE of joined tables"), e.getMessage());
+    }
+
+    @Test
+    void dropTableCascadeIsPlainOnSqlite() throws SQLException {
+        assertEquals("drop table if exists author", fromPostgres.translate("drop table if exists author cascade", Engine.SQLITE));
     }
 
     @Test
