@@ -151,11 +151,28 @@ final class HeterogeneousCluster implements AutoCloseable {
             List<List<Object>> actual = rows(b, table, orderBy);
             assertEquals(expected.size(), actual.size(), "rows of " + table + " on " + b);
             for (int i = 0; i < expected.size(); i++) {
-                assertTrue(Arrays.deepEquals(expected.get(i).toArray(), actual.get(i).toArray()),
-                        table + " row " + i + " differs between lite " + expected.get(i) + " and " + b + " " + actual.get(i));
+                List<Object> want = expected.get(i);
+                List<Object> got = actual.get(i);
+                int row = i;
+                assertTrue(Arrays.deepEquals(integersAsLongs(want), integersAsLongs(got)),
+                        () -> table + " row " + row + " differs between lite " + typed(want) + " and " + b + " " + typed(got));
             }
         }
         return expected.size();
+    }
+
+    /**
+     * The row with Integer values as Long: SQLite's single-column integer key is its rowid, declared
+     * INTEGER whatever the portable DDL said, so a BIGINT key that is not generated comes back as an
+     * Integer from SQLite and a Long from the others (docs/heterogeneous.md, "Not yet").
+     */
+    private static Object[] integersAsLongs(List<Object> row) {
+        return row.stream().map(v -> v instanceof Integer i ? (Object) i.longValue() : v).toArray();
+    }
+
+    /** Values with their Java types, for a message. */
+    private static List<String> typed(List<Object> row) {
+        return row.stream().map(v -> v == null ? "null" : v + ":" + v.getClass().getSimpleName()).toList();
     }
 
     private void dropDatabases() {
