@@ -38,6 +38,7 @@ import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.distribution.PrimaryDatabase;
 import org.phalanx.requestmanager.exec.BackendReads;
 import org.phalanx.requestmanager.hetero.BackendStatements;
+import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.recovery.BackendAdministration;
 import org.phalanx.requestmanager.routing.PartialReplication;
@@ -94,6 +95,9 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         Routing routing = config.replication().isPartial()
                 ? new PartialReplication(schema, new Placement(config.placementRules(), defaultPlacement(config)))
                 : Routing.EVERYWHERE;
+        if (statements.translates()) {
+            routing = new DeclaredDialectReads(routing, config.sqlDialect());
+        }
         LockGranularity granularity = granularity(config.lockGranularity(), backends.all());
         long lastLogged = config.recovery() == null ? 0 : config.recovery().log().lastPosition();
         Scheduler scheduler = new Scheduler(new LocalWriteOrdering(lastLogged), granularity == LockGranularity.DATABASE,

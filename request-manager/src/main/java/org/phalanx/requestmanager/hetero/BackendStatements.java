@@ -38,7 +38,8 @@ public final class BackendStatements {
         Set<Engine> engines = backends.stream().map(Backend::dialect).collect(Collectors.toSet());
         this.heterogeneous = engines.size() > 1;
         boolean foreign = engines.stream().anyMatch(e -> e != declared && SqlTranslator.jooqDialect(e) != null);
-        this.translator = declared != null && foreign ? new SqlTranslator(declared, engines, cacheSize) : null;
+        this.translator = declared != null && foreign ? new SqlTranslator(declared, engines,
+                DeclaredSchema.of(backends, declared), cacheSize) : null;
     }
 
     /** Whether the backends are of more than one engine. */
@@ -58,20 +59,31 @@ public final class BackendStatements {
                 return out;
             }
         }
-        return List.of(forRead(b, sql));
+        return List.of(forWrite(b, sql));
     }
 
-    /** The statement backend {@code b} runs for a read (or any one statement) {@code sql}. */
-    public String forRead(Backend b, String sql) {
-        if (translator == null) {
-            return b.rewrite(sql);
-        }
+    /**
+     * The statement backend {@code b} runs for a read {@code sql}: refused (0A000) when b's engine
+     * cannot run it — a read about the database product, unchecked since meant for the declared
+     * dialect's backends, when none of those is enabled.
+     */
+    public String forRead(Backend b, String sql) throws SQLException {
+        return b.rewrite(translator == null ? sql : translator.translate(sql, b.dialect()));
+    }
+
+    /** The statement backend {@code b} runs for a write, checked ({@link #check}) before it was ordered. */
+    private String forWrite(Backend b, String sql) {
         try {
-            return b.rewrite(translator.translate(sql, b.dialect()));
+            return forRead(b, sql);
         } catch (SQLException e) {
             // check() refused it before it was ordered; only a backend whose engine changed since could get here
             throw new IllegalStateException("statement not checked before it ran: " + e.getMessage(), e);
         }
+    }
+
+    /** Whether statements are translated: some backend does not speak the declared dialect. */
+    public boolean translates() {
+        return translator != null;
     }
 
     /**

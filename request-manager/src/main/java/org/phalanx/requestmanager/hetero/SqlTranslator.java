@@ -38,6 +38,7 @@ public final class SqlTranslator {
     }
 
     private final Engine declared;
+    private final DeclaredSchema schema;
     private final Set<Engine> targets;
     private final int cacheSize;
     private final Map<String, Map<Engine, Translation>> cache = new ConcurrentHashMap<>();
@@ -48,7 +49,13 @@ public final class SqlTranslator {
      * @param cacheSize statement texts whose translations are kept
      */
     public SqlTranslator(Engine declared, Set<Engine> targets, int cacheSize) {
+        this(declared, targets, DeclaredSchema.of(List.of(), declared), cacheSize);
+    }
+
+    /** @param schema the declared dialect's default schema, which qualified names leave out on other engines */
+    SqlTranslator(Engine declared, Set<Engine> targets, DeclaredSchema schema, int cacheSize) {
         this.declared = declared;
+        this.schema = schema;
         this.targets = Set.copyOf(targets);
         this.cacheSize = cacheSize;
     }
@@ -113,7 +120,7 @@ public final class SqlTranslator {
             bindings[k] = k + 1; // each parameter bound to its number, to see where the rendering puts it
         }
         try {
-            String source = declared == Engine.MARIADB ? Untranslatable.mariadbSource(sql) : sql;
+            String source = schema.unqualified(declared == Engine.MARIADB ? Untranslatable.mariadbSource(sql) : sql);
             return new Parsed(context(declared).parser().parseQuery(source, bindings), markers, null);
         } catch (RuntimeException e) { // the parser's exception, or one of its own bugs on an odd statement
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -13,6 +13,7 @@ import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.RequestId;
@@ -137,8 +138,8 @@ final class VirtualSession implements Session {
                 return new Result.UpdateCount(0, null);
             }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
-            if (a.kind() == StatementKind.READ || a.kind().isWrite()) {
-                p.statements().check(r.sql(), a.kind() == StatementKind.DDL);
+            if (a.kind() == StatementKind.READ ? !DeclaredDialectReads.aboutTheProduct(a) : a.kind().isWrite()) {
+                p.statements().check(r.sql(), a.kind() == StatementKind.DDL); // reads about the product go to its engine
             }
             Result result;
             AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()

@@ -143,4 +143,20 @@ class SqlTranslatorTest {
         assertTrue(a != b);
         assertEquals(a.getMessage(), b.getMessage());
     }
+
+    @Test
+    void theDeclaredDefaultSchemaIsLeftOutOnTheOtherEngines() throws SQLException {
+        SqlTranslator t = new SqlTranslator(Engine.POSTGRESQL, Set.of(Engine.SQLITE, Engine.POSTGRESQL),
+                DeclaredSchema.of(java.util.List.of(), Engine.POSTGRESQL), 10);
+        assertEquals("select installed_rank from flyway_schema_history where note = 'public.x'",
+                t.translate("SELECT \"installed_rank\" FROM \"public\".\"flyway_schema_history\" WHERE note = 'public.x'",
+                        Engine.SQLITE).replace("SELECT", "select").replace("FROM", "from").replace("WHERE", "where"));
+        assertEquals("select * from other.t", t.translate("select * from other.t", Engine.SQLITE));
+    }
+
+    @Test
+    void aMariadbUrlNamesItsDatabase() {
+        assertEquals("shop", DeclaredSchema.database("jdbc:mariadb://127.0.0.1:3306/shop?user=x"));
+        assertEquals(null, DeclaredSchema.database("jdbc:mariadb://127.0.0.1:3306/"));
+    }
 }

@@ -38,7 +38,7 @@ import org.phalanx.requestmanager.api.BackendState;
  * other two engines, every result is right, no backend is disabled and the three replicas end
  * identical, read straight from each engine.
  */
-class HeterogeneousHibernateIT {
+class DialectTranslationIT {
     @TempDir
     Path dir;
 
@@ -86,13 +86,35 @@ class HeterogeneousHibernateIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb"})
-    void anOrmsUsualProgramWithItsDialectDetected(String sqlDialect) throws Exception {
+    void hibernateFlywayAndTpccOnEveryEngine(String sqlDialect) throws Exception {
         try (HeterogeneousCluster cluster = new HeterogeneousCluster(dir, "phalanx_hetero_orm_" + sqlDialect, "all",
                 sqlDialect)) {
             org.phalanx.driver.PhalanxDataSource ds = new org.phalanx.driver.PhalanxDataSource();
             ds.setUrl("jdbc:phalanx://127.0.0.1:" + cluster.controller.port() + "/vdb");
             ds.setUser("app");
             ds.setPassword("secret");
+            flyway(ds); // first: Flyway wants an empty schema
+            hibernate(ds, sqlDialect);
+            for (String b : HeterogeneousCluster.BACKENDS) {
+                assertEquals(BackendState.ENABLED, cluster.vdb().backendStates().get(b), b + ": " + cluster.vdb().backendStates());
+            }
+            cluster.controller.stop();
+            assertEquals(10, cluster.assertIdentical("author", "id"));
+            assertEquals(900, cluster.assertIdentical("book", "id"));
+            assertEquals(2, cluster.assertIdentical("account", "id"));
+        }
+    }
+
+    private static void flyway(javax.sql.DataSource ds) {
+        org.flywaydb.core.Flyway flyway = org.flywaydb.core.Flyway.configure().dataSource(ds)
+                .locations("classpath:flyway/app").load();
+        assertEquals(3, flyway.migrate().migrationsExecuted);
+        assertEquals(3, flyway.info().applied().length);
+        flyway.validate();
+    }
+
+    /** Hibernate's usual program, with its dialect detected; the results checked on the way. */
+    private static void hibernate(javax.sql.DataSource ds, String sqlDialect) {
             Configuration config = new Configuration().addAnnotatedClass(Author.class).addAnnotatedClass(Book.class);
             config.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, ds);
             config.setProperty(AvailableSettings.HBM2DDL_AUTO, "create")
@@ -179,12 +201,5 @@ class HeterogeneousHibernateIT {
                     assertEquals(1, s.find(Book.class, bookId).pages);
                 });
             }
-            for (String b : HeterogeneousCluster.BACKENDS) {
-                assertEquals(BackendState.ENABLED, cluster.vdb().backendStates().get(b), b + ": " + cluster.vdb().backendStates());
-            }
-            cluster.controller.stop();
-            assertEquals(10, cluster.assertIdentical("author", "id"));
-            assertEquals(900, cluster.assertIdentical("book", "id"));
-        }
     }
 }
