@@ -106,8 +106,12 @@ class DialectTranslationIT {
     }
 
     private static void flyway(javax.sql.DataSource ds) {
-        org.flywaydb.core.Flyway flyway = org.flywaydb.core.Flyway.configure().dataSource(ds)
-                .locations("classpath:flyway/app").load();
+        org.flywaydb.core.api.configuration.FluentConfiguration config = org.flywaydb.core.Flyway.configure()
+                .dataSource(ds).locations("classpath:flyway/app");
+        // a session-level advisory lock instead of one held by a transaction of its own
+        config.getConfigurationExtension(org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension.class)
+                .setTransactionalLock(false);
+        org.flywaydb.core.Flyway flyway = config.load();
         assertEquals(3, flyway.migrate().migrationsExecuted);
         assertEquals(3, flyway.info().applied().length);
         flyway.validate();

@@ -129,7 +129,7 @@ public final class SqlTranslator {
     }
 
     private Translation translate(String sql, Parsed parsed, Engine target) {
-        String emulated = target == Engine.SQLITE ? SqliteSequences.emulate(sql) : null;
+        String emulated = target == Engine.SQLITE ? SqliteEmulations.emulate(schema.unqualified(sql)) : null;
         if (emulated != null) {
             return Translation.of(emulated);
         }

@@ -52,8 +52,8 @@ final class Untranslatable {
                     + " (SQLite has none; they are emulated by a table for those)";
         }
         if (target == Engine.SQLITE && ALTER_CONSTRAINT.matcher(code).matches()) {
-            return "ALTER TABLE ... ADD/DROP CONSTRAINT (SQLite cannot change a table's constraints;"
-                    + " declare foreign keys in CREATE TABLE)";
+            return "ALTER TABLE ... ADD/DROP CONSTRAINT other than adding a primary key or unique constraint"
+                    + " (SQLite cannot change a table's constraints; declare foreign keys in CREATE TABLE)";
         }
         if (target == Engine.SQLITE && RETURNING.matcher(code).matches()) {
             return "RETURNING (use getGeneratedKeys(), or a SELECT after the write)";

@@ -12,7 +12,7 @@ import org.phalanx.engine.Engine;
 
 class SqlTranslatorTest {
     private final SqlTranslator fromPostgres = new SqlTranslator(Engine.POSTGRESQL,
-            Set.of(Engine.SQLITE, Engine.POSTGRESQL, Engine.MARIADB), 100);
+            Set.of(Engine.SQLITE, Engine.POSTGRESQL, Engine.MARIADB), DeclaredSchema.of(java.util.List.of(), Engine.POSTGRESQL), 100);
     private final SqlTranslator fromMariadb = new SqlTranslator(Engine.MARIADB,
             Set.of(Engine.SQLITE, Engine.POSTGRESQL, Engine.MARIADB), 100);
 
@@ -152,6 +152,12 @@ class SqlTranslatorTest {
                 t.translate("SELECT \"installed_rank\" FROM \"public\".\"flyway_schema_history\" WHERE note = 'public.x'",
                         Engine.SQLITE).replace("SELECT", "select").replace("FROM", "from").replace("WHERE", "where"));
         assertEquals("select * from other.t", t.translate("select * from other.t", Engine.SQLITE));
+    }
+
+    @Test
+    void anAddedKeyIsAUniqueIndexOnSqlite() throws SQLException {
+        assertEquals("CREATE UNIQUE INDEX fsh_pk ON \"fsh\" (\"installed_rank\")", fromPostgres.translate(
+                "ALTER TABLE \"public\".\"fsh\" ADD CONSTRAINT \"fsh_pk\" PRIMARY KEY (\"installed_rank\")", Engine.SQLITE));
     }
 
     @Test

@@ -4,12 +4,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Sequences on SQLite, which has none: a sequence is a one-row table holding the next value and
- * the increment, and taking the next value is an UPDATE ... RETURNING on it. Like every write it
- * runs on every backend in the total order, so the table advances alike with the PostgreSQL or
- * MariaDB sequence beside it, and the recovery log replays it the same way.
+ * What SQLite lacks, done its own way:
+ * <ul>
+ *   <li>sequences: a sequence is a one-row table holding the next value and the increment, and
+ *       taking the next value is an UPDATE ... RETURNING on it. Like every write it runs on every
+ *       backend in the total order, so the table advances alike with the PostgreSQL or MariaDB
+ *       sequence beside it, and the recovery log replays it the same way;</li>
+ *   <li>a primary key or unique constraint added to an existing table (SQLite's ALTER TABLE cannot):
+ *       a unique index of that name on those columns, which refuses the same rows.</li>
+ * </ul>
  */
-final class SqliteSequences {
+final class SqliteEmulations {
     private static final String NAME = "[`\"]?([\\w]+)[`\"]?";
     private static final Pattern CREATE = Pattern.compile("(?is)\\s*create\\s+sequence\\s+(if\\s+not\\s+exists\\s+)?"
             + NAME + "(.*?);?\\s*");
@@ -21,12 +26,20 @@ final class SqliteSequences {
     private static final Pattern NEXT_VALUE = Pattern.compile("(?is)\\s*select\\s+(?:nextval\\s*\\(\\s*'?" + NAME
             + "'?(?:::regclass)?\\s*\\)|next\\s+value\\s+for\\s+" + NAME + ")(?:\\s+as\\s+\\w+)?\\s*;?\\s*");
 
-    private SqliteSequences() {
+    private static final String TABLE = "((?:[`\"]?\\w+[`\"]?\\.)?[`\"]?\\w+[`\"]?)";
+    private static final Pattern ADD_KEY = Pattern.compile("(?is)\\s*alter\\s+table\\s+(?:if\\s+exists\\s+)?" + TABLE
+            + "\\s+add\\s+constraint\\s+" + NAME + "\\s+(?:primary\\s+key|unique)\\s*(\\([^)]*\\))\\s*;?\\s*");
+
+    private SqliteEmulations() {
     }
 
-    /** SQLite's form of a sequence statement, or null if {@code sql} is none of those emulated. */
+    /** SQLite's form of the statement, or null if {@code sql} is none of those emulated. */
     static String emulate(String sql) {
-        Matcher m = CREATE.matcher(sql);
+        Matcher m = ADD_KEY.matcher(sql);
+        if (m.matches()) {
+            return "CREATE UNIQUE INDEX " + m.group(2) + " ON " + m.group(1) + " " + m.group(3);
+        }
+        m = CREATE.matcher(sql);
         if (m.matches()) {
             Matcher start = START.matcher(m.group(3));
             Matcher increment = INCREMENT.matcher(m.group(3));
