@@ -106,6 +106,7 @@ class DialectTranslationIT {
             hibernate(ds, sqlDialect);
             tpcc(ds);
             corpus(cluster, sqlDialect);
+            metadataInTheDeclaredDialect(cluster, ds, sqlDialect);
             for (String b : HeterogeneousCluster.BACKENDS) {
                 assertEquals(BackendState.ENABLED, cluster.vdb().backendStates().get(b), b + ": " + cluster.vdb().backendStates());
             }
@@ -113,10 +114,49 @@ class DialectTranslationIT {
             assertEquals(10, cluster.assertIdentical("author", "id"));
             assertEquals(900, cluster.assertIdentical("book", "id"));
             assertEquals(2, cluster.assertIdentical("account", "id"));
+            // book_seq advanced alike: SQLite's table, PostgreSQL's and MariaDB's sequences hand out the same next value
+            java.util.Set<Long> next = new java.util.HashSet<>();
+            for (String[] b : new String[][] {{"lite", "SELECT next_val FROM book_seq"},
+                    {"pg", "SELECT last_value + 50 FROM book_seq"}, {"maria", "SELECT next_not_cached_value FROM book_seq"}}) {
+                try (Connection c = cluster.direct(b[0]); java.sql.Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery(b[1])) {
+                    rs.next();
+                    next.add(rs.getLong(1));
+                }
+            }
+            assertEquals(1, next.size(), "book_seq's next value on lite, pg, maria: " + next);
             for (Map.Entry<String, String> table : Tpcc.TABLES.entrySet()) {
                 assertTrue(cluster.assertIdentical(table.getKey(), table.getValue()) > 0, table.getKey());
             }
         }
+    }
+
+    /**
+     * The driver reports the declared dialect's product, and metadata answers come from a backend of
+     * that engine: a column's type as that engine names it, whichever replica would serve a read.
+     */
+    private static void metadataInTheDeclaredDialect(HeterogeneousCluster cluster, javax.sql.DataSource ds,
+                                                     String sqlDialect) throws Exception {
+        String backend = sqlDialect.equals("postgresql") ? "pg" : "maria";
+        try (Connection direct = cluster.direct(backend); Connection c = ds.getConnection()) {
+            assertEquals(direct.getMetaData().getDatabaseProductName(), c.getMetaData().getDatabaseProductName());
+            assertEquals(direct.getMetaData().getDatabaseMajorVersion(), c.getMetaData().getDatabaseMajorVersion());
+            for (int i = 0; i < 3; i++) { // the balancer would have chosen each replica in turn
+                List<String> expected = columnTypes(direct.getMetaData().getColumns(direct.getCatalog(), null, "book", "%"));
+                assertEquals(expected, columnTypes(c.getMetaData().getColumns(null, null, "book", "%")));
+            }
+        }
+    }
+
+    private static List<String> columnTypes(java.sql.ResultSet rs) throws java.sql.SQLException {
+        List<String> types = new ArrayList<>();
+        try (rs) {
+            while (rs.next()) {
+                types.add(rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME") + " " + rs.getInt("DATA_TYPE"));
+            }
+        }
+        types.sort(null);
+        return types;
     }
 
     /**

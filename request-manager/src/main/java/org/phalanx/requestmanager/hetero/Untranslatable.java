@@ -34,6 +34,8 @@ final class Untranslatable {
             "(?is)\\s*update\\s+[`\"\\w.]+(?:\\s+(?:as\\s+)?(?!set\\b)\\w+)?\\s*(?:,|(?:inner\\s+|left\\s+|cross\\s+|straight_)?join\\b).*");
     /** DROP TABLE's CASCADE / RESTRICT, which SQLite does not know (it has no dependent objects to drop). */
     private static final Pattern DROP_CASCADE = Pattern.compile("(?is)(\\s*drop\\s+table\\s.*?)\\s+(?:cascade|restrict)\\s*;?\\s*");
+    /** CREATE SEQUENCE without a word about caching. */
+    private static final Pattern CACHELESS_SEQUENCE = Pattern.compile("(?is)\\s*create\\s+sequence\\s(?!.*\\bcache\\b).*");
     /** A gap jOOQ marks in its rendering. */
     private static final Pattern GAP = Pattern.compile("(?s).*\\[(?:unknown|not supported|no )[^]]*].*");
     /** SELECT ... FOR UPDATE / FOR SHARE and their options, at the statement's end as jOOQ renders them. */
@@ -104,9 +106,14 @@ final class Untranslatable {
      * The rendering as the engine runs it: SQLite has no row locks, and needs none — its
      * transactions are serializable and the scheduler orders writing ones one at a time on it —
      * so FOR UPDATE / FOR SHARE are left out there; nor objects that depend on a table, so DROP
-     * TABLE's CASCADE too.
+     * TABLE's CASCADE too. A MariaDB sequence is created NOCACHE unless the statement says otherwise.
      */
     static String adapt(String rendered, Engine target) {
+        if (target == Engine.MARIADB) {
+            // MariaDB caches 1000 values of a sequence unless told not to, and loses them when it
+            // restarts: its next value would jump ahead of the other engines'
+            return CACHELESS_SEQUENCE.matcher(rendered).matches() ? rendered + " nocache" : rendered;
+        }
         if (target != Engine.SQLITE) {
             return rendered;
         }

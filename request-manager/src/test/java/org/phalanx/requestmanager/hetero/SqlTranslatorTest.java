@@ -155,6 +155,12 @@ class SqlTranslatorTest {
     }
 
     @Test
+    void aSequenceIsNotCachedOnMariadb() throws SQLException {
+        assertEquals("create sequence book_seq start with 1 increment by 50 nocache",
+                fromPostgres.translate("create sequence book_seq start with 1 increment by 50", Engine.MARIADB));
+    }
+
+    @Test
     void anAddedKeyIsAUniqueIndexOnSqlite() throws SQLException {
         assertEquals("CREATE UNIQUE INDEX fsh_pk ON \"fsh\" (\"installed_rank\")", fromPostgres.translate(
                 "ALTER TABLE \"public\".\"fsh\" ADD CONSTRAINT \"fsh_pk\" PRIMARY KEY (\"installed_rank\")", Engine.SQLITE));
