@@ -16,6 +16,7 @@ import org.phalanx.bench.scenario.HopCost;
 import org.phalanx.bench.scenario.IsolationCost;
 import org.phalanx.bench.scenario.MixedAgreement;
 import org.phalanx.bench.scenario.ReadScaleOut;
+import org.phalanx.bench.scenario.TranslationCost;
 import org.phalanx.bench.scenario.TreeDepth;
 import org.phalanx.bench.scenario.WriteReplication;
 
@@ -28,7 +29,7 @@ public final class Scenarios {
         return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
                 new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth(),
                 new MixedAgreement(), new IsolationCost(), new DirectVsPhalanx(),
-                new BatchInserts(), new Distribution());
+                new BatchInserts(), new Distribution(), new TranslationCost());
     }
 
     /** The scenarios named on the command line ("all" for every one). */

@@ -300,7 +300,7 @@ public final class MixedAgreement implements Scenario {
      * Where the SQLite files go: the scratch folder, unless it is on tmpfs, where fsync is free and
      * SQLite would be compared, not durable, with durable servers; then the JVM's temporary folder.
      */
-    private static Path sqliteFolder(BenchContext ctx, String prefix, List<Runnable> cleanup) throws Exception {
+    static Path sqliteFolder(BenchContext ctx, String prefix, List<Runnable> cleanup) throws Exception {
         Path dir = ctx.work("sqlite");
         Files.createDirectories(dir);
         if (!Files.getFileStore(dir).type().equals("tmpfs")) {
@@ -321,12 +321,12 @@ public final class MixedAgreement implements Scenario {
         return disk;
     }
 
-    private static VirtualDatabaseSpec vdb(String name, List<BackendSpec> backends) {
+    static VirtualDatabaseSpec vdb(String name, List<BackendSpec> backends) {
         return new VirtualDatabaseSpec(name, backends, Map.of("replication", "RAIDb-1", "waitPolicy", "first"));
     }
 
     /** A SQLite file with the accounts table, as a backend named "lite". */
-    private static BackendSpec sqlite(Path file, int rows) throws Exception {
+    static BackendSpec sqlite(Path file, int rows) throws Exception {
         Files.deleteIfExists(file);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
             PointReads.loadAccounts(c, rows);
@@ -335,7 +335,7 @@ public final class MixedAgreement implements Scenario {
     }
 
     /** A database of its own on the server, with the accounts table, dropped at the end. */
-    private static BackendSpec server(DatabaseServer server, String name, int rows, List<Runnable> cleanup)
+    static BackendSpec server(DatabaseServer server, String name, int rows, List<Runnable> cleanup)
             throws Exception {
         String url = server.create(name);
         cleanup.add(() -> server.drop(name));
@@ -350,7 +350,7 @@ public final class MixedAgreement implements Scenario {
         return backend(pg ? "pg" : "maria", url, server);
     }
 
-    private static BackendSpec backend(String name, String url, DatabaseServer server) {
+    static BackendSpec backend(String name, String url, DatabaseServer server) {
         return new BackendSpec(name, url, null, server.user(), server.password().isEmpty() ? null : server.password(),
                 POOL);
     }

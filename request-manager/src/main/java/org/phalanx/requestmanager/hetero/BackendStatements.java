@@ -40,6 +40,10 @@ public final class BackendStatements {
         boolean foreign = engines.stream().anyMatch(e -> e != declared && SqlTranslator.jooqDialect(e) != null);
         this.translator = declared != null && foreign ? new SqlTranslator(declared, engines,
                 DeclaredSchema.of(backends, declared), cacheSize) : null;
+        if (translator != null) {
+            // jOOQ loads its classes on first use, half a second: at start, not on the first client's statement
+            translator.warmUp();
+        }
     }
 
     /** Whether the backends are of more than one engine. */

@@ -76,6 +76,19 @@ public final class SqlTranslator {
         return t.sqlOrThrow();
     }
 
+    /** Translates a statement of each kind once, so that jOOQ has loaded its classes; the cache keeps nothing of it. */
+    void warmUp() {
+        for (String sql : List.of("SELECT a FROM t WHERE b = ? ORDER BY a LIMIT 1", "UPDATE t SET a = a + ? WHERE b = ?",
+                "INSERT INTO t (a, b) VALUES (?, ?)", "DELETE FROM t WHERE a = ?")) {
+            Parsed parsed = parse(sql);
+            for (Engine target : targets) {
+                if (target != declared && jooqDialect(target) != null) {
+                    translate(sql, parsed, target);
+                }
+            }
+        }
+    }
+
     /** Refuses a statement that some backend's engine cannot run, before any backend runs it. */
     public void check(String sql) throws SQLException {
         for (Translation t : translations(sql).values()) {
