@@ -38,6 +38,7 @@ import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.distribution.PrimaryDatabase;
 import org.phalanx.requestmanager.exec.BackendReads;
 import org.phalanx.requestmanager.hetero.BackendStatements;
+import org.phalanx.requestmanager.hetero.CaseSensitiveLike;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.recovery.BackendAdministration;
@@ -83,7 +84,8 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
                 ? config.lockTimeout() : Duration.ofSeconds(5);
         List<Backend> list = new ArrayList<>();
         for (BackendConfig bc : backendConfigs) {
-            list.add(new Backend(bc, connectionTimeout, this::backendFailed, admission::ended));
+            list.add(new Backend(CaseSensitiveLike.forDialect(bc, config.sqlDialect()), connectionTimeout, this::backendFailed,
+                    admission::ended));
         }
         this.backends = new Backends(name, list);
         this.hangDetector = new HangDetector(list);

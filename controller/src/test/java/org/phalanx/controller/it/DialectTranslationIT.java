@@ -107,6 +107,7 @@ class DialectTranslationIT {
             tpcc(ds);
             corpus(cluster, sqlDialect);
             metadataInTheDeclaredDialect(cluster, ds, sqlDialect);
+            semanticsOfTheDeclaredDialect(ds, sqlDialect);
             for (String b : HeterogeneousCluster.BACKENDS) {
                 assertEquals(BackendState.ENABLED, cluster.vdb().backendStates().get(b), b + ": " + cluster.vdb().backendStates());
             }
@@ -127,6 +128,50 @@ class DialectTranslationIT {
             assertEquals(1, next.size(), "book_seq's next value on lite, pg, maria: " + next);
             for (Map.Entry<String, String> table : Tpcc.TABLES.entrySet()) {
                 assertTrue(cluster.assertIdentical(table.getKey(), table.getValue()) > 0, table.getKey());
+            }
+        }
+    }
+
+    /**
+     * Where the engines disagree, the declared dialect's meaning, whichever replica the balancer
+     * would pick (six tries: each backend twice): a read that divides is answered by the declared
+     * engine, a write that divides is refused (0A000) and disables nothing, LIKE tells case apart
+     * on every replica.
+     */
+    private static void semanticsOfTheDeclaredDialect(javax.sql.DataSource ds, String sqlDialect) throws Exception {
+        boolean pg = sqlDialect.equals("postgresql");
+        try (Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+            for (int i = 0; i < 6; i++) {
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT 7 / 2 AS q")) {
+                    rs.next();
+                    assertEquals(pg ? "3" : "3.5000", rs.getString(1), "7 / 2");
+                }
+                if (pg) {
+                    java.sql.SQLException e = assertThrows(java.sql.SQLException.class, () -> st.executeQuery("SELECT 1 / 0"));
+                    assertEquals("22012", e.getSQLState());
+                } else {
+                    try (java.sql.ResultSet rs = st.executeQuery("SELECT 1 / 0 AS q")) {
+                        rs.next();
+                        assertEquals(null, rs.getObject(1), "1 / 0");
+                    }
+                }
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) AS n FROM account WHERE owner LIKE 'A%'")) {
+                    rs.next();
+                    assertEquals(0, rs.getInt(1), "owners ann and bob LIKE 'A%'");
+                }
+            }
+            java.sql.SQLException refused = assertThrows(java.sql.SQLException.class,
+                    () -> st.executeUpdate("UPDATE account SET balance = balance / 3"));
+            assertEquals("0A000", refused.getSQLState());
+            assertTrue(refused.getMessage().contains("divides"), refused.getMessage());
+            refused = assertThrows(java.sql.SQLException.class,
+                    () -> st.executeUpdate("INSERT INTO account (id, owner, balance) VALUES (3, 'cy', 1) RETURNING id"));
+            assertEquals("0A000", refused.getSQLState());
+            assertTrue(refused.getMessage().contains("SQLite") && refused.getMessage().contains("RETURNING"),
+                    refused.getMessage());
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) AS n FROM account WHERE id = 3")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "the refused insert ran nowhere");
             }
         }
     }

@@ -14,9 +14,17 @@ import java.util.Set;
  * @param ddl           for DDL the parser understood: its effect on the set of tables, else null
  * @param footprint     what a read reads / a write changes, table by table, for the result
  *                      cache; null when unknown (the cache then works per table)
+ * @param engineDependent its result may differ from one engine to another: a division (integer
+ *                      division, division by zero) or interval arithmetic
  */
 public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
-                          boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl, Footprint footprint) {
+                          boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl, Footprint footprint,
+                          boolean engineDependent) {
+
+    public SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
+                       boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl, Footprint footprint) {
+        this(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, footprint, false);
+    }
 
     public SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
                        boolean allTables, boolean parsed, boolean hasMacros) {
@@ -29,6 +37,10 @@ public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String
     }
 
     SqlAnalysis withFootprint(Footprint f) {
-        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, f);
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, f, engineDependent);
+    }
+
+    SqlAnalysis asEngineDependent() {
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, footprint, true);
     }
 }

@@ -78,6 +78,9 @@ public final class SqlAnalyzer {
             return cached;
         }
         SqlAnalysis analysis = analyzeUncached(sql);
+        if (SqlLexer.engineDependent(sql)) {
+            analysis = analysis.asEngineDependent();
+        }
         if (cache.size() >= cacheSize) {
             // full (applications that inline literals): drop an arbitrary entry rather than track recency
             Iterator<String> any = cache.keySet().iterator();

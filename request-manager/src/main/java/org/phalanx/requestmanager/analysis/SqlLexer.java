@@ -10,6 +10,26 @@ public final class SqlLexer {
     private SqlLexer() {
     }
 
+    /**
+     * Whether the statement's result may differ from one engine to another: it divides ({@code /}
+     * in code: integer division, division by zero) or does interval arithmetic.
+     */
+    static boolean engineDependent(String sql) {
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            if (sql.charAt(i) == '/') {
+                return true;
+            }
+            i++;
+        }
+        return containsWord(sql, "interval");
+    }
+
     /** The JDBC parameter markers ({@code ?}) in code, outside literals, quoted identifiers and comments. */
     public static int placeholders(String sql) {
         int n = 0;

@@ -63,6 +63,12 @@ public record BackendConfig(String name, String url, String driverClass, Credent
                 .maxPending(maxPending).limits(limits);
     }
 
+    /** This backend's configuration with another JDBC URL. */
+    public BackendConfig withUrl(String otherUrl) {
+        return new BackendConfig(name, otherUrl, driverClass, credentials, logins, poolSize, weight, tables, driverJar,
+                rewrites, maxPending, limits);
+    }
+
     public Credentials credentialsFor(String virtualUser) {
         return logins.getOrDefault(virtualUser, credentials);
     }

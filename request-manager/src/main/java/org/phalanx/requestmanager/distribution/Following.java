@@ -17,6 +17,7 @@ import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.hetero.BackendStatements;
+import org.phalanx.requestmanager.hetero.CaseSensitiveLike;
 import org.phalanx.requestmanager.recovery.FollowerCatchUp;
 import org.phalanx.requestmanager.recovery.FollowerDumps;
 
@@ -56,7 +57,7 @@ final class Following<P extends PrimaryDatabase> {
         this.starter = starter;
         this.onSessionsEnd = onSessionsEnd;
         for (BackendConfig bc : backendConfigs) {
-            backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
+            backends.add(new Backend(CaseSensitiveLike.forDialect(bc, sqlDialect), Duration.ofSeconds(5), b -> {
             }));
         }
         BackendStatements statements = new BackendStatements(backends, sqlDialect, 10_000);

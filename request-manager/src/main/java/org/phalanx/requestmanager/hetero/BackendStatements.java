@@ -10,6 +10,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.engine.Engine;
 
@@ -94,8 +97,15 @@ public final class BackendStatements {
      * Refuses (SQLState 0A000) a statement that the engine of some backend cannot run, before any
      * backend runs it: run on the others alone, it would make the replicas differ.
      */
-    public void check(String sql, boolean ddl) throws SQLException {
-        if (translator != null && !(ddl && translation(sql).isPresent())) {
+    public void check(String sql, SqlAnalysis a) throws SQLException {
+        if (translator != null && a.kind().isWrite() && a.engineDependent()) {
+            throw new SQLException("a write that divides or does interval arithmetic cannot run on this virtual"
+                    + " database: its engines (" + SqlTranslator.name(translator.declared()) + " declared) disagree on"
+                    + " integer division, division by zero and date arithmetic, and its replicas would store"
+                    + " different values; compute the value in the application, or in a read first",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        if (translator != null && !(a.kind() == StatementKind.DDL && translation(sql).isPresent())) {
             translator.check(sql);
         }
     }

@@ -138,8 +138,8 @@ final class VirtualSession implements Session {
                 return new Result.UpdateCount(0, null);
             }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
-            if (a.kind() == StatementKind.READ ? !DeclaredDialectReads.aboutTheProduct(a) : a.kind().isWrite()) {
-                p.statements().check(r.sql(), a.kind() == StatementKind.DDL); // reads about the product go to its engine
+            if (a.kind() == StatementKind.READ ? !DeclaredDialectReads.forTheDeclaredEngine(a) : a.kind().isWrite()) {
+                p.statements().check(r.sql(), a); // reads for the declared engine go to its backends as written
             }
             Result result;
             AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()
@@ -328,7 +328,7 @@ final class VirtualSession implements Session {
     /** The batch as one write ({@link WriteStage#writeBatch}, {@link WriteStage#writeTexts}), or null: then element by element. */
     private BatchOutcome whole(List<String> texts, BatchRun run) throws SQLException {
         for (String sql : texts) { // refused as a whole before any element runs
-            p.statements().check(sql, p.analyzer().analyze(sql).kind() == StatementKind.DDL);
+            p.statements().check(sql, p.analyzer().analyze(sql));
         }
         long start = System.nanoTime();
         BatchOutcome outcome;
