@@ -120,7 +120,7 @@ public final class VirtualDatabaseConfigReader {
 
     /**
      * The declared SQL dialect: required when the backends' URLs name different engines (another
-     * controller's, known only once connected, does not count); else that of the backends, or none.
+     * controller's, known only once connected, does not count); else null, the backends' own.
      */
     private Engine sqlDialect(List<BackendConfig> backends) {
         Set<Engine> engines = new TreeSet<>();
@@ -141,7 +141,7 @@ public final class VirtualDatabaseConfigReader {
                     + " or \"sqlite\"; statements are translated from it for the other engines");
             return null;
         }
-        return engines.isEmpty() ? null : engines.iterator().next();
+        return null; // one engine: its own dialect, nothing translated
     }
 
     /** A witness holds no backends and no log; every other virtual database needs backends, and a distributed one a log. */

@@ -52,7 +52,7 @@ class ControllerConfigReaderTest {
                 </controller>
                 """);
         ConfigFiles.write(dir, "vdbs/shop.xml", """
-                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="shop">
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="shop" sqlDialect="postgresql">
                   <users>
                     <user name="app" password="secret"/>
                     <user name="report" password=""/>
@@ -108,7 +108,7 @@ class ControllerConfigReaderTest {
         assertEquals(RequestManagerConfig.builder().waitPolicy(WaitPolicy.MAJORITY)
                 .balancing(BalancingPolicy.WEIGHTED_ROUND_ROBIN).lockGranularity(LockGranularity.TABLE)
                 .lockTimeout(Duration.ofMillis(1500)).macroTimeZone(ZoneId.of("Europe/Paris")).analysisCacheSize(500)
-                .build(), shop.requestManager());
+                .sqlDialect(org.phalanx.engine.Engine.POSTGRESQL).build(), shop.requestManager());
 
         VirtualDatabaseConfig single = config.virtualDatabases().get(1);
         assertEquals("jdbc:sqlite::memory:", single.backends().get(0).url());
@@ -191,7 +191,7 @@ class ControllerConfigReaderTest {
     void partialReplicationRulesAndDeclaredTablesBecomeTheRightRecords() throws Exception {
         Path controller = ConfigFiles.controller(dir, "shop.xml");
         Path vdb = ConfigFiles.write(dir, "shop.xml", """
-                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="shop">
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="shop" sqlDialect="postgresql">
                   <users><user name="app" password="pw"/><user name="report" password="pw"/></users>
                   <backends>
                     <backend name="db1" url="jdbc:sqlite:db1.db">

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.config.BackendConfig;
 
 /** {@code driverJar} and {@code <rewriting>}: read into each backend's configuration, or refused with the spot. */
@@ -22,13 +23,44 @@ class HeterogeneousConfigTest {
     Path dir;
 
     private Path vdb(String backendsAndRules) {
+        return vdb(" sqlDialect=\"postgresql\"", backendsAndRules);
+    }
+
+    private Path vdb(String rootAttributes, String backendsAndRules) {
         return ConfigFiles.write(dir, "vdb.xml", """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="mixed">
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="mixed"%s>
                   <users><user name="app" password="pw"/></users>
                 %s
                 </virtualDatabase>
-                """.formatted(backendsAndRules));
+                """.formatted(rootAttributes, backendsAndRules));
+    }
+
+    @Test
+    void aMixedVirtualDatabaseDeclaresItsSqlDialect() throws Exception {
+        assertEquals(Engine.MARIADB, VirtualDatabaseConfigReader.read(vdb(" sqlDialect=\"mariadb\"", BACKENDS))
+                .requestManager().sqlDialect());
+        Path undeclared = vdb("", BACKENDS);
+        ConfigException e = assertThrows(ConfigException.class, () -> VirtualDatabaseConfigReader.read(undeclared));
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).startsWith(undeclared + ":2:") && e.problems().get(0).contains(
+                "the backends run different engines (sqlite, postgresql, mariadb): declare the SQL dialect"), e.getMessage());
+        Path wrong = vdb(" sqlDialect=\"oracle\"", BACKENDS);
+        e = assertThrows(ConfigException.class, () -> VirtualDatabaseConfigReader.read(wrong));
+        assertTrue(e.getMessage().contains("oracle"), e.getMessage());
+    }
+
+    @Test
+    void aSingleEngineVirtualDatabaseSpeaksItsEnginesDialect() throws Exception {
+        assertNull(VirtualDatabaseConfigReader.read(vdb("", """
+                  <backends>
+                    <backend name="a" url="jdbc:postgresql://127.0.0.1/a" user="postgres"/>
+                    <backend name="b" url="jdbc:postgresql://127.0.0.1/b" user="postgres"/>
+                  </backends>
+                """)).requestManager().sqlDialect(), "the backends' own dialect, nothing translated");
+        assertEquals(Engine.SQLITE, VirtualDatabaseConfigReader.read(vdb(" sqlDialect=\"sqlite\"", """
+                  <backends><backend name="a" url="jdbc:postgresql://127.0.0.1/a" user="postgres"/></backends>
+                """)).requestManager().sqlDialect(), "declared: translated even for one engine");
     }
 
     private static final String BACKENDS = """
