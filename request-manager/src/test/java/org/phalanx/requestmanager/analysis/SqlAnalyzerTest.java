@@ -21,6 +21,15 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void divisionsAndIntervalsAreEngineDependent() {
+        assertTrue(analyzer.analyze("SELECT 7 / 2 AS q").engineDependent());
+        assertTrue(analyzer.analyze("UPDATE t SET x = x / ? WHERE id = ?").engineDependent());
+        assertTrue(analyzer.analyze("SELECT d + INTERVAL '1 day' FROM t").engineDependent());
+        assertFalse(analyzer.analyze("SELECT '1/2', \"a/b\" FROM t /* a comment */ WHERE x = ?").engineDependent());
+        assertFalse(analyzer.analyze("SELECT * FROM intervals").engineDependent());
+    }
+
+    @Test
     void selectForUpdateIsAWrite() {
         assertEquals(StatementKind.WRITE, analyzer.analyze("SELECT * FROM t WHERE id = 1 FOR UPDATE").kind());
     }
