@@ -10,11 +10,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.engine.Engine;
 
 /**
  * What each backend runs for a statement, and how its results look to the client, in a virtual
@@ -105,7 +105,8 @@ public final class BackendStatements {
                     + " different values; compute the value in the application, or in a read first",
                     SqlState.FEATURE_NOT_SUPPORTED.code());
         }
-        if (translator != null && !(a.kind() == StatementKind.DDL && translation(sql).isPresent())) {
+        boolean portableDdl = heterogeneous && a.kind() == StatementKind.DDL && translation(sql).isPresent();
+        if (translator != null && !portableDdl) { // as forBackend will write it
             translator.check(sql);
         }
     }

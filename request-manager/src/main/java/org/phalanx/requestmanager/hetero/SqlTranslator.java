@@ -27,7 +27,7 @@ import org.phalanx.requestmanager.analysis.SqlLexer;
  * the declared dialect's engine untouched, and to the others as jOOQ renders it for them (always:
  * a text that happens to read the same in both dialects may still mean something else, as an
  * alias without AS that SQLite's UPDATE refuses).
- * What an engine cannot express ({@link Untranslatable}) is refused before any backend runs it.
+ * What an engine cannot express ({@link DialectGaps}) is refused before any backend runs it.
  * Translations are kept per (statement, engine), so a statement seen before costs a lookup.
  */
 public final class SqlTranslator {
@@ -133,7 +133,7 @@ public final class SqlTranslator {
             bindings[k] = k + 1; // each parameter bound to its number, to see where the rendering puts it
         }
         try {
-            String source = schema.unqualified(declared == Engine.MARIADB ? Untranslatable.mariadbSource(sql) : sql);
+            String source = schema.unqualified(declared == Engine.MARIADB ? DialectGaps.mariadbSource(sql) : sql);
             return new Parsed(context(declared).parser().parseQuery(source, bindings), markers, null);
         } catch (RuntimeException e) { // the parser's exception, or one of its own bugs on an odd statement
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -146,12 +146,11 @@ public final class SqlTranslator {
         if (emulated != null) {
             return Translation.of(emulated);
         }
-
         if (parsed.failure() != null) {
             return Translation.refused(refusal("it cannot be read as " + name(declared) + " SQL (" + parsed.failure() + ")",
                     target));
         }
-        String construct = Untranslatable.construct(sql, declared, target);
+        String construct = DialectGaps.construct(sql, declared, target);
         if (construct != null) {
             return Translation.refused(refusal(construct, target));
         }
@@ -164,11 +163,11 @@ public final class SqlTranslator {
         } catch (RuntimeException e) {
             return Translation.refused(refusal("it cannot be rendered (" + e.getMessage() + ")", target));
         }
-        construct = Untranslatable.inRendering(rendered, target);
+        construct = DialectGaps.inRendering(rendered, target);
         if (construct != null) {
             return Translation.refused(refusal(construct, target));
         }
-        rendered = Untranslatable.adapt(rendered, target);
+        rendered = DialectGaps.adapt(rendered, target);
         String numbered = inOrder(order, parsed.parameters()) ? rendered : numbered(rendered, order, target);
         return numbered != null ? Translation.of(numbered)
                 : Translation.refused(refusal("its parameters would have to be bound in another order", target));
@@ -217,10 +216,11 @@ public final class SqlTranslator {
         return next == order.size() ? out.toString() : null;
     }
 
-    private SQLException refusal(String construct, Engine target) {
-        return new SQLException("cannot run on " + name(target) + " backends: " + construct + "; this virtual"
-                + " database speaks " + name(declared) + " and runs every statement on every engine among its"
-                + " backends, so it was refused before any backend ran it", SqlState.FEATURE_NOT_SUPPORTED.code());
+    /** Why a statement is refused, for the client. */
+    private String refusal(String construct, Engine target) {
+        return "cannot run on " + name(target) + " backends: " + construct + "; this virtual database speaks "
+                + name(declared) + " and runs every statement on every engine among its backends, so it was refused"
+                + " before any backend ran it";
     }
 
     static String name(Engine e) {
@@ -264,19 +264,18 @@ public final class SqlTranslator {
     }
 
     /** One engine's form of a statement, or why it has none. */
-    private record Translation(String sql, SQLException refusal) {
+    private record Translation(String sql, String refusal) {
         static Translation of(String sql) {
             return new Translation(sql, null);
         }
 
-        static Translation refused(SQLException refusal) {
+        static Translation refused(String refusal) {
             return new Translation(null, refusal);
         }
 
         String sqlOrThrow() throws SQLException {
             if (refusal != null) {
-                // a fresh exception each time: the stack trace is this request's
-                throw new SQLException(refusal.getMessage(), refusal.getSQLState());
+                throw new SQLException(refusal, SqlState.FEATURE_NOT_SUPPORTED.code());
             }
             return sql;
         }

@@ -5,12 +5,14 @@ import java.util.regex.Pattern;
 import org.phalanx.engine.Engine;
 
 /**
- * What the translator cannot carry from one engine's SQL to another's, found before a statement
- * runs anywhere. jOOQ renders what a dialect lacks without complaint — it leaves out RETURNING for
- * SQLite, writes a sequence call SQLite cannot run, or marks a gap with "[unknown ...]" — so the
- * constructs are recognised here: in the statement as written, or in the rendering.
+ * Where jOOQ's translation from one engine's SQL to another's falls short, and what is done about
+ * it. jOOQ renders what a dialect lacks without complaint — it leaves out RETURNING for SQLite,
+ * writes a sequence call SQLite cannot run, or marks a gap with "[unknown ...]" — so such
+ * constructs are recognised here, in the statement as written or in the rendering, and refused
+ * before the statement runs anywhere; a few are mended instead: before parsing (what of a MariaDB
+ * statement the others can have) or in the rendering (what SQLite needs no clause for).
  */
-final class Untranslatable {
+final class DialectGaps {
     private static final Pattern SEQUENCE = Pattern.compile(
             "(?is).*(?:\\b(?:nextval|currval|setval|lastval)\\s*\\(|\\bnext\\s+value\\s+for\\b"
                     + "|\\b(?:create|alter|drop)\\s+sequence\\b).*");
@@ -43,7 +45,7 @@ final class Untranslatable {
             "(?i)\\s+for\\s+(?:update|share|no\\s+key\\s+update|key\\s+share)(?:\\s+of\\s+[\\w., ]+?)?"
                     + "(?:\\s+(?:nowait|skip\\s+locked|wait\\s+\\d+))?\\s*$");
 
-    private Untranslatable() {
+    private DialectGaps() {
     }
 
     /** The construct of {@code sql} (in {@code declared}'s SQL) that {@code target} cannot express, or null. */
