@@ -11,9 +11,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.RecoveryLog;
-import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.hetero.BackendStatements;
@@ -60,7 +60,7 @@ final class Following<P extends PrimaryDatabase> {
             backends.add(new Backend(CaseSensitiveLike.forDialect(bc, sqlDialect), Duration.ofSeconds(5), b -> {
             }));
         }
-        BackendStatements statements = new BackendStatements(backends, sqlDialect, 10_000);
+        BackendStatements statements = new BackendStatements(backends, sqlDialect, 10_000); // the replay's few texts
         backends.forEach(b -> b.useStatements(statements::forBackend));
         this.restored = restoreFrom == null || restore(restoreFrom);
         FollowerCatchUp made = null;
