@@ -120,10 +120,10 @@ public final class SqlTranslator {
     }
 
     /**
-     * The statement read in the declared dialect, each parameter bound to its number; or why it
-     * could not be read.
+     * The statement read in the declared dialect — its source, what of it jOOQ can carry
+     * ({@link #mended}) —, each parameter bound to its number; or why it could not be read.
      */
-    private record Parsed(Query query, int parameters, String failure) {
+    private record Parsed(String source, Query query, int parameters, String failure) {
     }
 
     private Parsed parse(String sql) {
@@ -133,12 +133,22 @@ public final class SqlTranslator {
             bindings[k] = k + 1; // each parameter bound to its number, to see where the rendering puts it
         }
         try {
-            String source = schema.unqualified(declared == Engine.MARIADB ? DialectGaps.mariadbSource(sql) : sql);
-            return new Parsed(context(declared).parser().parseQuery(source, bindings), markers, null);
+            String source = schema.unqualified(mended(sql));
+            return new Parsed(source, context(declared).parser().parseQuery(source, bindings), markers, null);
         } catch (RuntimeException e) { // the parser's exception, or one of its own bugs on an odd statement
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return new Parsed(null, 0, why.lines().findFirst().orElse(why));
+            return new Parsed(sql, null, 0, why.lines().findFirst().orElse(why));
         }
+    }
+
+    /** What of the statement jOOQ can carry to the other engines (the declared engine runs it as written). */
+    private String mended(String sql) {
+        String joined = declared == Engine.POSTGRESQL ? JoinedWrites.fromPostgresql(sql)
+                : declared == Engine.MARIADB ? JoinedWrites.fromMariadb(sql) : null;
+        if (joined != null) {
+            return joined;
+        }
+        return declared == Engine.MARIADB ? DialectGaps.mariadbSource(sql) : sql;
     }
 
     private Translation translate(String sql, Parsed parsed, Engine target) {
@@ -150,7 +160,7 @@ public final class SqlTranslator {
             return Translation.refused(refusal("it cannot be read as " + name(declared) + " SQL (" + parsed.failure() + ")",
                     target));
         }
-        String construct = DialectGaps.construct(sql, declared, target);
+        String construct = DialectGaps.construct(parsed.source(), declared, target);
         if (construct != null) {
             return Translation.refused(refusal(construct, target));
         }
