@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
+import org.phalanx.engine.Engine;
 import org.phalanx.testkit.db.DatabaseServer;
 import org.phalanx.testkit.process.ControllerProcess;
 import org.phalanx.testkit.process.GroupProbe;
@@ -147,9 +148,15 @@ final class ControllerGroup implements AutoCloseable {
                     .append(groupPorts.get(m)).append('"').append(witnesses.get(m) ? " witness=\"true\"" : "")
                     .append("/>\n");
         }
+        // a member declaring backends of several engines (its own and standby ones) speaks one dialect:
+        // the workloads' portable SQL, as PostgreSQL's
+        java.util.Set<Engine> engines = new java.util.HashSet<>();
+        backendUrls.get(i).forEach(url -> engines.add(Engine.ofUrl(url)));
+        standbyOwners.get(i).forEach(owner -> backendUrls.get(owner).forEach(url -> engines.add(Engine.ofUrl(url))));
+        String dialect = engines.size() > 1 ? " sqlDialect=\"postgresql\"" : "";
         Files.writeString(d.resolve("vdb.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="%s">
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="%s"%s>
                   <users><user name="app" password="secret"/></users>
                   <backends>
                 %s  </backends>
@@ -158,7 +165,7 @@ final class ControllerGroup implements AutoCloseable {
                   <distribution group="bank-group" member="%s" logDir="group-log"%s>
                 %s  </distribution>
                 </virtualDatabase>
-                """.formatted(VDB, backends, witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
+                """.formatted(VDB, dialect, backends, witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
                 distributionAttributes, members));
         writeControllerXml(d, clientPorts.get(i), jmxPorts.get(i));
     }
