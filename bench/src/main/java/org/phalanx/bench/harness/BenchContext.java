@@ -79,9 +79,18 @@ public final class BenchContext {
     }
 
     public BenchController controller(String name, List<VirtualDatabaseSpec> vdbs) throws Exception {
+        return controller(name, vdbs, List.of());
+    }
+
+    /** The same, with these system properties ({@code -Dname=value}) for the controller's JVM. */
+    public BenchController controller(String name, List<VirtualDatabaseSpec> vdbs, List<String> properties)
+            throws Exception {
         // quick (smoke) runs are too short for C2 to pay off: C1 alone starts faster on a loaded machine
-        BenchController cp = BenchController.start(work("controller-" + name), vdbs, options.controllerCpus(),
-                options.quick() ? List.of("-XX:TieredStopAtLevel=1") : List.of());
+        List<String> jvm = new java.util.ArrayList<>(properties);
+        if (options.quick()) {
+            jvm.add("-XX:TieredStopAtLevel=1");
+        }
+        BenchController cp = BenchController.start(work("controller-" + name), vdbs, options.controllerCpus(), jvm);
         controllers.add(cp);
         return cp;
     }

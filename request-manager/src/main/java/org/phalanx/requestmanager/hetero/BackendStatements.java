@@ -25,6 +25,13 @@ import org.phalanx.requestmanager.backend.Backend;
  * single-engine virtual database runs its statements as written and pays nothing.
  */
 public final class BackendStatements {
+    /**
+     * For measurement only ({@code -Dphalanx.measure.untranslated=true}, bench scenario 15): statements
+     * go to every engine as written, so that what translation costs can be measured side by side.
+     * Not for use: a mixed virtual database then runs only SQL every engine reads alike.
+     */
+    private static final boolean UNTRANSLATED = Boolean.getBoolean("phalanx.measure.untranslated");
+
     private final boolean heterogeneous;
     /** Null when every backend speaks the declared dialect, or none is declared: statements then go as written. */
     private final SqlTranslator translator;
@@ -41,7 +48,7 @@ public final class BackendStatements {
         Set<Engine> engines = backends.stream().map(Backend::dialect).collect(Collectors.toSet());
         this.heterogeneous = engines.size() > 1;
         boolean foreign = engines.stream().anyMatch(e -> e != declared && SqlTranslator.jooqDialect(e) != null);
-        this.translator = declared != null && foreign ? new SqlTranslator(declared, engines,
+        this.translator = declared != null && foreign && !UNTRANSLATED ? new SqlTranslator(declared, engines,
                 DeclaredSchema.of(backends, declared), cacheSize) : null;
         if (translator != null) {
             // jOOQ loads its classes on first use, half a second: at start, not on the first client's statement
