@@ -160,6 +160,14 @@ class DialectTranslationIT {
                     assertEquals(0, rs.getInt(1), "owners ann and bob LIKE 'A%'");
                 }
             }
+            // a temporary table lives on a backend of the declared engine, the session's own
+            st.executeUpdate(pg ? "CREATE TEMP TABLE scratch (a INTEGER)" : "CREATE TEMPORARY TABLE scratch (a INTEGER)");
+            st.executeUpdate("INSERT INTO scratch VALUES (7), (8)");
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT SUM(a) AS s FROM scratch")) {
+                rs.next();
+                assertEquals(15, rs.getInt(1));
+            }
+            st.executeUpdate("DROP TABLE scratch");
             java.sql.SQLException refused = assertThrows(java.sql.SQLException.class,
                     () -> st.executeUpdate("UPDATE account SET balance = balance / 3"));
             assertEquals("0A000", refused.getSQLState());

@@ -98,14 +98,17 @@ final class TemporaryTables {
             throw p.backends().noBackend();
         }
         long wait = p.scheduler().lockTimeoutMillis();
-        // preferably on a backend the transaction has not joined: a connection of its own
+        // preferably on a backend the transaction has not joined: a connection of its own; and of the
+        // declared dialect's engine, whose temporary tables the session's statements are written for
         Transaction t = state.transaction();
         List<Backend> notJoined = new ArrayList<>(enabled);
         notJoined.removeIf(b -> t != null && t.branches().containsKey(b));
         if (!notJoined.isEmpty()) {
-            home = SessionHome.open(p.balancer().choose(notJoined), state.user(), wait);
+            Backend chosen = p.balancer().choose(p.statements().speakingDeclared(notJoined));
+            home = SessionHome.open(chosen, state.user(), wait);
         } else { // it joined them all: its branch on one becomes the home, so it goes on there
-            home = LazyBranch.makeHome(t.branches().get(p.balancer().choose(enabled)), wait);
+            Backend chosen = p.balancer().choose(p.statements().speakingDeclared(enabled));
+            home = LazyBranch.makeHome(t.branches().get(chosen), wait);
         }
         state.home(home);
         return home;
