@@ -93,6 +93,9 @@ final class MemberDumps {
             c.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (FileChannel folder = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+            folder.force(true); // the rename too, before the state below names the file
+        }
         Dump dump = new Dump(position, file);
         local.putState(RESTORE_STATE, dump.state());
         pendingRestore = dump;
