@@ -34,6 +34,7 @@ import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.phalanx.controller.it.HibernateIT.Author;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.stats.StatementStatistics;
 
@@ -51,22 +52,6 @@ class DialectTranslationIT {
     @TempDir
     Path dir;
 
-    @Entity(name = "Author")
-    @Table(name = "author")
-    public static class Author {
-        @Id
-        @GeneratedValue(strategy = GenerationType.IDENTITY)
-        Long id;
-        String name;
-
-        public Author() {
-        }
-
-        Author(String name) {
-            this.name = name;
-        }
-    }
-
     @Entity(name = "Book")
     @Table(name = "book")
     public static class Book {
@@ -78,7 +63,7 @@ class DialectTranslationIT {
         int pages;
         boolean paperback;
         @ManyToOne
-        Author author;
+        Author author; // HibernateIT's
         @Version
         int version;
 

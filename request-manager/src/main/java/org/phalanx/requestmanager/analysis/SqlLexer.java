@@ -15,23 +15,16 @@ public final class SqlLexer {
      * in code: integer division, division by zero) or does interval arithmetic.
      */
     static boolean engineDependent(String sql) {
-        int i = 0;
-        while (i < sql.length()) {
-            int skipped = skipNonCode(sql, i);
-            if (skipped != i) {
-                i = skipped;
-                continue;
-            }
-            if (sql.charAt(i) == '/') {
-                return true;
-            }
-            i++;
-        }
-        return containsWord(sql, "interval");
+        return countInCode(sql, '/') > 0 || containsWord(sql, "interval");
     }
 
     /** The JDBC parameter markers ({@code ?}) in code, outside literals, quoted identifiers and comments. */
     public static int placeholders(String sql) {
+        return countInCode(sql, '?');
+    }
+
+    /** How many times {@code c} appears in code, outside literals, quoted identifiers and comments. */
+    private static int countInCode(String sql, char c) {
         int n = 0;
         int i = 0;
         while (i < sql.length()) {
@@ -40,7 +33,7 @@ public final class SqlLexer {
                 i = skipped;
                 continue;
             }
-            if (sql.charAt(i) == '?') {
+            if (sql.charAt(i) == c) {
                 n++;
             }
             i++;

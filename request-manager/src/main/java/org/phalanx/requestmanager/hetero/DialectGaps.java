@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.hetero;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.phalanx.engine.Engine;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 
 /**
  * Where jOOQ's translation from one engine's SQL to another's falls short, and what is done about
@@ -129,14 +130,15 @@ final class DialectGaps {
             return sql;
         }
         StringBuilder out = new StringBuilder(sql.length());
-        boolean inLiteral = false;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\'') {
-                inLiteral = !inLiteral; // a doubled quote toggles twice
-                out.append(c);
+        int i = 0;
+        while (i < sql.length()) {
+            int end = SqlLexer.skipNonCode(sql, i);
+            if (end == i) {
+                out.append(sql.charAt(i++));
             } else {
-                out.append(inLiteral ? ' ' : c);
+                boolean literal = sql.charAt(i) == '\'';
+                out.append(literal ? "''" : sql.substring(i, end)); // a literal keeps its place, not its words
+                i = end;
             }
         }
         return out.toString();

@@ -138,7 +138,8 @@ final class VirtualSession implements Session {
                 return new Result.UpdateCount(0, null);
             }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
-            if (a.kind() == StatementKind.READ ? !DeclaredDialectReads.forTheDeclaredEngine(a) : a.kind().isWrite()) {
+            if (p.statements().translates() && (a.kind() == StatementKind.READ
+                    ? !DeclaredDialectReads.forTheDeclaredEngine(a) : a.kind().isWrite())) {
                 p.statements().check(r.sql(), a); // reads for the declared engine go to its backends as written
             }
             Result result;
