@@ -129,6 +129,7 @@ public final class ControllerConfigReader {
                 Integer.parseInt(e.attribute("maxFrameBytes", String.valueOf(defaults.maxFrameBytes())).trim()),
                 Integer.parseInt(e.attribute("maxConnections", String.valueOf(defaults.maxConnections())).trim()),
                 Integer.parseInt(e.attribute("maxConnectionsPerUser", "0").trim()),
-                e.child("tls").map(t -> tls(t, file, secrets)).orElse(null));
+                e.child("tls").map(t -> tls(t, file, secrets)).orElse(null),
+                Durations.parse(e.attribute("writeTimeout", ListenConfig.DEFAULT_WRITE_TIMEOUT.toSeconds() + "s").trim()));
     }
 }

@@ -16,6 +16,11 @@ public final class KeyStores {
 
     /** TLS server sockets presenting the key store's certificate; {@code what} names its use in errors. */
     public static SSLServerSocketFactory serverSockets(JmxConfig.Tls tls, String what) throws IOException {
+        return serverContext(tls, what).getServerSocketFactory();
+    }
+
+    /** A TLS context presenting the key store's certificate; {@code what} names its use in errors. */
+    public static SSLContext serverContext(JmxConfig.Tls tls, String what) throws IOException {
         try (InputStream in = Files.newInputStream(tls.keyStore())) {
             KeyStore keys = KeyStore.getInstance(tls.keyStoreType());
             keys.load(in, tls.keyStorePassword().toCharArray());
@@ -23,7 +28,7 @@ public final class KeyStores {
             kmf.init(keys, tls.keyStorePassword().toCharArray());
             SSLContext context = SSLContext.getInstance("TLS");
             context.init(kmf.getKeyManagers(), null, null);
-            return context.getServerSocketFactory();
+            return context;
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot use the " + what + " key store " + tls.keyStore() + ": " + e.getMessage(), e);
         }

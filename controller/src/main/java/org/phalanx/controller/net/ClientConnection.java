@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -32,10 +33,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * One client connection, served by its own thread: the HELLO handshake (authentication before
- * anything else), then one reply per request, in order. Whatever ends the connection — the
- * client leaving, a protocol violation, a controller shutdown — closes its open cursors and its
- * session, which rolls back an unfinished transaction.
+ * One client connection: the HELLO handshake (authentication before anything else), then one reply
+ * per request, in order, with blocking I/O on a pooled thread. A connection whose client has been
+ * quiet for {@link #PARK_AFTER} lets go of its thread and waits in {@link IdleConnections}, which
+ * runs it again when the client speaks. Whatever ends the connection — the client leaving, a
+ * protocol violation, a reply it does not read, a controller shutdown — closes its open cursors and
+ * its session, which rolls back an unfinished transaction.
  */
 final class ClientConnection implements Runnable {
     private static final Logger LOG = LogManager.getLogger(ClientConnection.class);
@@ -53,8 +56,20 @@ final class ClientConnection implements Runnable {
     static final Duration MID_FRAME_TIMEOUT = Duration.ofSeconds(30);
     /** Limit before authentication: a HELLO is a few hundred bytes, and a stranger must not make us allocate more. */
     static final int MAX_HELLO_FRAME = 64 * 1024;
+    /**
+     * How long a connection keeps its thread waiting for the next request before it waits in the
+     * idle selector instead: long enough that a busy client never pays the hand-over, short enough
+     * that a pool of idle connections costs no threads.
+     */
+    static final Duration PARK_AFTER = Duration.ofSeconds(2);
+    /** The name of a pooled thread between connections (it takes the connection's name while serving one). */
+    static final String POOLED_THREAD_NAME = "phalanx-client";
 
+    private final SocketChannel channel;
+    /** The channel's socket, or TLS over it: all reading and writing goes through this. */
     private final Socket socket;
+    private final IdleConnections idle;
+    private final Duration parkAfter;
     private final long id;
     private final String remote;
     private final Map<String, VirtualDatabase> virtualDatabases;
@@ -81,35 +96,71 @@ final class ClientConnection implements Runnable {
     /** Where this connection's answer times go: its virtual database's, once logged in. */
     private AnswerTimes answerTimes;
 
+    private DataInputStream in;
+    private OutputStream out;
+    /** Set once the session is open; a connection run again after waiting idle goes straight to its requests. */
+    private RequestDispatcher dispatcher;
+    /** Whether the frame being read has started to arrive (a timeout then means a truncated request, not a quiet client). */
+    private boolean frameStarted;
+    private final FrameIO.FrameStart onFrameStart;
+    /** {@link System#nanoTime} when the reply being written started, or 0: the write timeout watches it. */
+    private volatile long writingSince;
+    /** Completed once the connection has ended and released its session. */
+    final CompletableFuture<Void> ended = new CompletableFuture<>();
+
     private final Object stateLock = new Object();
     /** A request is being served: a stop waits for its reply instead of cutting it off. */
     private boolean busy;
     private boolean stopping;
 
-    ClientConnection(Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases, int maxFrameBytes,
-                     Duration helloTimeout, Duration midFrameTimeout, LoginThrottle throttle, UserConnections users,
-                     ClientSessions clientSessions, Consumer<ClientConnection> onEnd) {
+    /**
+     * @param channel the accepted channel, in blocking mode
+     * @param socket  its socket, or TLS layered over it
+     */
+    ClientConnection(SocketChannel channel, Socket socket, long id, Map<String, VirtualDatabase> virtualDatabases,
+                     int maxFrameBytes, FrontEnd.Timeouts timeouts, LoginThrottle throttle, UserConnections users,
+                     ClientSessions clientSessions, IdleConnections idle, Consumer<ClientConnection> onEnd) {
+        this.channel = channel;
+        this.idle = idle;
+        this.parkAfter = timeouts.parkAfter();
         this.throttle = throttle;
         this.clientSessions = clientSessions;
         this.users = users;
-        this.midFrameTimeout = midFrameTimeout;
+        this.midFrameTimeout = timeouts.midFrame();
         this.socket = socket;
         this.id = id;
         this.remote = String.valueOf(socket.getRemoteSocketAddress());
         this.virtualDatabases = virtualDatabases;
         this.maxFrameBytes = maxFrameBytes;
-        this.helloTimeout = helloTimeout;
+        this.helloTimeout = timeouts.hello();
         this.onEnd = onEnd;
+        this.onFrameStart = () -> {
+            frameStarted = true;
+            socket.setSoTimeout((int) midFrameTimeout.toMillis());
+        };
     }
 
+    SocketChannel channel() {
+        return channel;
+    }
+
+    /** Serves the connection until it ends or waits idle; run first on accepting it, then each time its client speaks again. */
     @Override
     public void run() {
+        Thread.currentThread().setName("phalanx-client-" + id);
+        boolean parked = false;
         try {
-            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-            OutputStream out = new BufferedOutputStream(socket.getOutputStream());
-            if (handshake(in, out)) {
-                serve(in, out, new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome));
+            if (dispatcher == null) {
+                in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+                out = new BufferedOutputStream(socket.getOutputStream());
+                if (!handshake()) {
+                    return;
+                }
+                dispatcher = new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome);
+            } else {
+                channel.configureBlocking(true); // back from waiting idle
             }
+            parked = serve();
         } catch (SocketTimeoutException e) {
             LOG.warn("Closing connection from {}: no HELLO within {} ms", remote, helloTimeout.toMillis());
         } catch (ProtocolException e) {
@@ -123,13 +174,17 @@ final class ClientConnection implements Runnable {
         } catch (RuntimeException | Error e) {
             LOG.error("Connection from {} failed", remote, e);
         } finally {
-            release();
-            onEnd.accept(this);
+            if (!parked) {
+                release();
+                onEnd.accept(this);
+                ended.complete(null);
+            }
+            Thread.currentThread().setName(POOLED_THREAD_NAME);
         }
     }
 
     /** @return whether a session was opened; if not, the reason has been logged and answered where due */
-    private boolean handshake(DataInputStream in, OutputStream out) throws IOException {
+    private boolean handshake() throws IOException {
         socket.setSoTimeout((int) helloTimeout.toMillis());
         byte[] frame = FrameIO.read(in, MAX_HELLO_FRAME);
         if (frame == null) {
@@ -145,21 +200,21 @@ final class ClientConnection implements Runnable {
         reader.end();
         if (hello.version() != Protocol.VERSION) {
             LOG.warn("Closing connection from {}: protocol version {} not supported", remote, hello.version());
-            refuse(out, new ErrorReply(REJECTED, 0, "protocol version " + hello.version()
+            send(new ErrorReply(REJECTED, 0, "protocol version " + hello.version()
                     + " is not supported (this controller speaks version " + Protocol.VERSION + ")"));
             return false;
         }
         VirtualDatabase vdb = hello.vdb() == null ? null : virtualDatabases.get(hello.vdb());
         if (vdb == null) {
             LOG.warn("Refused connection from {}: unknown virtual database '{}'", remote, hello.vdb());
-            refuse(out, new ErrorReply(REJECTED, 0, "unknown virtual database '" + hello.vdb() + "'"));
+            send(new ErrorReply(REJECTED, 0, "unknown virtual database '" + hello.vdb() + "'"));
             return false;
         }
         String address = socket.getInetAddress().getHostAddress();
         String user = hello.vdb() + "/" + hello.user();
         Duration wait = throttle.wait(address, user);
         if (!wait.isZero()) {
-            refuse(out, new ErrorReply(SqlState.INVALID_AUTHORIZATION_SPECIFICATION.code(), 0, "too many failed logins from "
+            send(new ErrorReply(SqlState.INVALID_AUTHORIZATION_SPECIFICATION.code(), 0, "too many failed logins from "
                     + address + " or for this user: try again in " + Math.max(1, wait.toMillis()) + " ms"));
             return false;
         }
@@ -195,13 +250,11 @@ final class ClientConnection implements Runnable {
                 LOG.warn("Session for '{}' on virtual database '{}' from {} refused: {}",
                         hello.user(), vdb.name(), remote, e.getMessage());
             }
-            refuse(out, ErrorReplies.of(e));
+            send(ErrorReplies.of(e));
             return false;
         }
         var product = vdb.product();
-        FrameIO.write(out, new HelloOk(Protocol.VERSION, product.name(), product.version(), id, vdb.defaultIsolation()).toMessage());
-        // authenticated clients may sit idle as long as they like (connection pools do)
-        socket.setSoTimeout(0);
+        send(new HelloOk(Protocol.VERSION, product.name(), product.version(), id, vdb.defaultIsolation()).toMessage());
         LOG.debug("Session {} opened for '{}' on virtual database '{}' from {}", id, hello.user(), vdb.name(), remote);
         return true;
     }
@@ -239,26 +292,63 @@ final class ClientConnection implements Runnable {
         return outcome;
     }
 
-    private static void refuse(OutputStream out, ErrorReply reason) throws IOException {
-        FrameIO.write(out, reason.toMessage());
+    private void send(ErrorReply reason) throws IOException {
+        send(reason.toMessage());
     }
 
-    private void serve(DataInputStream in, OutputStream out, RequestDispatcher dispatcher) throws IOException {
+    /** Writes a reply; should the client not read it within the write timeout, {@link #closeIfStuckWriting} ends the connection. */
+    private void send(MessageWriter reply) throws IOException {
+        writingSince = System.nanoTime() | 1; // never 0, which means "not writing"
+        try {
+            FrameIO.write(out, reply);
+        } finally {
+            writingSince = 0;
+        }
+    }
+
+    /**
+     * Ends the connection if a reply has been waiting for its client to read it for longer than
+     * {@code timeout}: a client that does not read is disconnected, its reply and cursor let go,
+     * rather than buffered for ever.
+     */
+    void closeIfStuckWriting(long now, Duration timeout) {
+        long since = writingSince;
+        if (since != 0 && now - since > timeout.toNanos()) {
+            LOG.warn("Closing connection from {}: it has not read a reply for {} s (listen writeTimeout)", remote,
+                    timeout.toSeconds());
+            forceClose();
+        }
+    }
+
+    /**
+     * Answers requests until the connection ends (false) or its client has been quiet for
+     * {@link #parkAfter} and it waits in {@link #idle} without a thread (true). Authenticated
+     * clients may sit idle as long as they like (connection pools do), but a request started must
+     * arrive whole within the mid-frame timeout.
+     */
+    private boolean serve() throws IOException {
         while (true) {
             byte[] frame;
+            frameStarted = false;
+            socket.setSoTimeout((int) parkAfter.toMillis());
             try {
-                frame = FrameIO.read(in, maxFrameBytes, () -> socket.setSoTimeout((int) midFrameTimeout.toMillis()));
+                frame = FrameIO.read(in, maxFrameBytes, onFrameStart);
             } catch (SocketTimeoutException e) {
-                throw new ProtocolException("a request started but did not arrive whole within "
-                        + midFrameTimeout.toMillis() + " ms");
+                if (frameStarted) {
+                    throw new ProtocolException("a request started but did not arrive whole within "
+                            + midFrameTimeout.toMillis() + " ms");
+                }
+                // nothing read, so nothing is buffered above the channel: the selector sees what comes next
+                channel.configureBlocking(false);
+                idle.park(this);
+                return true;
             }
-            socket.setSoTimeout(0); // idle between requests as long as it likes (connection pools do)
             if (frame == null) {
                 LOG.debug("Connection from {} closed by the client", remote);
-                return;
+                return false;
             }
             if (!startRequest()) {
-                return;
+                return false;
             }
             long start = System.nanoTime();
             MessageReader request = new MessageReader(frame);
@@ -267,13 +357,13 @@ final class ClientConnection implements Runnable {
                 session.requestId(new RequestId(clientSession, requests, false));
             }
             try {
-                FrameIO.write(out, answer(dispatcher, request));
+                send(answer(dispatcher, request));
                 answerTimes.record(System.nanoTime() - start);
             } finally {
                 endRequest();
             }
             if (request.type() == MessageType.CLOSE || stopRequested()) {
-                return;
+                return false;
             }
         }
     }
@@ -366,11 +456,13 @@ final class ClientConnection implements Runnable {
         closeSocket();
     }
 
+    /** Closes the channel under any TLS: that unblocks a thread writing to it at once, and a parked connection is looked at again. */
     private void closeSocket() {
         try {
-            socket.close();
+            channel.close();
         } catch (IOException e) {
             // closing is all we wanted
         }
+        idle.wake();
     }
 }

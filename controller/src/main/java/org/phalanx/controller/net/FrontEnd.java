@@ -2,27 +2,43 @@ package org.phalanx.controller.net;
 
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.controller.config.KeyStores;
 import org.phalanx.controller.config.ListenConfig;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.engine.SqlState;
 import org.phalanx.protocol.ErrorReply;
 import org.phalanx.protocol.FrameIO;
 
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The client port: accepts connections and gives each its own platform thread
- * ({@link ClientConnection}). A request blocks on backends for as long as it runs, and a thread
- * per connection keeps that simple and visible in thread dumps.
+ * The client port: accepts connections and serves each on a pooled thread with blocking I/O
+ * ({@link ClientConnection}). A request blocks on backends for as long as it runs, and a thread per
+ * busy connection keeps that simple, fast (no hand-over between threads per request) and visible in
+ * thread dumps; a connection idle for a while waits in {@link IdleConnections} without a thread.
+ * A reply its client does not read within the write timeout ends that connection.
  */
 public final class FrontEnd {
     private static final Logger LOG = LogManager.getLogger(FrontEnd.class);
@@ -30,10 +46,20 @@ public final class FrontEnd {
 
     private final ListenConfig listen;
     private final Map<String, VirtualDatabase> virtualDatabases;
-    private final Map<ClientConnection, Thread> connections = new ConcurrentHashMap<>();
+    private final Set<ClientConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
-    private final Duration helloTimeout;
-    private final Duration midFrameTimeout;
+    private final Timeouts timeouts;
+    /** The threads connections are served on: as many as are busy, each kept a while for the next. */
+    private final ExecutorService threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, ClientConnection.POOLED_THREAD_NAME);
+                // the controller's lifecycle, not its client threads, decides when the JVM ends
+                t.setDaemon(true);
+                return t;
+            });
+    private IdleConnections idle;
+    /** Looks for replies not read within the write timeout, once a second. */
+    private ScheduledExecutorService writeWatch;
     private final LoginThrottle throttle = new LoginThrottle();
     private final UserConnections users;
     private final ClientSessions clientSessions = new ClientSessions();
@@ -44,50 +70,74 @@ public final class FrontEnd {
                 t.setDaemon(true);
                 return t;
             });
-    private ServerSocket server;
+    private ServerSocketChannel server;
+    private SSLSocketFactory tls;
     private Thread acceptor;
     private volatile boolean stopping;
 
     /** @param virtualDatabases by name, read live (a thread-safe map: the controller loads and unloads while serving) */
-    public FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases) {
-        this(listen, virtualDatabases, ClientConnection.HELLO_TIMEOUT, ClientConnection.MID_FRAME_TIMEOUT);
+    /**
+     * How long a client may be silent where it should not be.
+     *
+     * @param hello     a new connection before its HELLO
+     * @param midFrame  a frame started before it has arrived whole
+     * @param parkAfter between requests, before the connection waits without a thread
+     */
+    record Timeouts(Duration hello, Duration midFrame, Duration parkAfter) {
+        static final Timeouts DEFAULT = new Timeouts(ClientConnection.HELLO_TIMEOUT, ClientConnection.MID_FRAME_TIMEOUT,
+                ClientConnection.PARK_AFTER);
     }
 
-    /**
-     * @param helloTimeout    how long a new connection may take to send HELLO (tests shorten it)
-     * @param midFrameTimeout how long a client may take to finish a frame it has started (tests shorten it)
-     */
-    FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases, Duration helloTimeout,
-             Duration midFrameTimeout) {
-        this.midFrameTimeout = midFrameTimeout;
+    /** @param virtualDatabases by name, read live (a thread-safe map: the controller loads and unloads while serving) */
+    public FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases) {
+        this(listen, virtualDatabases, Timeouts.DEFAULT);
+    }
+
+    /** @param timeouts tests shorten them */
+    FrontEnd(ListenConfig listen, Map<String, VirtualDatabase> virtualDatabases, Timeouts timeouts) {
+        this.timeouts = timeouts;
         this.listen = listen;
         this.users = new UserConnections(listen.maxConnectionsPerUser());
         this.virtualDatabases = virtualDatabases; // read live: the controller loads and unloads virtual databases
-        this.helloTimeout = helloTimeout;
     }
 
     public synchronized void start() throws IOException {
         if (server != null) {
             throw new IllegalStateException("already started");
         }
-        ServerSocket s = listen.tls() == null ? new ServerSocket()
-                : org.phalanx.controller.config.KeyStores.serverSockets(listen.tls(), "client port").createServerSocket();
+        tls = listen.tls() == null ? null : KeyStores.serverContext(listen.tls(), "client port").getSocketFactory();
+        ServerSocketChannel s = ServerSocketChannel.open();
         try {
             // a restarted controller must be able to bind while old connections linger in TIME_WAIT
-            s.setReuseAddress(true);
+            s.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             s.bind(new InetSocketAddress(InetAddress.getByName(listen.address()), listen.port()), BACKLOG);
         } catch (IOException e) {
             s.close();
             throw new IOException("cannot listen on " + listen.address() + ":" + listen.port() + ": " + e.getMessage(), e);
         }
         server = s;
-        acceptor = new Thread(this::acceptLoop, "phalanx-acceptor-" + s.getLocalPort());
+        idle = new IdleConnections(threads);
+        writeWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "phalanx-write-timeout");
+            t.setDaemon(true);
+            return t;
+        });
+        writeWatch.scheduleWithFixedDelay(() -> {
+            long now = System.nanoTime();
+            connections.forEach(c -> c.closeIfStuckWriting(now, listen.writeTimeout()));
+        }, 1, 1, TimeUnit.SECONDS);
+        acceptor = new Thread(this::acceptLoop, "phalanx-acceptor-" + port());
         acceptor.start();
     }
 
     /** The bound port (the real one when the configuration said 0). */
     public int port() {
-        return server.getLocalPort();
+        return server.socket().getLocalPort();
+    }
+
+    /** Connections waiting for a request without a thread. */
+    int idleConnections() {
+        return idle.size();
     }
 
     public int openConnections() {
@@ -114,7 +164,7 @@ public final class FrontEnd {
 
     /** Refuses new clients from now on; those connected keep being served until {@link #stop}. */
     public void stopAccepting() {
-        ServerSocket s;
+        ServerSocketChannel s;
         synchronized (this) {
             s = server;
         }
@@ -125,11 +175,11 @@ public final class FrontEnd {
 
     private void acceptLoop() {
         while (!stopping) {
-            Socket socket;
+            SocketChannel channel;
             try {
-                socket = server.accept();
+                channel = server.accept();
             } catch (IOException e) {
-                if (stopping || server.isClosed()) {
+                if (stopping || !server.isOpen()) {
                     return;
                 }
                 // e.g. out of file descriptors: keep serving the connections we have, try again shortly
@@ -137,18 +187,21 @@ public final class FrontEnd {
                 pause();
                 continue;
             }
-            admit(socket);
+            admit(channel);
         }
     }
 
-    private void admit(Socket socket) {
+    private void admit(SocketChannel channel) {
+        Socket socket;
         try {
             // one small request, one small reply: Nagle's algorithm would only add latency
-            socket.setTcpNoDelay(true);
-            socket.setKeepAlive(true);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            socket = tls == null ? channel.socket() : serverSide(tls.createSocket(channel.socket(),
+                    channel.socket().getInetAddress().getHostAddress(), channel.socket().getPort(), true));
         } catch (IOException e) {
-            LOG.info("Connection from {} lost at once: {}", socket.getRemoteSocketAddress(), e.getMessage());
-            closeQuietly(socket);
+            LOG.info("Connection from {} lost at once: {}", channel.socket().getRemoteSocketAddress(), e.getMessage());
+            closeQuietly(channel);
             return;
         }
         if (connections.size() >= listen.maxConnections()) {
@@ -161,13 +214,16 @@ public final class FrontEnd {
             return;
         }
         long id = connectionIds.incrementAndGet();
-        ClientConnection connection = new ClientConnection(socket, id, virtualDatabases, listen.maxFrameBytes(),
-                helloTimeout, midFrameTimeout, throttle, users, clientSessions, connections::remove);
-        Thread thread = new Thread(connection, "phalanx-client-" + id);
-        // the controller's lifecycle, not its client threads, decides when the JVM ends
-        thread.setDaemon(true);
-        connections.put(connection, thread);
-        thread.start();
+        ClientConnection connection = new ClientConnection(channel, socket, id, virtualDatabases, listen.maxFrameBytes(),
+                timeouts, throttle, users, clientSessions, idle, connections::remove);
+        connections.add(connection);
+        threads.execute(connection);
+    }
+
+    /** TLS over an accepted connection, as its server: the handshake happens on the connection's first read. */
+    private static Socket serverSide(Socket layered) {
+        ((SSLSocket) layered).setUseClientMode(false);
+        return layered;
     }
 
     /**
@@ -182,35 +238,42 @@ public final class FrontEnd {
             stopping = true;
         }
         closeQuietly(server);
-        join(acceptor, Duration.ofSeconds(5).toNanos());
+        try {
+            acceptor.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         refusals.shutdownNow();
 
+        writeWatch.shutdownNow();
+
         // the acceptor has ended, so no connection is added after this snapshot
-        List<Map.Entry<ClientConnection, Thread>> open = List.copyOf(connections.entrySet());
+        List<ClientConnection> open = List.copyOf(connections);
         if (!open.isEmpty()) {
             LOG.info("Closing {} client connection(s), letting requests in flight finish (up to {} s)",
                     open.size(), grace.toSeconds());
         }
-        open.forEach(e -> e.getKey().requestStop());
+        open.forEach(ClientConnection::requestStop);
         long deadline = System.nanoTime() + grace.toNanos();
-        for (Map.Entry<ClientConnection, Thread> e : open) {
-            join(e.getValue(), deadline - System.nanoTime());
+        for (ClientConnection c : open) {
+            awaitEnd(c, deadline - System.nanoTime());
         }
-        for (Map.Entry<ClientConnection, Thread> e : open) {
-            if (e.getValue().isAlive()) {
-                LOG.warn("Closing connection from {} in the middle of a request", e.getKey().remote());
-                e.getKey().forceClose();
-                join(e.getValue(), Duration.ofSeconds(1).toNanos());
+        for (ClientConnection c : open) {
+            if (!c.ended.isDone()) {
+                LOG.warn("Closing connection from {} in the middle of a request", c.remote());
+                c.forceClose();
+                awaitEnd(c, Duration.ofSeconds(1).toNanos());
             }
         }
+        idle.close();
+        threads.shutdown();
     }
 
-    private static void join(Thread thread, long nanos) {
-        if (nanos <= 0) {
-            return;
-        }
+    private static void awaitEnd(ClientConnection c, long nanos) {
         try {
-            thread.join(Math.max(1, nanos / 1_000_000));
+            c.ended.get(Math.max(0, nanos), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // still in its request: the caller decides
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -72,6 +72,8 @@ class TlsClientPortIT {
             try (Connection c = DriverManager.getConnection(base + "&ssl=true&sslTrustStore=" + trustStore
                     + "&sslTrustStorePassword=trustpass")) {
                 assertEquals(1, one(c, "SELECT 1"));
+                Thread.sleep(2500); // idle long enough to wait without a thread, TLS and all
+                assertEquals(1, one(c, "SELECT 1"));
             }
             SQLException plain = assertThrows(SQLException.class, () -> DriverManager.getConnection(base).close());
             assertEquals("08001", plain.getSQLState());

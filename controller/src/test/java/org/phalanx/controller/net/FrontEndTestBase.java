@@ -29,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 abstract class FrontEndTestBase {
     static final int MAX_FRAME = 64 * 1024;
     static final Duration HELLO_TIMEOUT = Duration.ofMillis(500);
+    static final Duration PARK_AFTER = Duration.ofMillis(200);
 
     @TempDir
     Path dir;
@@ -51,8 +52,13 @@ abstract class FrontEndTestBase {
         };
         VirtualDatabase demo = new VirtualDatabase("demo",
                 new VirtualUsers(List.of(new VirtualUser("demo", "secret"))), source);
-        frontEnd = new FrontEnd(listenConfig(), Map.of("demo", demo), HELLO_TIMEOUT, HELLO_TIMEOUT);
+        frontEnd = new FrontEnd(listenConfig(), Map.of("demo", demo), timeouts());
         frontEnd.start();
+    }
+
+    /** Short, so that tests see clients time out and idle connections wait without a thread. */
+    FrontEnd.Timeouts timeouts() {
+        return new FrontEnd.Timeouts(HELLO_TIMEOUT, HELLO_TIMEOUT, PARK_AFTER);
     }
 
     /** Where and how the front end listens (a test of limits lowers them). */

@@ -29,7 +29,16 @@ final class TestClient implements AutoCloseable {
     private final OutputStream out;
 
     TestClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, 0);
+    }
+
+    /** @param receiveBuffer the socket's receive buffer, set before connecting (0: the system's) */
+    TestClient(int port, int receiveBuffer) throws IOException {
+        socket = new Socket();
+        if (receiveBuffer > 0) {
+            socket.setReceiveBufferSize(receiveBuffer);
+        }
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port));
         socket.setSoTimeout(5_000);
         in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
         out = socket.getOutputStream();
