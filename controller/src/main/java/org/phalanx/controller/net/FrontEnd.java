@@ -49,8 +49,8 @@ public final class FrontEnd {
     private final Set<ClientConnection> connections = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionIds = new AtomicLong();
     private final Timeouts timeouts;
-    /** The threads connections are served on: as many as are busy, each kept a while for the next. */
-    private final ExecutorService threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+    /** The threads connections are served on: as many as are busy, each kept 10 s for the next. */
+    private final ExecutorService threads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
             new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, ClientConnection.POOLED_THREAD_NAME);
                 // the controller's lifecycle, not its client threads, decides when the JVM ends

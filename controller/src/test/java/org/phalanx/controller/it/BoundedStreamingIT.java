@@ -17,9 +17,10 @@ import org.phalanx.testkit.process.ControllerProcess;
 import org.phalanx.testkit.process.Ports;
 
 /**
- * A large result read with a fetch size streams through the controller in batches from every
- * engine: 400,000 PostgreSQL rows (about 90 MB) through a controller process whose heap is 64 MB,
- * in auto-commit, where pgjdbc would otherwise load every row at once.
+ * A large result streams through the controller in batches from PostgreSQL and MariaDB, whether
+ * or not its client asked for a fetch size: 400,000 rows (about 90 MB) read through a controller
+ * process whose heap is 64 MB, in auto-commit (where pgjdbc would otherwise load every row at
+ * once) and in a transaction.
  */
 class BoundedStreamingIT {
     private static final String DB = "phalanx_streaming";
@@ -31,23 +32,39 @@ class BoundedStreamingIT {
     @AfterEach
     void drop() {
         TestDatabases.dropPostgres(DB);
+        TestDatabases.dropMariaDb(DB);
     }
 
     @Test
-    void aPostgresqlResultStreamsInFetchSizeBatchesThroughASmallHeap() throws Exception {
+    void aPostgresqlResultStreamsThroughASmallHeap() throws Exception {
         String url = TestDatabases.createPostgres(DB);
+        fill(url, "SELECT g, repeat('x', 200) FROM generate_series(1, " + ROWS + ") g");
+        readThroughASmallHeap(url);
+    }
+
+    @Test
+    void aMariadbResultStreamsThroughASmallHeap() throws Exception {
+        String url = TestDatabases.createMariaDb(DB);
+        fill(url, "SELECT seq, REPEAT('x', 200) FROM seq_1_to_" + ROWS);
+        readThroughASmallHeap(url);
+    }
+
+    private static void fill(String url, String rows) throws Exception {
         try (Connection direct = TestDatabases.connect(url); Statement s = direct.createStatement()) {
-            s.executeUpdate("CREATE TABLE big (id INTEGER PRIMARY KEY, filler CHAR(200) NOT NULL)");
-            s.executeUpdate("INSERT INTO big SELECT g, 'x' FROM generate_series(1, " + ROWS + ") g");
+            s.executeUpdate("CREATE TABLE big (id INTEGER PRIMARY KEY, filler VARCHAR(200) NOT NULL)");
+            s.executeUpdate("INSERT INTO big " + rows);
         }
+    }
+
+    private void readThroughASmallHeap(String url) throws Exception {
         int port = Ports.free();
         Files.writeString(dir.resolve("vdb.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="vdb">
                   <users><user name="app" password="secret"/></users>
-                  <backends><backend name="pg" url="%s" user="postgres"/></backends>
+                  <backends><backend name="db" url="%s" user="%s"/></backends>
                 </virtualDatabase>
-                """.formatted(url));
+                """.formatted(url, url.startsWith("jdbc:postgresql") ? "postgres" : "root"));
         Files.writeString(dir.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
@@ -60,20 +77,31 @@ class BoundedStreamingIT {
              Connection c = DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + port + "/vdb?user=app&password=secret");
              Statement s = c.createStatement()) {
             s.setFetchSize(1000);
-            long rows = 0;
-            long sum = 0;
-            try (ResultSet rs = s.executeQuery("SELECT id, filler FROM big ORDER BY id")) {
-                while (rs.next()) {
-                    rows++;
-                    sum += rs.getInt(1);
-                }
-            }
-            assertEquals(ROWS, rows);
-            assertEquals((long) ROWS * (ROWS + 1) / 2, sum);
+            readAll(s);
+            s.setFetchSize(0); // the driver's default: the controller bounds what it holds all the same
+            readAll(s);
+            readAll(s); // the second time, the controller knows the result is large
+            c.setAutoCommit(false);
+            readAll(s);
+            c.commit();
+            c.setAutoCommit(true);
             try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM big")) { // still serving
                 rs.next();
                 assertEquals(ROWS, rs.getInt(1));
             }
         }
+    }
+
+    private static void readAll(Statement s) throws Exception {
+        long rows = 0;
+        long sum = 0;
+        try (ResultSet rs = s.executeQuery("SELECT id, filler FROM big ORDER BY id")) {
+            while (rs.next()) {
+                rows++;
+                sum += rs.getInt(1);
+            }
+        }
+        assertEquals(ROWS, rows);
+        assertEquals((long) ROWS * (ROWS + 1) / 2, sum);
     }
 }

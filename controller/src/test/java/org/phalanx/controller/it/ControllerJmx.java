@@ -64,6 +64,11 @@ final class ControllerJmx implements AutoCloseable {
                 .getUsed();
     }
 
+    /** The controller's live threads (the JVM's own MXBean). */
+    int threadCount() throws Exception {
+        return (Integer) server.getAttribute(new ObjectName("java.lang:type=Threading"), "ThreadCount");
+    }
+
     /** Backend name to state (ENABLED, DISABLED, REPLAYING, RESTORING), by name. */
     Map<String, String> states() throws Exception {
         TabularData table = (TabularData) server.getAttribute(vdb, "BackendStates");

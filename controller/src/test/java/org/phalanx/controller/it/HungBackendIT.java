@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,16 +14,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +37,6 @@ import org.phalanx.testkit.process.Ports;
 class HungBackendIT {
     private static final List<String> BACKENDS = List.of("m1", "m2", "m3");
     private static final int ACCOUNTS = 50;
-    private static final long INITIAL = 1_000;
     private static final int CLIENTS = 6;
     /** Heap in use after a full collection, which the controller stays under while the server is stopped. */
     private static final long HEAP_BOUND = 96L << 20;
@@ -121,87 +113,6 @@ class HungBackendIT {
         return ControllerJmx.connect(jmxPort, "admin", "admin", "vdb");
     }
 
-    /** Transfers between accounts in transactions, with balance reads, counting what was acknowledged. */
-    private final class Bank {
-        final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
-        final AtomicLong done = new AtomicLong();
-        final AtomicLong errors = new AtomicLong();
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-        private final List<Future<?>> clients = new ArrayList<>();
-
-        Bank() {
-            for (int n = 0; n < CLIENTS; n++) {
-                int client = n;
-                clients.add(pool.submit(() -> run(client)));
-            }
-        }
-
-        private Void run(int client) throws SQLException {
-            Random random = new Random(client);
-            try (Connection c = connect();
-                 PreparedStatement read = c.prepareStatement("SELECT balance FROM accounts WHERE id = ?");
-                 PreparedStatement move = c.prepareStatement("UPDATE accounts SET balance = balance + ? WHERE id = ?");
-                 PreparedStatement note = c.prepareStatement("INSERT INTO transfers VALUES (?, ?, ?, ?)")) {
-                for (int i = 0; !stop.get(); i++) {
-                    String id = client + "-" + i;
-                    int src = random.nextInt(ACCOUNTS);
-                    int dst = (src + 1 + random.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
-                    int amount = 1 + random.nextInt(20);
-                    try {
-                        read.setInt(1, src);
-                        try (ResultSet rs = read.executeQuery()) {
-                            rs.next();
-                        }
-                        c.setAutoCommit(false);
-                        move.setInt(1, -amount);
-                        move.setInt(2, src);
-                        move.executeUpdate();
-                        move.setInt(1, amount);
-                        move.setInt(2, dst);
-                        move.executeUpdate();
-                        note.setString(1, id);
-                        note.setInt(2, src);
-                        note.setInt(3, dst);
-                        note.setInt(4, amount);
-                        note.executeUpdate();
-                        c.commit();
-                        acknowledged.add(id);
-                        done.incrementAndGet();
-                    } catch (SQLException e) {
-                        errors.incrementAndGet(); // a transaction caught by the backend's removal: the client sees it
-                        try {
-                            c.rollback();
-                        } catch (SQLException ignored) {
-                            // gone with the connection
-                        }
-                    } finally {
-                        c.setAutoCommit(true);
-                    }
-                }
-            }
-            return null;
-        }
-
-        void stop() throws Exception {
-            stop.set(true);
-            for (Future<?> f : clients) {
-                f.get(2, TimeUnit.MINUTES);
-            }
-            pool.shutdown();
-        }
-    }
-
-    private void createAccounts() throws SQLException {
-        try (Connection c = connect(); Statement s = c.createStatement()) {
-            s.executeUpdate("CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance BIGINT NOT NULL)");
-            s.executeUpdate("CREATE TABLE transfers (id VARCHAR(40) PRIMARY KEY, src INTEGER, dst INTEGER, amount BIGINT)");
-            for (int i = 0; i < ACCOUNTS; i++) {
-                s.executeUpdate("INSERT INTO accounts VALUES (" + i + ", " + INITIAL + ")");
-            }
-        }
-    }
-
     /** Waits for a condition, failing with the message's state once the deadline passes. */
     private static void await(String what, long seconds, java.util.concurrent.Callable<Boolean> condition) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -209,13 +120,6 @@ class HungBackendIT {
             assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
             Thread.sleep(50);
         }
-    }
-
-    /** Progress of the workload over a few seconds: it goes on. */
-    private static void assertGoesOn(Bank bank) throws InterruptedException {
-        long before = bank.done.get();
-        Thread.sleep(3000);
-        assertTrue(bank.done.get() - before >= 10, "transfers went on: " + (bank.done.get() - before) + " in 3 s");
     }
 
     /** Rows of a table on one backend, straight from its server, in key order. */
@@ -237,7 +141,7 @@ class HungBackendIT {
     }
 
     /** Every replica holds the same rows, the total is intact, every acknowledged transfer is there. */
-    private void assertIdenticalAndComplete(Bank bank) throws SQLException {
+    private void assertIdenticalAndComplete(TransferClients bank) throws SQLException {
         List<String> accounts = rows("m1", "accounts");
         List<String> transfers = rows("m1", "transfers");
         for (String b : BACKENDS) {
@@ -245,25 +149,27 @@ class HungBackendIT {
             assertEquals(transfers, rows(b, "transfers"), "transfers on " + b);
         }
         long total = accounts.stream().mapToLong(r -> Long.parseLong(r.split("\\|")[1])).sum();
-        assertEquals(ACCOUNTS * INITIAL, total, "money neither created nor lost");
+        assertEquals(ACCOUNTS * TransferClients.INITIAL, total, "money neither created nor lost");
         Set<String> present = ConcurrentHashMap.newKeySet();
         transfers.forEach(r -> present.add(r.split("\\|")[0]));
         assertTrue(present.containsAll(bank.acknowledged), "every acknowledged transfer is on every replica");
     }
 
     /** The cluster with these limits on every backend, under the bank workload once it got going. */
-    private Bank startUnderLoad(String limits) throws Exception {
+    private TransferClients startUnderLoad(String limits) throws Exception {
         setUp(limits);
         controller = launch("controller.out");
-        createAccounts();
-        Bank bank = new Bank();
+        try (Connection c = connect()) {
+            TransferClients.createAccounts(c, ACCOUNTS);
+        }
+        TransferClients bank = new TransferClients(CLIENTS, ACCOUNTS, this::connect);
         await("the workload got going", 60, () -> bank.done.get() >= 100);
         return bank;
     }
 
     @Test
     void aStoppedServerIsDisabledWithinItsLimitAndComesBackIdentical() throws Exception {
-        Bank bank = startUnderLoad("statementTimeLimit=\"2s\"");
+        TransferClients bank = startUnderLoad("statementTimeLimit=\"2s\"");
         try (ControllerJmx jmx = jmx()) {
             stopped.pause();
             long stoppedAt = System.nanoTime();
@@ -273,7 +179,7 @@ class HungBackendIT {
             assertTrue(reason.contains("hung"), reason);
             // the limit plus one tick of the detector and the time it takes to see the state here
             assertTrue(disabledAfterMillis < 2000 + 2000, "disabled " + disabledAfterMillis + " ms after the stop");
-            assertGoesOn(bank);
+            bank.assertGoesOn();
             assertEquals(0, jmx.backend("m3", "QueuedWrites"), "nothing kept queued for the stopped server");
             long heap = jmx.heapAfterGc();
             System.out.printf("HungBackendIT: m3 disabled %d ms after SIGSTOP (%s); heap after GC %d MB;"
@@ -290,7 +196,7 @@ class HungBackendIT {
                     return false; // still running what it had before the stop: retried
                 }
             });
-            assertGoesOn(bank);
+            bank.assertGoesOn();
             bank.stop();
         }
         controller.process().destroy(); // SIGTERM: a clean stop drains every queue
@@ -300,13 +206,13 @@ class HungBackendIT {
 
     @Test
     void aServerStoppedPastItsQueueBoundIsDisabledAndSigtermStillStopsTheController() throws Exception {
-        Bank bank = startUnderLoad("statementTimeLimit=\"0s\" maxQueuedWrites=\"200\"");
+        TransferClients bank = startUnderLoad("statementTimeLimit=\"0s\" maxQueuedWrites=\"200\"");
         try (ControllerJmx jmx = jmx()) {
             stopped.pause();
             await("m3 disabled", 120, () -> "DISABLED".equals(jmx.backend("m3", "State")));
             String reason = (String) jmx.backend("m3", "DisabledReason");
             assertTrue(reason.contains("maxQueuedWrites"), reason);
-            assertGoesOn(bank);
+            bank.assertGoesOn();
             await("m3's queue freed", 30, () -> (Integer) jmx.backend("m3", "QueuedWrites") == 0);
             bank.stop();
         }

@@ -835,10 +835,14 @@ public final class Backend implements BackendView {
             Thread.currentThread().interrupt();
         }
         executor.shutdownNow();
-        readStatements.clear();
         List<HikariDataSource> open = List.copyOf(pools.values());
         pools.clear();
-        Thread closing = new Thread(() -> open.forEach(HikariDataSource::close), "phalanx-close-" + name());
+        // closing a statement or a connection may wait for a hung server (a driver's lock held by a
+        // thread still reading from it): on a thread of its own, waited for only so long
+        Thread closing = new Thread(() -> {
+            readStatements.clear();
+            open.forEach(HikariDataSource::close);
+        }, "phalanx-close-" + name());
         closing.setDaemon(true);
         closing.start();
         try {

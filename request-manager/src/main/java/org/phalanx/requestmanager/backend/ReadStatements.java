@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.backend;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -49,14 +50,16 @@ public final class ReadStatements {
         private final PreparedStatement ps;
         private final Connection connection;
         private final String sql;
+        private final boolean scrollable;
         private int maxRows;
         private int fetchSize;
         private int timeout;
 
-        private Statement(PreparedStatement ps, Connection connection, String sql) {
+        private Statement(PreparedStatement ps, Connection connection, String sql, boolean scrollable) {
             this.ps = ps;
             this.connection = connection;
             this.sql = sql;
+            this.scrollable = scrollable;
         }
 
         public PreparedStatement prepared() {
@@ -64,17 +67,29 @@ public final class ReadStatements {
         }
     }
 
-    /** One connection's idle statements, least recently used first. */
+    /** One connection's idle statements, least recently used first (scrollable ones apart: a statement's kind is fixed). */
     private static final class Kept {
         final LinkedHashMap<String, Statement> idle = new LinkedHashMap<>(16, 0.75f, true);
+        final LinkedHashMap<String, Statement> idleScrollable = new LinkedHashMap<>(16, 0.75f, true);
+
+        LinkedHashMap<String, Statement> of(boolean scrollable) {
+            return scrollable ? idleScrollable : idle;
+        }
+
+        void discardAll() {
+            idle.values().forEach(ReadStatements::discard);
+            idle.clear();
+            idleScrollable.values().forEach(ReadStatements::discard);
+            idleScrollable.clear();
+        }
     }
 
     /**
-     * A statement for {@code sql} on {@code pooled}'s physical connection, parameters bound and
-     * limits set from {@code r}. Give it back with {@link #release} once its result is closed,
-     * or {@link #discard} it after an error.
+     * A statement for {@code sql} on {@code pooled}'s physical connection, parameters bound from
+     * {@code r} and limits from {@code shape}. Give it back with {@link #release} once its result is
+     * closed, or {@link #discard} it after an error.
      */
-    public Statement acquire(Connection pooled, String sql, Request r) throws SQLException {
+    public Statement acquire(Connection pooled, String sql, Request r, ReadShape shape) throws SQLException {
         Connection physical = pooled.unwrap(Connection.class);
         ConnectionIdentity id = new ConnectionIdentity(physical);
         Kept kept = byConnection.get(id);
@@ -84,22 +99,24 @@ public final class ReadStatements {
         }
         Statement s;
         synchronized (kept) {
-            s = kept.idle.remove(sql);
+            s = kept.of(shape.scrollable()).remove(sql);
         }
         if (s == null) {
-            s = new Statement(physical.prepareStatement(sql), physical, sql);
+            s = new Statement(shape.scrollable()
+                    ? physical.prepareStatement(sql, ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY)
+                    : physical.prepareStatement(sql), physical, sql, shape.scrollable());
         } else {
             s.ps.clearParameters(); // a request binding fewer parameters must not inherit old values
         }
         try {
             ParameterBinder.bindAll(s.ps, r.params());
-            if (s.maxRows != r.maxRows()) {
-                s.ps.setMaxRows(r.maxRows());
-                s.maxRows = r.maxRows();
+            if (s.maxRows != shape.maxRows()) {
+                s.ps.setMaxRows(shape.maxRows());
+                s.maxRows = shape.maxRows();
             }
-            if (s.fetchSize != r.fetchSize()) {
-                s.ps.setFetchSize(r.fetchSize());
-                s.fetchSize = r.fetchSize();
+            if (s.fetchSize != shape.fetchSize()) {
+                s.ps.setFetchSize(shape.fetchSize());
+                s.fetchSize = shape.fetchSize();
             }
             if (s.timeout != r.queryTimeoutSeconds()) {
                 s.ps.setQueryTimeout(r.queryTimeoutSeconds());
@@ -121,14 +138,15 @@ public final class ReadStatements {
         }
         List<Statement> evicted = null; // closed outside the lock; usually nothing is
         synchronized (kept) {
-            Statement other = kept.idle.put(s.sql, s);
-            if (other != null || kept.idle.size() > PER_CONNECTION) {
+            LinkedHashMap<String, Statement> idle = kept.of(s.scrollable);
+            Statement other = idle.put(s.sql, s);
+            if (other != null || idle.size() > PER_CONNECTION) {
                 evicted = new ArrayList<>();
                 if (other != null) {
                     evicted.add(other); // a second statement of the same SQL: one is enough
                 }
-                Iterator<Statement> oldest = kept.idle.values().iterator();
-                while (kept.idle.size() > PER_CONNECTION) {
+                Iterator<Statement> oldest = idle.values().iterator();
+                while (idle.size() > PER_CONNECTION) {
                     evicted.add(oldest.next());
                     oldest.remove();
                 }
@@ -153,7 +171,7 @@ public final class ReadStatements {
         int n = 0;
         for (Kept kept : byConnection.values()) {
             synchronized (kept) {
-                n += kept.idle.size();
+                n += kept.idle.size() + kept.idleScrollable.size();
             }
         }
         return n;
@@ -165,8 +183,7 @@ public final class ReadStatements {
             if (isClosed(e.getKey().connection())) {
                 it.remove();
                 synchronized (e.getValue()) {
-                    e.getValue().idle.values().forEach(ReadStatements::discard);
-                    e.getValue().idle.clear();
+                    e.getValue().discardAll();
                 }
             }
         }
@@ -184,8 +201,7 @@ public final class ReadStatements {
     public void clear() {
         for (Kept kept : byConnection.values()) {
             synchronized (kept) {
-                kept.idle.values().forEach(ReadStatements::discard);
-                kept.idle.clear();
+                kept.discardAll();
             }
         }
         byConnection.clear();

@@ -4,13 +4,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.QueryTimeouts;
+import org.phalanx.requestmanager.backend.ReadShape;
 import org.phalanx.requestmanager.backend.ReadStatements;
 import org.phalanx.requestmanager.backend.RunningStatements;
 import org.phalanx.requestmanager.backend.SessionSettings;
@@ -20,7 +23,16 @@ import org.phalanx.requestmanager.hetero.BackendStatements;
 public final class BackendReads {
     private static final Logger LOG = LogManager.getLogger(BackendReads.class);
 
+    /** SQL texts (as a backend got them) remembered as returning more than {@link ReadShape#ROWS_HELD} rows. */
+    private static final int LARGE_TEXTS = 1000;
+
     private final BackendStatements statements;
+    private final Map<String, Boolean> largeResults = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > LARGE_TEXTS;
+        }
+    });
 
     public BackendReads(BackendStatements statements) {
         this.statements = statements;
@@ -32,7 +44,7 @@ public final class BackendReads {
      * the pooled connection) until closed. The count ends once the backend has answered: drivers
      * fetch the rows with the answer, and sending them on to the client is the controller's work,
      * not the backend's (while a read counts, another waiting for room could not use the idle
-     * backend). A read asking rows in batches ({@code fetchSize}) may go back to the backend for
+     * backend). A read whose rows come in batches ({@link ReadShape}) may go back to the backend for
      * each: it counts until closed.
      */
     public Result run(Backend b, Connection branch, Request r, String user, SessionSettings settings)
@@ -44,26 +56,28 @@ public final class BackendReads {
         boolean rowsEndCount = false; // true once returned rows that end the count when closed
         try {
             c = branch != null ? branch : b.connectionFor(user, settings);
-            if (branch == null && r.fetchSize() > 0 && b.engine() == Engine.POSTGRESQL) {
-                // pgjdbc reads a result in fetch-size batches (a cursor) only inside a transaction:
-                // in auto-commit it loads every row at once, whatever the client asked. The pool
-                // (or the settings' reset) rolls it back and restores auto-commit when it is given back.
-                c.setAutoCommit(false);
+            String sql = statements.forRead(b, r.sql());
+            ReadShape shape = ReadShape.of(b.engine(), r, largeResults.containsKey(sql));
+            s = acquire(b, c, branch, sql, r, shape);
+            boolean rows = execute(b, c, s, r);
+            if (rows && shape.probe() && tooMany(s.prepared().getResultSet())) {
+                largeResults.put(sql, Boolean.TRUE);
+                LOG.debug("{}: a read returned more than {} rows: read again in batches: {}", b.name(),
+                        ReadShape.ROWS_HELD, sql);
+                releaseAfter(b, s, s.prepared().getResultSet());
+                s = null;
+                shape = ReadShape.streamed(r);
+                s = acquire(b, c, branch, sql, r, shape);
+                rows = execute(b, c, s, r);
             }
-            s = b.readStatements().acquire(c, statements.forRead(b, r.sql()), r);
             PreparedStatement ps = s.prepared();
-            boolean rows;
-            try (RunningStatements.Running running = b.running().startOn(c, r.sql());
-                 QueryTimeouts.Watch timeout = QueryTimeouts.enforce(b.engine(), ps, r.queryTimeoutSeconds())) {
-                rows = ps.execute();
-            }
             b.statistics().read(System.nanoTime() - start, false); // until the first rows are ready
             timed = true;
             if (rows) {
                 ResultSet rs = statements.results(ps.getResultSet(), b);
                 ReadStatements.Statement statement = s;
                 Connection pooled = branch == null ? c : null;
-                boolean streamed = r.fetchSize() > 0;
+                boolean streamed = shape.fetchSize() > 0;
                 rowsEndCount = streamed; // otherwise the count ends below, now
                 return new Result.Rows(rs, () -> {
                     try {
@@ -98,6 +112,35 @@ public final class BackendReads {
                 b.readFinished();
             }
         }
+    }
+
+    private static ReadStatements.Statement acquire(Backend b, Connection c, Connection branch, String sql, Request r,
+                                                    ReadShape shape) throws SQLException {
+        if (branch == null && shape.needsTransaction(b.engine())) {
+            // pgjdbc reads a result in fetch-size batches (a cursor) only inside a transaction: in
+            // auto-commit it loads every row at once. The pool (or the settings' reset) rolls it
+            // back and restores auto-commit when the connection is given back.
+            c.setAutoCommit(false);
+        }
+        return b.readStatements().acquire(c, sql, r, shape);
+    }
+
+    /** @return whether the statement produced rows */
+    private static boolean execute(Backend b, Connection c, ReadStatements.Statement s, Request r) throws SQLException {
+        PreparedStatement ps = s.prepared();
+        try (RunningStatements.Running running = b.running().startOn(c, r.sql());
+             QueryTimeouts.Watch timeout = QueryTimeouts.enforce(b.engine(), ps, r.queryTimeoutSeconds())) {
+            return ps.execute();
+        }
+    }
+
+    /** Whether a probed (scrollable) result holds more rows than a read may keep in memory; if not, it is rewound. */
+    private static boolean tooMany(ResultSet rs) throws SQLException {
+        if (rs.last() && rs.getRow() > ReadShape.ROWS_HELD) {
+            return true;
+        }
+        rs.beforeFirst();
+        return false;
     }
 
     /** Closes a read's result and keeps its statement for the next read, unless closing failed. */

@@ -51,7 +51,7 @@ class ReadStatementsTest {
     }
 
     private List<String> run(Connection c, Request r) throws SQLException {
-        ReadStatements.Statement s = statements.acquire(c, r.sql(), r);
+        ReadStatements.Statement s = statements.acquire(c, r.sql(), r, ReadShape.asAsked(r));
         List<String> values = new ArrayList<>();
         try (ResultSet rs = s.prepared().executeQuery()) {
             while (rs.next()) {
@@ -65,10 +65,10 @@ class ReadStatementsTest {
     @Test
     void aReleasedStatementServesTheNextReadOfTheSameSql() throws SQLException {
         Request r = read("SELECT v FROM t WHERE id = ?", 0, 1);
-        ReadStatements.Statement first = statements.acquire(connection, r.sql(), r);
+        ReadStatements.Statement first = statements.acquire(connection, r.sql(), r, ReadShape.asAsked(r));
         first.prepared().executeQuery().close();
         statements.release(first);
-        ReadStatements.Statement second = statements.acquire(connection, r.sql(), read(r.sql(), 0, 2));
+        ReadStatements.Statement second = statements.acquire(connection, r.sql(), read(r.sql(), 0, 2), ReadShape.asAsked(read(r.sql(), 0, 2)));
         assertSame(first.prepared(), second.prepared());
         try (ResultSet rs = second.prepared().executeQuery()) {
             assertTrue(rs.next());
@@ -81,10 +81,10 @@ class ReadStatementsTest {
     @Test
     void aStatementInUseIsNotHandedOutTwice() throws SQLException {
         Request r = read("SELECT v FROM t ORDER BY id", 0);
-        ReadStatements.Statement first = statements.acquire(connection, r.sql(), r);
+        ReadStatements.Statement first = statements.acquire(connection, r.sql(), r, ReadShape.asAsked(r));
         try (ResultSet open = first.prepared().executeQuery()) {
             assertTrue(open.next());
-            ReadStatements.Statement second = statements.acquire(connection, r.sql(), r);
+            ReadStatements.Statement second = statements.acquire(connection, r.sql(), r, ReadShape.asAsked(r));
             assertNotSame(first.prepared(), second.prepared());
             second.prepared().executeQuery().close();
             statements.release(second);
