@@ -62,6 +62,8 @@ final class ClientConnection implements Runnable {
      * that a pool of idle connections costs no threads.
      */
     static final Duration PARK_AFTER = Duration.ofSeconds(2);
+    /** Refusals past a user's connection cap come in floods (a pool growing): a line every 10 s at most. */
+    private static final WarningRate OVER_USER_CAP = new WarningRate(Duration.ofSeconds(10));
     /** The name of a pooled thread between connections (it takes the connection's name while serving one). */
     static final String POOLED_THREAD_NAME = "phalanx-client";
 
@@ -246,6 +248,12 @@ final class ClientConnection implements Runnable {
                 // a member of the virtual database's group that is not its primary: the driver tries the next
                 LOG.debug("Session for '{}' on virtual database '{}' from {} refused: {}",
                         hello.user(), vdb.name(), remote, e.getMessage());
+            } else if (SqlState.TOO_MANY_CONNECTIONS.is(e.getSQLState())) {
+                long leftOut = OVER_USER_CAP.admit();
+                if (leftOut >= 0) {
+                    LOG.warn("Session for '{}' on virtual database '{}' from {} refused: {}{}", hello.user(), vdb.name(),
+                            remote, e.getMessage(), WarningRate.leftOut(leftOut));
+                }
             } else {
                 LOG.warn("Session for '{}' on virtual database '{}' from {} refused: {}",
                         hello.user(), vdb.name(), remote, e.getMessage());

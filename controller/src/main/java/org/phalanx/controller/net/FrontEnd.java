@@ -43,6 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FrontEnd {
     private static final Logger LOG = LogManager.getLogger(FrontEnd.class);
     private static final int BACKLOG = 128;
+    /** Refusals past the connection cap come in floods: a line every 10 s at most. */
+    private static final WarningRate OVER_CAP = new WarningRate(Duration.ofSeconds(10));
 
     private final ListenConfig listen;
     private final Map<String, VirtualDatabase> virtualDatabases;
@@ -150,7 +152,10 @@ public final class FrontEnd {
      * with unread bytes would reset the connection and lose the answer.
      */
     private static void refuse(Socket socket, String why) {
-        LOG.warn("Refused connection from {}: {}", socket.getRemoteSocketAddress(), why);
+        long leftOut = OVER_CAP.admit();
+        if (leftOut >= 0) {
+            LOG.warn("Refused connection from {}: {}{}", socket.getRemoteSocketAddress(), why, WarningRate.leftOut(leftOut));
+        }
         try {
             socket.setSoTimeout(500);
             FrameIO.read(new java.io.DataInputStream(socket.getInputStream()), ClientConnection.MAX_HELLO_FRAME);
