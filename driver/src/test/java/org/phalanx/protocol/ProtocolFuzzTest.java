@@ -15,7 +15,7 @@ import java.io.EOFException;
 class ProtocolFuzzTest {
     private static final int MAX_FRAME = 1 << 20;
 
-    @FuzzTest(maxDuration = "20s")
+    @FuzzTest(maxDuration = "10s")
     void anyBytesDecodeOrFailCleanly(byte[] bytes) throws Exception {
         try {
             byte[] frame = FrameIO.read(new DataInputStream(new ByteArrayInputStream(bytes)), MAX_FRAME);

@@ -231,7 +231,7 @@ public final class VirtualDatabaseConfigReader {
             String host = members.stream().filter(m -> m.raftId().equals(self)).map(GroupConfig.Member::host)
                     .findFirst().orElse("127.0.0.1");
             GroupConfig group = new GroupConfig(e.required("group"), self, members, bind == null ? host : bind.trim(),
-                    logDir);
+                    logDir, e.child("tls").map(this::groupTls).orElse(null));
             if (group.dataMembers().size() < 2) {
                 problems.add(e.location(), "group " + group.groupName() + " needs at least two members that are not"
                         + " witnesses");
@@ -317,6 +317,16 @@ public final class VirtualDatabaseConfigReader {
                 writes == null ? 0 : Long.parseLong(writes.trim()),
                 dumpDir,
                 e.location());
+    }
+
+    /** The group's key store, which must be readable here (a member that cannot read it would never join). */
+    private GroupConfig.Tls groupTls(XmlElement t) {
+        Path keyStore = folder.resolve(t.required("keyStore").trim()).normalize();
+        if (!Files.isReadable(keyStore)) {
+            problems.add(t.location("keyStore"), "the group's key store " + keyStore + " cannot be read");
+        }
+        String password = secrets.of(t, "keyStorePassword");
+        return new GroupConfig.Tls(keyStore, password == null ? "" : password, t.attribute("keyStoreType", "PKCS12").trim());
     }
 
     /** A folder attribute resolved against this file's folder; refused if it names something that is not a folder. */

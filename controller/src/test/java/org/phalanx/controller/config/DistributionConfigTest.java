@@ -115,6 +115,31 @@ class DistributionConfigTest {
     }
 
     @Test
+    void aGroupWithAKeyStoreSpeaksTlsAndAMissingOneIsRefusedWhereItIsNamed() throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("group.p12"), "not read here: JGroups opens it");
+        java.nio.file.Files.writeString(dir.resolve("group-pass.txt"), "s3cret\n");
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2">
+                %s  <tls keyStore="group.p12" keyStorePasswordFile="group-pass.txt"/>
+                </distribution>
+                """.formatted(MEMBERS));
+        GroupConfig.Tls tls = read().distribution().group().tls();
+        assertEquals(dir.resolve("group.p12").toAbsolutePath().normalize(), tls.keyStore().toAbsolutePath().normalize());
+        assertEquals("s3cret", tls.password());
+        assertEquals("PKCS12", tls.type());
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/>", """
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2">
+                %s  <tls keyStore="missing.p12" keyStorePassword="x"/>
+                </distribution>
+                """.formatted(MEMBERS));
+        String problem = refusal();
+        assertTrue(problem.contains("key store") && problem.contains("missing.p12"), problem);
+    }
+
+    @Test
     void aGroupReplicatesEveryTableOnEveryBackendOfEachMember() {
         vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/><backend name=\"db2\" url=\"jdbc:sqlite:db2.db\"/>", """
                 <requestManager replication="RAIDb-2"/>

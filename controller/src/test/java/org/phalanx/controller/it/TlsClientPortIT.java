@@ -10,12 +10,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.testkit.process.ControllerProcess;
 import org.phalanx.testkit.process.Ports;
+import org.phalanx.testkit.tls.Keytool;
 
 /**
  * The client port over TLS: a driver with ssl=true trusting the controller's certificate connects
@@ -26,26 +25,14 @@ class TlsClientPortIT {
     @TempDir
     Path dir;
 
-    private void keytool(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), out);
-    }
-
     @Test
     void onlyADriverSpeakingTlsAndTrustingTheCertificateGetsIn() throws Exception {
         Path keyStore = dir.resolve("controller.p12");
-        keytool("-genkeypair", "-alias", "phalanx", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-keystore", keyStore.toString(),
-                "-storepass", "keypass", "-storetype", "PKCS12");
-        keytool("-exportcert", "-alias", "phalanx", "-keystore", keyStore.toString(), "-storepass", "keypass",
+        Keytool.selfSigned(keyStore, "keypass");
+        Keytool.run("-exportcert", "-alias", "phalanx", "-keystore", keyStore.toString(), "-storepass", "keypass",
                 "-file", dir.resolve("controller.cer").toString());
         Path trustStore = dir.resolve("trust.p12");
-        keytool("-importcert", "-noprompt", "-alias", "phalanx", "-file", dir.resolve("controller.cer").toString(),
+        Keytool.run("-importcert", "-noprompt", "-alias", "phalanx", "-file", dir.resolve("controller.cer").toString(),
                 "-keystore", trustStore.toString(), "-storepass", "trustpass", "-storetype", "PKCS12");
         Files.writeString(dir.resolve("keypass.txt"), "keypass\n");
 

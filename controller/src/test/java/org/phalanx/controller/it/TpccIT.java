@@ -27,7 +27,7 @@ import org.phalanx.controller.it.Tpcc.Type;
 
 /**
  * Issue 16, done-when 6: TPC-C ({@link Tpcc}, BenchBase's transactions at a tiny scale) through
- * the driver, 8 terminals (4 per warehouse) for 5 seconds ({@code -Dtpcc.millis}) at SERIALIZABLE
+ * the driver, 8 terminals (4 per warehouse) for 3 seconds ({@code -Dtpcc.millis}) at SERIALIZABLE
  * and at READ COMMITTED, over two and three PostgreSQL backends and two and three MariaDB backends
  * (and three SQLite files at SERIALIZABLE). A terminal refused with 40001 rolls back and runs the
  * same transaction again at once, as BenchBase does. Afterwards: nobody was disabled, every table
@@ -38,7 +38,7 @@ import org.phalanx.controller.it.Tpcc.Type;
 class TpccIT {
     private static final int TERMINALS = 8;
     private static final int WAREHOUSES = 2;
-    private static final long RUN_MILLIS = Long.getLong("tpcc.millis", 5_000);
+    private static final long RUN_MILLIS = Long.getLong("tpcc.millis", 3_000);
 
     @TempDir
     Path dir;

@@ -12,7 +12,21 @@ import java.util.Set;
  *
  * @param bindAddress the address this controller's log listens on (explicit: never "any")
  */
-public record GroupConfig(String groupName, String self, List<Member> members, String bindAddress, Path logDir) {
+public record GroupConfig(String groupName, String self, List<Member> members, String bindAddress, Path logDir,
+                          Tls tls) {
+    /**
+     * The group's key store: members speak TLS to each other and admit only a peer whose
+     * certificate it trusts (mutual TLS), so the log's traffic is private and a stranger cannot join.
+     * Every member is given the same one (or one holding its own key and the others' certificates).
+     */
+    public record Tls(Path keyStore, String password, String type) {
+    }
+
+    /** A group whose members talk in plain TCP. */
+    public GroupConfig(String groupName, String self, List<Member> members, String bindAddress, Path logDir) {
+        this(groupName, self, members, bindAddress, logDir, null);
+    }
+
     /**
      * A member of the group: its raft id, the host and port its log listens on, and whether it is
      * a witness (it holds no backends: it only votes, so two data controllers survive losing one).

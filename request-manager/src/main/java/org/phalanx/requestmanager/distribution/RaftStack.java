@@ -25,6 +25,7 @@ final class RaftStack {
             template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         Map<String, String> values = Map.of(
+                "tls", tls(config.tls()),
                 "bind_addr", config.bindAddress(),
                 "bind_port", String.valueOf(config.me().port()),
                 "initial_hosts", config.members().stream().map(GroupConfig.Member::address).collect(Collectors.joining(",")),
@@ -35,11 +36,27 @@ final class RaftStack {
                 "max_log_size", String.valueOf(NO_COMPACTION));
         String xml = template;
         for (Map.Entry<String, String> v : values.entrySet()) {
-            xml = xml.replace("{" + v.getKey() + "}", xmlAttribute(v.getValue()));
+            xml = xml.replace("{" + v.getKey() + "}", v.getKey().equals("tls") ? v.getValue() : xmlAttribute(v.getValue()));
         }
         JChannel channel = new JChannel(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
         channel.name(config.self());
         return channel;
+    }
+
+    /**
+     * The transport's TLS attributes: the group's key store is also its trust store, and a peer must
+     * present a certificate (JGroups' client_auth NEED), so only holders of a trusted key connect.
+     */
+    private static String tls(GroupConfig.Tls tls) {
+        if (tls == null) {
+            return "";
+        }
+        String path = xmlAttribute(tls.keyStore().toAbsolutePath().toString());
+        String password = xmlAttribute(tls.password());
+        String type = xmlAttribute(tls.type());
+        return " tls.enabled=\"true\" tls.client_auth=\"NEED\""
+                + " tls.keystore_path=\"" + path + "\" tls.keystore_password=\"" + password + "\" tls.keystore_type=\"" + type + "\""
+                + " tls.truststore_path=\"" + path + "\" tls.truststore_password=\"" + password + "\" tls.truststore_type=\"" + type + "\"";
     }
 
     private static String xmlAttribute(String value) {

@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.distribution;
 import java.util.concurrent.CompletableFuture;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.recoverylog.OutcomeUnknownException;
 import org.phalanx.recoverylog.RecoveryLogException;
 
 /**
@@ -55,7 +56,7 @@ final class ReplicatedRecoveryLog extends ForwardingRecoveryLog {
             }
             fence("the group's log did not commit log position " + entry.position() + " (" + rootMessage(e)
                     + "): its outcome is unknown, and this controller no longer serves writes");
-            throw new RecoveryLogException(fence, e);
+            throw new OutcomeUnknownException(fence, e);
         });
         lastAppend = f;
         return f;

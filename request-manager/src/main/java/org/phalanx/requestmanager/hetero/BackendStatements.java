@@ -51,8 +51,11 @@ public final class BackendStatements {
         this.translator = declared != null && foreign && !UNTRANSLATED ? new SqlTranslator(declared, engines,
                 DeclaredSchema.of(backends, declared), cacheSize) : null;
         if (translator != null) {
-            // jOOQ loads its classes on first use, half a second: at start, not on the first client's statement
-            translator.warmUp();
+            // jOOQ loads its classes on first use, half a second or more: beside the start, so that
+            // neither the start nor (usually) the first client's statement waits for it
+            Thread warmUp = new Thread(translator::warmUp, "phalanx-translator-warm-up");
+            warmUp.setDaemon(true);
+            warmUp.start();
         }
     }
 

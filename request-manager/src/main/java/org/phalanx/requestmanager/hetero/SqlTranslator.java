@@ -76,7 +76,11 @@ public final class SqlTranslator {
         return t.sqlOrThrow();
     }
 
-    /** Translates a statement of each kind once, so that jOOQ has loaded its classes; the cache keeps nothing of it. */
+    /**
+     * Translates a statement of each kind once, so that jOOQ has loaded its classes; the cache keeps
+     * nothing of it. Runs beside the virtual database's start: a failure here only means the first
+     * statement pays for the loading.
+     */
     void warmUp() {
         for (String sql : List.of("SELECT a FROM t WHERE b = ? ORDER BY a LIMIT 1", "UPDATE t SET a = a + ? WHERE b = ?",
                 "INSERT INTO t (a, b) VALUES (?, ?)", "DELETE FROM t WHERE a = ?")) {

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.testkit.process.Ports;
+import org.phalanx.testkit.tls.Keytool;
 
 /**
  * Three members of one group in this JVM, on loopback: every member applies the same entries in
@@ -53,9 +54,13 @@ class ReplicatedLogTest {
     }
 
     private ReplicatedLog start(String id) throws Exception {
+        return start(id, null);
+    }
+
+    private ReplicatedLog start(String id, GroupConfig.Tls tls) throws Exception {
         List<String> applied = Collections.synchronizedList(new ArrayList<>());
         appliedBy.put(id, applied);
-        GroupConfig config = new GroupConfig("test-group", id, members, "127.0.0.1", dir.resolve(id));
+        GroupConfig config = new GroupConfig("test-group", id, members, "127.0.0.1", dir.resolve(id), tls);
         ReplicatedLog log = ReplicatedLog.start(config, new ReplicatedLog.Applier() {
             @Override
             public byte[] apply(long index, byte[] entry) {
@@ -213,6 +218,29 @@ class ReplicatedLogTest {
         }
         append(logs.get(leader), "last");
         awaitSameEntries(leader);
+    }
+
+    @Test
+    void membersHoldingTheGroupsKeyTalkOverTlsAndAStrangerCannotJoin() throws Exception {
+        GroupConfig.Tls group = new GroupConfig.Tls(Keytool.selfSigned(dir.resolve("group.p12"), "grouppass"), "grouppass",
+                "PKCS12");
+        GroupConfig.Tls stranger = new GroupConfig.Tls(Keytool.selfSigned(dir.resolve("other.p12"), "otherpass"), "otherpass",
+                "PKCS12");
+        start("a", group);
+        start("b", group);
+        start("c", stranger);
+        String leader = awaitLeader();
+        assertTrue(leader.equals("a") || leader.equals("b"), "the stranger led: " + leader);
+        append(logs.get(leader), "one");
+        append(logs.get(leader), "two");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!List.copyOf(appliedBy.get("a")).equals(List.of("one", "two"))
+                || !List.copyOf(appliedBy.get("b")).equals(List.of("one", "two"))) {
+            assertTrue(System.nanoTime() < end, "a and b did not both apply the entries: " + appliedBy);
+            Thread.sleep(50);
+        }
+        Thread.sleep(2000); // a resend would have reached c by now, had it been let in
+        assertEquals(List.of(), List.copyOf(appliedBy.get("c")), "a member without the group's key received entries");
     }
 
     @Test
