@@ -322,8 +322,8 @@ final class ClientConnection implements Runnable {
     void closeIfStuckWriting(long now, Duration timeout) {
         long since = writingSince;
         if (since != 0 && now - since > timeout.toNanos()) {
-            LOG.warn("Closing connection from {}: it has not read a reply for {} s (listen writeTimeout)", remote,
-                    timeout.toSeconds());
+            LOG.warn("Closing connection from {}: it has not read a reply for {} ms (listen writeTimeout)", remote,
+                    timeout.toMillis());
             forceClose();
         }
     }

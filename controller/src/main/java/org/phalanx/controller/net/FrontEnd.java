@@ -77,7 +77,6 @@ public final class FrontEnd {
     private Thread acceptor;
     private volatile boolean stopping;
 
-    /** @param virtualDatabases by name, read live (a thread-safe map: the controller loads and unloads while serving) */
     /**
      * How long a client may be silent where it should not be.
      *

@@ -4,9 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.requestmanager.api.Request;
@@ -23,16 +22,12 @@ import org.phalanx.requestmanager.hetero.BackendStatements;
 public final class BackendReads {
     private static final Logger LOG = LogManager.getLogger(BackendReads.class);
 
-    /** SQL texts (as a backend got them) remembered as returning more than {@link ReadShape#ROWS_HELD} rows. */
+    /** SQL texts remembered as returning large results, at most; past that the memory starts afresh. */
     private static final int LARGE_TEXTS = 1000;
 
     private final BackendStatements statements;
-    private final Map<String, Boolean> largeResults = Collections.synchronizedMap(new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > LARGE_TEXTS;
-        }
-    });
+    /** SQL texts (as a backend got them) that returned more than {@link ReadShape#ROWS_HELD} rows: read in batches at once. */
+    private final Set<String> largeResults = ConcurrentHashMap.newKeySet();
 
     public BackendReads(BackendStatements statements) {
         this.statements = statements;
@@ -57,11 +52,14 @@ public final class BackendReads {
         try {
             c = branch != null ? branch : b.connectionFor(user, settings);
             String sql = statements.forRead(b, r.sql());
-            ReadShape shape = ReadShape.of(b.engine(), r, largeResults.containsKey(sql));
+            ReadShape shape = ReadShape.of(b.engine(), r, largeResults.contains(sql));
             s = acquire(b, c, branch, sql, r, shape);
             boolean rows = execute(b, c, s, r);
             if (rows && shape.probe() && tooMany(s.prepared().getResultSet())) {
-                largeResults.put(sql, Boolean.TRUE);
+                if (largeResults.size() >= LARGE_TEXTS) {
+                    largeResults.clear(); // rare: a forgotten text costs one probe more
+                }
+                largeResults.add(sql);
                 LOG.debug("{}: a read returned more than {} rows: read again in batches: {}", b.name(),
                         ReadShape.ROWS_HELD, sql);
                 releaseAfter(b, s, s.prepared().getResultSet());
