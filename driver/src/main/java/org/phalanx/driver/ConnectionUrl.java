@@ -52,6 +52,10 @@ final class ConnectionUrl {
     static final String SSL_TRUST_STORE = "sslTrustStore";
     static final String SSL_TRUST_STORE_PASSWORD = "sslTrustStorePassword";
     static final String SSL_TRUST_STORE_TYPE = "sslTrustStoreType";
+    /** The key store holding this client's certificate, for a controller that asks for one (default: none). */
+    static final String SSL_KEY_STORE = "sslKeyStore";
+    static final String SSL_KEY_STORE_PASSWORD = "sslKeyStorePassword";
+    static final String SSL_KEY_STORE_TYPE = "sslKeyStoreType";
     /** Spreads roundRobin connections over their hosts, per host list. */
     private static final Map<String, java.util.concurrent.atomic.AtomicInteger> NEXT_HOST =
             new java.util.concurrent.ConcurrentHashMap<>();

@@ -121,6 +121,13 @@ public final class ControllerConfigReader {
                 password == null ? "" : password, t.attribute("keyStoreType", "PKCS12").trim());
     }
 
+    /** A client port's {@code clientTrustStore}: the certificates clients must present one of. */
+    private static JmxConfig.Tls clientTrust(XmlElement t, Path file, Secrets secrets) {
+        String password = secrets.of(t, "clientTrustStorePassword");
+        return new JmxConfig.Tls(file.toAbsolutePath().resolveSibling(t.required("clientTrustStore")).normalize(),
+                password == null ? "" : password, t.attribute("clientTrustStoreType", "PKCS12").trim());
+    }
+
     private static ListenConfig listen(XmlElement e, Path file, Secrets secrets) {
         ListenConfig defaults = ListenConfig.defaults();
         return new ListenConfig(
@@ -130,6 +137,8 @@ public final class ControllerConfigReader {
                 Integer.parseInt(e.attribute("maxConnections", String.valueOf(defaults.maxConnections())).trim()),
                 Integer.parseInt(e.attribute("maxConnectionsPerUser", "0").trim()),
                 e.child("tls").map(t -> tls(t, file, secrets)).orElse(null),
-                Durations.parse(e.attribute("writeTimeout", ListenConfig.DEFAULT_WRITE_TIMEOUT.toSeconds() + "s").trim()));
+                Durations.parse(e.attribute("writeTimeout", ListenConfig.DEFAULT_WRITE_TIMEOUT.toSeconds() + "s").trim()),
+                e.child("tls").filter(t -> t.attributes().containsKey("clientTrustStore"))
+                        .map(t -> clientTrust(t, file, secrets)).orElse(null));
     }
 }

@@ -8,6 +8,8 @@ import java.security.KeyStore;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocketFactory;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 
 /** Server sockets speaking TLS with a configured key store (the client port, JMX). */
 public final class KeyStores {
@@ -21,16 +23,37 @@ public final class KeyStores {
 
     /** A TLS context presenting the key store's certificate; {@code what} names its use in errors. */
     public static SSLContext serverContext(JmxConfig.Tls tls, String what) throws IOException {
+        return serverContext(tls, null, what);
+    }
+
+    /**
+     * A TLS context presenting the key store's certificate and trusting, from clients, the
+     * certificates of {@code clientTrust} (null: the JVM's authorities, for servers that ask none).
+     */
+    public static SSLContext serverContext(JmxConfig.Tls tls, JmxConfig.Tls clientTrust, String what) throws IOException {
         try (InputStream in = Files.newInputStream(tls.keyStore())) {
             KeyStore keys = KeyStore.getInstance(tls.keyStoreType());
             keys.load(in, tls.keyStorePassword().toCharArray());
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, tls.keyStorePassword().toCharArray());
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), null, null);
+            context.init(kmf.getKeyManagers(), clientTrust == null ? null : trustManagers(clientTrust, what), null);
             return context;
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot use the " + what + " key store " + tls.keyStore() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static TrustManager[] trustManagers(JmxConfig.Tls store, String what) throws IOException {
+        try (InputStream in = Files.newInputStream(store.keyStore())) {
+            KeyStore trusted = KeyStore.getInstance(store.keyStoreType());
+            trusted.load(in, store.keyStorePassword().toCharArray());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trusted);
+            return tmf.getTrustManagers();
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot use the " + what + " client trust store " + store.keyStore() + ": "
+                    + e.getMessage(), e);
         }
     }
 }

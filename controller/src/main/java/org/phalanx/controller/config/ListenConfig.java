@@ -13,9 +13,10 @@ import java.time.Duration;
  * @param maxConnectionsPerUser connections of one user of one virtual database at once, at most (0: no limit)
  * @param tls           the key store of the port's TLS, or null for plain TCP
  * @param writeTimeout  how long a reply may wait for its client to read it before the connection is closed
+ * @param clientTrust   with TLS, the certificates a client must present one of (null: clients present none)
  */
 public record ListenConfig(String address, int port, int maxFrameBytes, int maxConnections, int maxConnectionsPerUser,
-                           JmxConfig.Tls tls, Duration writeTimeout) {
+                           JmxConfig.Tls tls, Duration writeTimeout, JmxConfig.Tls clientTrust) {
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
     /** Idle connections cost no thread; a file descriptor each and the sessions' memory bound them. */
     public static final int DEFAULT_MAX_CONNECTIONS = 2000;
@@ -28,6 +29,11 @@ public record ListenConfig(String address, int port, int maxFrameBytes, int maxC
 
     public ListenConfig(String address, int port, int maxFrameBytes, int maxConnections, int maxConnectionsPerUser) {
         this(address, port, maxFrameBytes, maxConnections, maxConnectionsPerUser, null, DEFAULT_WRITE_TIMEOUT);
+    }
+
+    public ListenConfig(String address, int port, int maxFrameBytes, int maxConnections, int maxConnectionsPerUser,
+                        JmxConfig.Tls tls, Duration writeTimeout) {
+        this(address, port, maxFrameBytes, maxConnections, maxConnectionsPerUser, tls, writeTimeout, null);
     }
 
     public static ListenConfig defaults() {

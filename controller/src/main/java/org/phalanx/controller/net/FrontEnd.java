@@ -106,7 +106,8 @@ public final class FrontEnd {
         if (server != null) {
             throw new IllegalStateException("already started");
         }
-        tls = listen.tls() == null ? null : KeyStores.serverContext(listen.tls(), "client port").getSocketFactory();
+        tls = listen.tls() == null ? null
+                : KeyStores.serverContext(listen.tls(), listen.clientTrust(), "client port").getSocketFactory();
         ServerSocketChannel s = ServerSocketChannel.open();
         try {
             // a restarted controller must be able to bind while old connections linger in TIME_WAIT
@@ -202,7 +203,8 @@ public final class FrontEnd {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
             socket = tls == null ? channel.socket() : serverSide(tls.createSocket(channel.socket(),
-                    channel.socket().getInetAddress().getHostAddress(), channel.socket().getPort(), true));
+                    channel.socket().getInetAddress().getHostAddress(), channel.socket().getPort(), true),
+                    listen.clientTrust() != null);
         } catch (IOException e) {
             LOG.info("Connection from {} lost at once: {}", channel.socket().getRemoteSocketAddress(), e.getMessage());
             closeQuietly(channel);
@@ -224,10 +226,15 @@ public final class FrontEnd {
         threads.execute(connection);
     }
 
-    /** TLS over an accepted connection, as its server: the handshake happens on the connection's first read. */
-    private static Socket serverSide(Socket layered) {
-        ((SSLSocket) layered).setUseClientMode(false);
-        return layered;
+    /**
+     * TLS over an accepted connection, as its server: the handshake happens on the connection's
+     * first read, and fails for a client without a trusted certificate when {@code clientCertificates}.
+     */
+    private static Socket serverSide(Socket layered, boolean clientCertificates) {
+        SSLSocket tls = (SSLSocket) layered;
+        tls.setUseClientMode(false);
+        tls.setNeedClientAuth(clientCertificates);
+        return tls;
     }
 
     /**
