@@ -161,7 +161,15 @@ final class ProtocolConnection {
     }
 
     private void handshake(Hello request) throws SQLException {
-        hello = call(request.toMessage(), r -> {
+        MessageWriter message = request.toMessage();
+        int bytes = message.payloadLength();
+        if (bytes > Protocol.MAX_HELLO_FRAME) {
+            // the controller would close the connection without a word
+            throw SqlExceptions.create("the login (user name, password and connection properties) takes " + bytes
+                    + " bytes, more than the " + Protocol.MAX_HELLO_FRAME + " a controller reads before authentication",
+                    "28000");
+        }
+        hello = call(message, r -> {
             expect(r, MessageType.HELLO_OK);
             return HelloOk.readBody(r);
         });

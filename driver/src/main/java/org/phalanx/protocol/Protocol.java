@@ -31,6 +31,8 @@ public final class Protocol {
     public static final String FOLLOWER_READS_CURRENT = "current";
     /** Default largest frame either side accepts (payload bytes, type byte included). */
     public static final int DEFAULT_MAX_FRAME = 64 * 1024 * 1024;
+    /** The largest HELLO a controller reads: before authentication a stranger must not make it allocate more. */
+    public static final int MAX_HELLO_FRAME = 64 * 1024;
     /** Rows sent per batch when the client leaves the fetch size at 0. */
     public static final int DEFAULT_FETCH_SIZE = 1000;
 

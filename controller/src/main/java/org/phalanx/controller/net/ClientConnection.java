@@ -55,7 +55,7 @@ final class ClientConnection implements Runnable {
      */
     static final Duration MID_FRAME_TIMEOUT = Duration.ofSeconds(30);
     /** Limit before authentication: a HELLO is a few hundred bytes, and a stranger must not make us allocate more. */
-    static final int MAX_HELLO_FRAME = 64 * 1024;
+    static final int MAX_HELLO_FRAME = Protocol.MAX_HELLO_FRAME;
     /**
      * How long a connection keeps its thread waiting for the next request before it waits in the
      * idle selector instead: long enough that a busy client never pays the hand-over, short enough

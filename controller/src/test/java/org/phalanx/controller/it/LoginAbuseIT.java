@@ -47,6 +47,9 @@ class LoginAbuseIT {
             String forged = "00:00:00.000 INFO  [main] Controller - Phalanx controller stopped";
             SQLException evil = assertThrows(SQLException.class, () -> login(url, "evil\n" + forged, "x"));
             assertEquals("28000", evil.getSQLState());
+            SQLException absurd = assertThrows(SQLException.class, () -> login(url, "u".repeat(100_000), "x"));
+            assertEquals("28000", absurd.getSQLState());
+            assertTrue(absurd.getMessage().contains("more than the 65536 a controller reads"), absurd.getMessage());
 
             int checked = 0;
             int throttled = 0;
