@@ -31,29 +31,30 @@ public final class KeyStores {
      * certificates of {@code clientTrust} (null: the JVM's authorities, for servers that ask none).
      */
     public static SSLContext serverContext(JmxConfig.Tls tls, JmxConfig.Tls clientTrust, String what) throws IOException {
-        try (InputStream in = Files.newInputStream(tls.keyStore())) {
-            KeyStore keys = KeyStore.getInstance(tls.keyStoreType());
-            keys.load(in, tls.keyStorePassword().toCharArray());
+        try {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(keys, tls.keyStorePassword().toCharArray());
+            kmf.init(load(tls, what + " key store"), tls.keyStorePassword().toCharArray());
+            TrustManager[] trusted = null;
+            if (clientTrust != null) {
+                TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                tmf.init(load(clientTrust, what + " client trust store"));
+                trusted = tmf.getTrustManagers();
+            }
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(kmf.getKeyManagers(), clientTrust == null ? null : trustManagers(clientTrust, what), null);
+            context.init(kmf.getKeyManagers(), trusted, null);
             return context;
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot use the " + what + " key store " + tls.keyStore() + ": " + e.getMessage(), e);
         }
     }
 
-    private static TrustManager[] trustManagers(JmxConfig.Tls store, String what) throws IOException {
+    private static KeyStore load(JmxConfig.Tls store, String what) throws IOException {
         try (InputStream in = Files.newInputStream(store.keyStore())) {
-            KeyStore trusted = KeyStore.getInstance(store.keyStoreType());
-            trusted.load(in, store.keyStorePassword().toCharArray());
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trusted);
-            return tmf.getTrustManagers();
+            KeyStore keys = KeyStore.getInstance(store.keyStoreType());
+            keys.load(in, store.keyStorePassword().toCharArray());
+            return keys;
         } catch (GeneralSecurityException e) {
-            throw new IOException("cannot use the " + what + " client trust store " + store.keyStore() + ": "
-                    + e.getMessage(), e);
+            throw new IOException("cannot use the " + what + " " + store.keyStore() + ": " + e.getMessage(), e);
         }
     }
 }
