@@ -10,6 +10,7 @@ import org.phalanx.controller.config.VirtualDatabaseConfigReader;
 import org.phalanx.controller.jmx.JmxEndpoint;
 import org.phalanx.controller.jmx.ManagementRegistry;
 import org.phalanx.controller.net.FrontEnd;
+import org.phalanx.controller.web.WebEndpoint;
 import org.phalanx.controller.vdb.VirtualDatabase;
 import org.phalanx.engine.SqlState;
 
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,6 +51,7 @@ public final class Controller {
     private final CompletableFuture<Void> stoppedFuture = new CompletableFuture<>();
     private FrontEnd frontEnd;
     private JmxEndpoint jmx;
+    private WebEndpoint web;
     private boolean stopped;
 
     public Controller(ControllerConfig config) {
@@ -90,7 +93,15 @@ public final class Controller {
             } else if (config.jmx() != null) {
                 LOG.warn("No JMX port opened: <jmx> names no <admin> user, and unauthenticated access is refused");
             }
+            if (config.http() != null) {
+                web = WebEndpoint.start(config.http(), config.jmx() == null ? List.of() : config.jmx().admins(),
+                        management.server(), name -> Optional.ofNullable(served.get(name)).map(VirtualDatabase::answerTimes));
+            }
         } catch (SQLException | IOException | RuntimeException e) {
+            if (jmx != null) {
+                jmx.close();
+                jmx = null;
+            }
             if (frontEnd != null) {
                 frontEnd.stop(Duration.ZERO);
                 frontEnd = null;
@@ -161,6 +172,11 @@ public final class Controller {
     /** The MBean server holding this controller's MBeans (the JMX connector serves it). */
     public MBeanServer mbeanServer() {
         return management.server();
+    }
+
+    /** The monitoring HTTP port, or -1 without one. */
+    public synchronized int httpPort() {
+        return web == null ? -1 : web.port();
     }
 
     /** The JMX connector's port, or -1 without one. */
@@ -294,6 +310,9 @@ public final class Controller {
                 return;
             }
             LOG.info("Phalanx controller stopping");
+            if (web != null) {
+                web.close();
+            }
             if (jmx != null) {
                 jmx.close();
             }

@@ -25,6 +25,7 @@ public final class ControllerConfigReader {
         Secrets secrets = new Secrets(file.toAbsolutePath().getParent(), problems);
         JmxConfig jmx = root.child("jmx").map(e -> jmx(e, file, secrets, problems)).orElse(null);
         ListenConfig listen = root.child("listen").map(e -> listen(e, file, secrets)).orElse(ListenConfig.defaults());
+        HttpConfig http = root.child("http").map(e -> http(e, file, secrets)).orElse(null);
 
         Map<String, ConfigLocation> names = new HashMap<>();
         List<VirtualDatabaseConfig> virtualDatabases = new ArrayList<>();
@@ -60,7 +61,7 @@ public final class ControllerConfigReader {
         }
         checkRecoveryLogsAreNotShared(virtualDatabases, problems);
         problems.throwIfAny();
-        return new ControllerConfig(file.toAbsolutePath().normalize(), listen, jmx, List.copyOf(virtualDatabases));
+        return new ControllerConfig(file.toAbsolutePath().normalize(), listen, jmx, http, List.copyOf(virtualDatabases));
     }
 
     /**
@@ -112,6 +113,13 @@ public final class ControllerConfigReader {
         return new JmxConfig(e.attribute("address", JmxConfig.DEFAULT_ADDRESS).trim(),
                 Integer.parseInt(e.attribute("port", String.valueOf(JmxConfig.DEFAULT_PORT)).trim()),
                 List.copyOf(admins), tls);
+    }
+
+    private static HttpConfig http(XmlElement e, Path file, Secrets secrets) {
+        return new HttpConfig(e.attribute("address", HttpConfig.DEFAULT_ADDRESS).trim(),
+                Integer.parseInt(e.attribute("port", String.valueOf(HttpConfig.DEFAULT_PORT)).trim()),
+                e.flag("metrics", true), e.flag("dashboard", true), e.flag("metricsLogin", false),
+                e.child("tls").map(t -> tls(t, file, secrets)).orElse(null));
     }
 
     /** A {@code <tls>} element: the key store, relative to the controller file, and its password. */

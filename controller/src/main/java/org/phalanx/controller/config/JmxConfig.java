@@ -1,7 +1,10 @@
 package org.phalanx.controller.config;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The JMX connector: where it listens, who may use it, and optionally TLS.
@@ -13,6 +16,24 @@ import java.util.List;
 public record JmxConfig(String address, int port, List<Admin> admins, Tls tls) {
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
     public static final int DEFAULT_PORT = 1090;
+
+    /** The admin these credentials name, if the password is right (JMX and the dashboard log in alike). */
+    public static Optional<Admin> admit(List<Admin> admins, String user, String password) {
+        Admin admitted = null;
+        for (Admin admin : admins) {
+            // compare both in constant time: the reply must not tell how much of a password was right
+            boolean userMatches = MessageDigest.isEqual(bytes(admin.user()), bytes(user));
+            boolean passwordMatches = MessageDigest.isEqual(bytes(admin.password()), bytes(password));
+            if (userMatches & passwordMatches) {
+                admitted = admin;
+            }
+        }
+        return Optional.ofNullable(admitted);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 
     /** A user allowed to manage the controller. */
     public record Admin(String user, String password) {

@@ -23,6 +23,12 @@ record XmlElement(String name, Map<String, String> attributes, ConfigLocation lo
         return attributes.getOrDefault(attributeName, defaultValue);
     }
 
+    /** An xs:boolean attribute (the schema admits true, false, 1 and 0). */
+    boolean flag(String attributeName, boolean defaultValue) {
+        String value = attributes.get(attributeName);
+        return value == null ? defaultValue : value.trim().equals("true") || value.trim().equals("1");
+    }
+
     /** An attribute the schema requires. */
     String required(String attributeName) {
         String value = attributes.get(attributeName);

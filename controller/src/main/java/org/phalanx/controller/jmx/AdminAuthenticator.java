@@ -1,7 +1,5 @@
 package org.phalanx.controller.jmx;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Set;
 import javax.management.remote.JMXAuthenticator;
@@ -32,20 +30,12 @@ final class AdminAuthenticator implements JMXAuthenticator {
             LOG.warn("JMX connection refused: no user and password given");
             throw new SecurityException(REFUSED);
         }
-        for (JmxConfig.Admin admin : admins) {
-            // compare both in constant time: the reply must not tell how much of a password was right
-            boolean user = MessageDigest.isEqual(bytes(admin.user()), bytes(pair[0]));
-            boolean password = MessageDigest.isEqual(bytes(admin.password()), bytes(pair[1]));
-            if (user & password) {
-                LOG.info("JMX connection by admin user {}", admin.user());
-                return new Subject(true, Set.of(new JMXPrincipal(admin.user())), Set.of(), Set.of());
-            }
+        JmxConfig.Admin admin = JmxConfig.admit(admins, pair[0], pair[1]).orElse(null);
+        if (admin != null) {
+            LOG.info("JMX connection by admin user {}", admin.user());
+            return new Subject(true, Set.of(new JMXPrincipal(admin.user())), Set.of(), Set.of());
         }
         LOG.warn("JMX connection refused for user {}: wrong user or password", pair[0]);
         throw new SecurityException(REFUSED);
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -15,7 +15,7 @@ import java.util.function.LongSupplier;
  * <p>Keyed by user name too, so guesses spread over many addresses are slowed; the price is that
  * someone guessing a user's password delays that user's own logins by at most the backoff.
  */
-final class LoginThrottle {
+public final class LoginThrottle {
     static final int FREE_FAILURES = 5;
     static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
@@ -33,7 +33,7 @@ final class LoginThrottle {
         }
     };
 
-    LoginThrottle() {
+    public LoginThrottle() {
         this(System::nanoTime);
     }
 
@@ -42,20 +42,20 @@ final class LoginThrottle {
     }
 
     /** How long logins from {@code address} or for {@code user} are still refused (zero: go ahead). */
-    synchronized Duration wait(String address, String user) {
+    public synchronized Duration wait(String address, String user) {
         long now = clock.getAsLong();
         long until = Math.max(blockedUntil(key("address", address)), blockedUntil(key("user", user)));
         return until > now ? Duration.ofNanos(until - now) : Duration.ZERO;
     }
 
     /** A failed login; whether it deserves a log line: the address's or the user's 1st, 2nd, 4th, 8th... */
-    synchronized boolean failed(String address, String user) {
+    public synchronized boolean failed(String address, String user) {
         int byAddress = fail(key("address", address));
         int byUser = fail(key("user", user));
         return Integer.bitCount(byAddress) == 1 || Integer.bitCount(byUser) == 1;
     }
 
-    synchronized void succeeded(String address, String user) {
+    public synchronized void succeeded(String address, String user) {
         byKey.remove(key("address", address));
         byKey.remove(key("user", user));
     }
