@@ -35,6 +35,7 @@ final class MonitoredController implements AutoCloseable {
     }
 
     MonitoredController(Path dir, String httpAttributes, boolean withAdmin) throws Exception {
+        Files.createDirectories(dir);
         StringBuilder backends = new StringBuilder();
         for (String name : BACKENDS) {
             backends.append("    <backend name=\"").append(name).append("\" url=\"jdbc:sqlite:")
