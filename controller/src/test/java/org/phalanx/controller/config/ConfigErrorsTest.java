@@ -44,6 +44,26 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void httpPortOutOfRange() {
+        vdb("""
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                </virtualDatabase>
+                """);
+        Path controller = ConfigFiles.write(dir, "controller.xml", """
+                <controller xmlns="urn:phalanx:controller:1">
+                  <http port="70000" metrics="yes"/>
+                  <virtualDatabase file="demo.xml"/>
+                </controller>
+                """);
+        ConfigException e = refused();
+        assertEquals(2, e.problems().size(), e.getMessage());
+        assertProblem(e.problems().get(0), controller, 2, "70000");
+        assertProblem(e.problems().get(1), controller, 2, "yes");
+    }
+
+    @Test
     void malformedXml() {
         Path file = vdb("""
                 <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">

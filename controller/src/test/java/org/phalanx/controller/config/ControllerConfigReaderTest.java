@@ -119,6 +119,42 @@ class ControllerConfigReaderTest {
     }
 
     @Test
+    void httpElementBecomesTheRightRecordAndItsDefaults() throws Exception {
+        ConfigFiles.write(dir, "demo.xml", """
+                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="demo">
+                  <users><user name="demo" password="demo"/></users>
+                  <backends><backend name="db1" url="jdbc:sqlite:db1.db"/></backends>
+                </virtualDatabase>
+                """);
+        Path full = ConfigFiles.write(dir, "full.xml", """
+                <controller xmlns="urn:phalanx:controller:1">
+                  <http address="0.0.0.0" port="9400" metrics="1" dashboard="false" metricsLogin="true">
+                    <tls keyStore="keys/http.p12" keyStorePassword="kpw"/>
+                  </http>
+                  <virtualDatabase file="demo.xml"/>
+                </controller>
+                """);
+        assertEquals(new HttpConfig("0.0.0.0", 9400, true, false, true, new JmxConfig.Tls(
+                dir.resolve("keys/http.p12").toAbsolutePath().normalize(), "kpw", "PKCS12")),
+                ControllerConfigReader.read(full).http());
+
+        Path defaults = ConfigFiles.write(dir, "defaults.xml", """
+                <controller xmlns="urn:phalanx:controller:1">
+                  <http/>
+                  <virtualDatabase file="demo.xml"/>
+                </controller>
+                """);
+        assertEquals(new HttpConfig("127.0.0.1", 9322, true, true, false, null), ControllerConfigReader.read(defaults).http());
+
+        Path none = ConfigFiles.write(dir, "none.xml", """
+                <controller xmlns="urn:phalanx:controller:1">
+                  <virtualDatabase file="demo.xml"/>
+                </controller>
+                """);
+        assertNull(ControllerConfigReader.read(none).http(), "no HTTP port unless asked for");
+    }
+
+    @Test
     void leftOutElementsAndAttributesTakeTheDocumentedDefaults() throws Exception {
         Path controller = ConfigFiles.controller(dir, "demo.xml");
         ConfigFiles.write(dir, "demo.xml", """
