@@ -3,6 +3,8 @@ package org.phalanx.controller.web;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,6 +12,9 @@ import java.sql.Statement;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -127,6 +132,28 @@ class MetricsEndpointIT {
         try (MonitoredController c = new MonitoredController(dir, "metrics=\"false\"")) {
             assertEquals(404, c.get("/metrics").statusCode());
             assertEquals(303, c.get("/").statusCode(), "the dashboard is still served");
+        }
+    }
+
+    /** The sample Grafana dashboard asks only for what /metrics serves. */
+    @Test
+    void theGrafanaSampleQueriesServedMetricsOnly() throws Exception {
+        JsonNode dashboard = new ObjectMapper().readTree(Path.of("..", "samples", "grafana", "phalanx-dashboard.json").toFile());
+        List<String> expressions = dashboard.findValues("expr").stream().map(JsonNode::asText).toList();
+        assertTrue(expressions.size() >= 10, "panels: " + expressions);
+        try (MonitoredController c = new MonitoredController(dir, "")) {
+            c.workload(2);
+            try (Connection conn = c.connect(); Statement s = conn.createStatement()) {
+                s.executeQuery("SELECT v FROM t WHERE id = 1").close();
+            }
+            Set<String> served = scrape(c).stream().map(PrometheusText.Sample::name).collect(Collectors.toSet());
+            Matcher names = Pattern.compile("\\b((?:phalanx|jvm)_[a-z_]+)").matcher(String.join("\n", expressions));
+            int checked = 0;
+            while (names.find()) {
+                assertTrue(served.contains(names.group(1)), names.group(1) + " is not served; served: " + served);
+                checked++;
+            }
+            assertTrue(checked >= 20, "metric names in the sample: " + checked);
         }
     }
 
