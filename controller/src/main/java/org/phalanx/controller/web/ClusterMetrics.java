@@ -121,7 +121,8 @@ final class ClusterMetrics implements MultiCollector {
                 + " (from its checkpoint to the log's last position); 0 while enabled.", replayLag(b, state, logPosition), l);
     }
 
-    private static long replayLag(BackendMXBean b, String state, long logPosition) {
+    /** Entries from a backend's checkpoint to the log's end while it is out of service; 0 while enabled. */
+    static long replayLag(BackendMXBean b, String state, long logPosition) {
         if ("ENABLED".equals(state) || logPosition < 0) {
             return 0;
         }

@@ -135,6 +135,7 @@ final class DashboardApi implements HttpHandler {
         o.put("answerTimeMicros", v.getAnswerTimeMicros());
         o.put("runningOperation", v.getRunningOperation());
         o.put("series", series.of(vdb));
+        long logPosition = mbeans.recoveryLog(vdb).map(log -> log.getLastPosition()).orElse(-1L);
         List<Object> backends = new ArrayList<>();
         for (BackendMXBean b : mbeans.backends(vdb)) {
             Map<String, Object> backend = new LinkedHashMap<>();
@@ -149,6 +150,7 @@ final class DashboardApi implements HttpHandler {
             backend.put("writes", b.getWrites());
             backend.put("errors", b.getErrors());
             backend.put("meanLatencyMicros", b.getMeanLatencyMicros());
+            backend.put("replayLag", ClusterMetrics.replayLag(b, b.getState(), logPosition));
             backends.add(backend);
         }
         o.put("backends", backends);

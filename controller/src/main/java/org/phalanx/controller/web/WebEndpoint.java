@@ -59,6 +59,7 @@ public final class WebEndpoint implements AutoCloseable {
      */
     public static WebEndpoint start(HttpConfig config, List<JmxConfig.Admin> admins, MBeanServer mbeanServer,
                                     Function<String, Optional<AnswerTimes>> answerTimes) throws IOException {
+        boundSlowAndManyClients();
         InetSocketAddress address = new InetSocketAddress(config.address(), config.port());
         HttpServer server;
         try {
@@ -125,6 +126,18 @@ public final class WebEndpoint implements AutoCloseable {
         LOG.info("HTTP port listening on {}:{}{} (serving {})", config.address(), server.getAddress().getPort(),
                 config.tls() == null ? "" : " with TLS", served.isEmpty() ? "nothing" : String.join(" and ", served));
         return new WebEndpoint(server, threads, series, actions);
+    }
+
+    /**
+     * The JDK's HTTP server waits for a request as long as its client likes and keeps any number
+     * of connections: a client that sends a byte a minute, or opens thousands of connections, would
+     * hold the port. Bound both (JVM-wide settings, read once when the JDK's server is first used;
+     * an operator's own -D values win).
+     */
+    private static void boundSlowAndManyClients() {
+        System.getProperties().putIfAbsent("sun.net.httpserver.maxReqTime", "30"); // seconds to send a request
+        System.getProperties().putIfAbsent("sun.net.httpserver.maxRspTime", "60"); // seconds to read a reply
+        System.getProperties().putIfAbsent("jdk.httpserver.maxConnections", "200");
     }
 
     private static void root(HttpExchange exchange, boolean dashboard) throws IOException {

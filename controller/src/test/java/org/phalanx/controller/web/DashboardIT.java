@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,6 +104,26 @@ class DashboardIT {
             assertEquals(404, post(c, "/api/action", "{\"vdb\":\"nope\",\"action\":\"checkpoint\"}",
                     "Cookie", cookie, "X-Phalanx-Request", "1").statusCode());
             assertEquals(400, post(c, "/api/action", "not json", "Cookie", cookie, "X-Phalanx-Request", "1").statusCode());
+        }
+    }
+
+    @Test
+    void garbageOnTheHttpPortIsRefusedAndTheRestServed() throws Exception {
+        try (MonitoredController c = new MonitoredController(dir, "")) {
+            for (byte[] garbage : List.of(new byte[]{0, 1, 2, 3, (byte) 0xff, '\r', '\n', '\r', '\n'},
+                    "GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
+                    ("GET /" + "a".repeat(100_000) + " HTTP/1.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII))) {
+                try (Socket s = new Socket("127.0.0.1", c.controller.httpPort())) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write(garbage);
+                    s.shutdownOutput();
+                    String reply = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                    assertTrue(reply.isEmpty() || reply.startsWith("HTTP/1.1 4"), reply);
+                }
+            }
+            assertEquals(200, c.get("/metrics").statusCode());
+            c.workload(1);
+            assertEquals(1, c.vdb().getBackendStates().values().stream().distinct().count(), "nothing else changed");
         }
     }
 

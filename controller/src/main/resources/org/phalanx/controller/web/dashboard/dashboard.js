@@ -70,7 +70,7 @@ function createView(vdb) {
     el('h3', {}, 'Backends'),
     el('table', {class: 'backends'},
       el('thead', {}, el('tr', {}, ...['Backend', 'State', 'Engine', 'Pending', 'Queued writes', 'Reads', 'Writes',
-        'Errors', 'Mean µs', 'Why out of service', 'Actions'].map(h => el('th', {}, h)))),
+        'Errors', 'Mean µs', 'Replay lag', 'Why out of service', 'Actions'].map(h => el('th', {}, h)))),
       backends),
     el('h3', {}, 'Cache'), cache,
     el('h3', {}, 'Recovery log'), log,
@@ -90,7 +90,7 @@ function backendRow(view, vdb, name) {
   const cells = {};
   const tr = el('tr', {'data-backend': name});
   for (const key of ['name', 'state', 'engine', 'pendingRequests', 'queuedWrites', 'reads', 'writes', 'errors',
-    'meanLatencyMicros', 'disabledReason']) {
+    'meanLatencyMicros', 'replayLag', 'disabledReason']) {
     cells[key] = el('td', {class: key === 'name' || key === 'engine' || key === 'disabledReason' ? key : 'num ' + key});
     tr.append(cells[key]);
   }
@@ -134,7 +134,8 @@ function updateView(view, v) {
     const badge = row.cells.state.firstChild;
     setText(badge, b.state);
     badge.className = 'state state-' + b.state;
-    for (const key of ['engine', 'pendingRequests', 'queuedWrites', 'reads', 'writes', 'errors', 'meanLatencyMicros']) {
+    for (const key of ['engine', 'pendingRequests', 'queuedWrites', 'reads', 'writes', 'errors', 'meanLatencyMicros',
+      'replayLag']) {
       setText(row.cells[key], typeof b[key] === 'number' ? number(b[key]) : b[key]);
     }
     setText(row.cells.disabledReason, b.disabledReason || '');
