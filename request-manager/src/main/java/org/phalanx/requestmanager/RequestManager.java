@@ -52,6 +52,7 @@ import org.phalanx.requestmanager.session.Sessions;
 import org.phalanx.requestmanager.stats.CacheStatistics;
 import org.phalanx.requestmanager.stats.StatementStatistics;
 import org.phalanx.requestmanager.stats.Statistics;
+import org.phalanx.requestmanager.verify.ActionGate;
 import org.phalanx.requestmanager.verify.VerificationProgress;
 import org.phalanx.requestmanager.verify.VerificationReport;
 import org.phalanx.requestmanager.verify.VerificationRequest;
@@ -266,6 +267,12 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
      */
     public VerificationReport verify(VerificationRequest request, Progress progress) throws SQLException {
         return verifications.run(request, progress);
+    }
+
+    /** The same, disabling or rebuilding outvoted replicas through {@code gate} (the controller's operator actions). */
+    public VerificationReport verify(VerificationRequest request, Progress progress, ActionGate gate)
+            throws SQLException {
+        return verifications.run(request, progress, gate);
     }
 
     /** The last finished verification's report (tables, differences, minority, time, rows/s). */

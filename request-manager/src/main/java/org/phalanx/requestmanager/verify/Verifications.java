@@ -39,6 +39,11 @@ public final class Verifications {
      * @param rows told the rows compared of the estimated total (unit "rows"); may be null
      */
     public VerificationReport run(VerificationRequest request, Progress rows) throws SQLException {
+        return run(request, rows, ActionGate.DIRECT);
+    }
+
+    /** The same, disabling or rebuilding outvoted replicas through {@code gate}. */
+    public VerificationReport run(VerificationRequest request, Progress rows, ActionGate gate) throws SQLException {
         if (!running.tryLock()) {
             VerificationProgress p = progress.get();
             throw new SQLException("virtual database " + virtualDatabase + " is already being verified"
@@ -68,7 +73,15 @@ public final class Verifications {
             if (p != null) {
                 sink.report(done.get(), done.get(), "rows");
             }
-            List<String> taken = actions.apply(report, request.onDifference(), request.dumpDir(), Progress.NONE);
+            List<String> taken = List.of();
+            if (request.onDifference() != OnDifference.REPORT && !report.minority().isEmpty()) {
+                try {
+                    taken = gate.around(() -> actions.apply(report, request.onDifference(), request.dumpDir(),
+                            Progress.NONE));
+                } catch (SQLException e) {
+                    taken = List.of("outvoted replicas " + report.minority() + " not acted on: " + e.getMessage());
+                }
+            }
             VerificationReport complete = new VerificationReport(report.virtualDatabase(), report.started(),
                     report.millis(), report.rowsCompared(), report.rowsPerSecond(), report.onDifference(),
                     report.tables(), taken);
