@@ -10,7 +10,9 @@ import org.phalanx.controller.jmx.DumpDescription;
 import org.phalanx.controller.jmx.GroupDescription;
 import org.phalanx.controller.jmx.RecoveryLogMXBean;
 import org.phalanx.controller.jmx.StatementStatistics;
+import org.phalanx.controller.jmx.VerificationDescription;
 import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
+import org.phalanx.controller.jmx.VirtualDatabaseManagement;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -473,6 +475,69 @@ final class Commands {
                     () -> v.restore(backend, dump, force));
             println("dump " + d.name() + " restored onto " + backend + ": " + d.rows() + " rows; enable " + backend
                     + " to replay the log from position " + d.checkpointPosition());
+        }
+    }
+
+    @Command(name = "verify", description = "Check that the replicas hold identical data (every table, or those"
+            + " named), while clients keep writing; report the rows that differ and the replica the majority outvoted.")
+    static final class Verify extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1..*", arity = "0..*", paramLabel = "<table>")
+        java.util.List<String> tables = new java.util.ArrayList<>();
+        @Option(names = "--rows-per-second", description = "Most rows compared per second (default: no limit).",
+                defaultValue = "0")
+        long rowsPerSecond;
+        @Option(names = "--on-difference", description = "report (default), disable or rebuild the outvoted replica.",
+                defaultValue = "report")
+        String onDifference;
+
+        Verify(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            VirtualDatabaseMXBean v = client().vdb(vdb);
+            String names = String.join(" ", tables);
+            VerificationDescription r = LongOperation.run(ctx, vdb, VirtualDatabaseManagement.verifyOperation(names),
+                    () -> v.verifyWith(names, rowsPerSecond, onDifference));
+            print(r);
+        }
+
+        /** The report: a table per table, then each difference, then what was done. */
+        void print(VerificationDescription r) {
+            Table t = new Table("TABLE", "BACKENDS", "ROWS", "CHUNKS", "DIFFERING", "OUTVOTED", "RESULT");
+            for (VerificationDescription.TableVerification tv : r.tables()) {
+                String result = !tv.problem().isEmpty() ? "not compared: " + tv.problem()
+                        : tv.ranges().length == 0 ? (tv.backends().length < 2 ? "nothing to compare" : "identical")
+                        : tv.keyed() ? "differs" : "differs (no primary key)";
+                t.row(tv.table(), String.join(" ", tv.backends()), tv.rowsCompared(), tv.chunks(),
+                        tv.keyed() ? tv.differingRows() : tv.ranges().length, String.join(" ", tv.minority()), result);
+            }
+            t.print(ctx.out);
+            for (VerificationDescription.TableVerification tv : r.tables()) {
+                for (String range : tv.ranges()) {
+                    println(tv.table() + ": chunk " + range);
+                }
+                for (String row : tv.rows()) {
+                    println(tv.table() + ": row " + row);
+                }
+                if (tv.differingRows() > tv.rows().length) {
+                    println(tv.table() + ": " + (tv.differingRows() - tv.rows().length) + " more rows differ");
+                }
+                for (String note : tv.notes()) {
+                    println(tv.table() + ": note: " + note);
+                }
+            }
+            for (String action : r.actions()) {
+                println(action);
+            }
+            println(String.format(Locale.ROOT, "%s: %d rows compared in %.1f s (%d rows/s): %s", vdb, r.rowsCompared(),
+                    r.millis() / 1000.0, r.rowsPerSecond(), r.differences() == 0
+                            ? "no differences" : r.differences() + " differences"
+                            + (r.minority().length == 0 ? " (no majority to outvote a replica)"
+                            : ", outvoted: " + String.join(" ", r.minority()))));
         }
     }
 

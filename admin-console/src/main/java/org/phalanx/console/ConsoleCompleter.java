@@ -24,6 +24,7 @@ final class ConsoleCompleter implements Completer {
             Map.entry("disable", List.of(Kind.VDB, Kind.BACKEND)),
             Map.entry("checkpoint", List.of(Kind.VDB)),
             Map.entry("backup", List.of(Kind.VDB, Kind.BACKEND)),
+            Map.entry("verify", List.of(Kind.VDB)),
             Map.entry("restore", List.of(Kind.VDB, Kind.BACKEND, Kind.DUMP)),
             Map.entry("delete-dump", List.of(Kind.VDB, Kind.DUMP)),
             Map.entry("purge-log", List.of(Kind.VDB)),

@@ -18,6 +18,7 @@ import org.phalanx.bench.scenario.MixedAgreement;
 import org.phalanx.bench.scenario.ReadScaleOut;
 import org.phalanx.bench.scenario.TranslationCost;
 import org.phalanx.bench.scenario.TreeDepth;
+import org.phalanx.bench.scenario.Verification;
 import org.phalanx.bench.scenario.WriteReplication;
 
 /** Every scenario of the suite, in RESULTS.md order. A new scenario is one class added here. */
@@ -29,7 +30,7 @@ public final class Scenarios {
         return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
                 new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth(),
                 new MixedAgreement(), new IsolationCost(), new DirectVsPhalanx(),
-                new BatchInserts(), new Distribution(), new TranslationCost());
+                new BatchInserts(), new Distribution(), new TranslationCost(), new Verification());
     }
 
     /** The scenarios named on the command line ("all" for every one). */

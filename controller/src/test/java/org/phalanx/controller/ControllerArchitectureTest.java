@@ -23,10 +23,12 @@ class ControllerArchitectureTest {
 
     /**
      * The request manager's public API: the facade's package, api, config and stats, and
-     * distribution (a controller's part in a group: GroupConfig, GroupMember, GroupStatus).
+     * distribution (a controller's part in a group: GroupConfig, GroupMember, GroupStatus), and
+     * verify's public types (the verification request, report and progress; the rest is package-private).
      */
     private static final Set<String> REQUEST_MANAGER_API = Set.of(REQUEST_MANAGER, REQUEST_MANAGER + ".api",
-            REQUEST_MANAGER + ".config", REQUEST_MANAGER + ".stats", REQUEST_MANAGER + ".distribution");
+            REQUEST_MANAGER + ".config", REQUEST_MANAGER + ".stats", REQUEST_MANAGER + ".distribution",
+            REQUEST_MANAGER + ".verify");
 
     private static final DescribedPredicate<JavaClass> REQUEST_MANAGER_INTERNALS = DescribedPredicate.describe(
             "belong to the request manager outside its public API " + REQUEST_MANAGER_API.stream().sorted().toList(),

@@ -52,6 +52,11 @@ import org.phalanx.requestmanager.session.Sessions;
 import org.phalanx.requestmanager.stats.CacheStatistics;
 import org.phalanx.requestmanager.stats.StatementStatistics;
 import org.phalanx.requestmanager.stats.Statistics;
+import org.phalanx.requestmanager.verify.ActionGate;
+import org.phalanx.requestmanager.verify.VerificationProgress;
+import org.phalanx.requestmanager.verify.VerificationReport;
+import org.phalanx.requestmanager.verify.VerificationRequest;
+import org.phalanx.requestmanager.verify.Verifications;
 import org.phalanx.requestmanager.write.ChosenKeys;
 
 /**
@@ -70,6 +75,7 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
     private final BackendAdministration admin;
     private final Sessions sessions;
     private final HangDetector hangDetector;
+    private final Verifications verifications;
     private volatile boolean closed;
 
     public RequestManager(String virtualDatabaseName, RequestManagerConfig config, List<BackendConfig> backendConfigs) {
@@ -114,6 +120,8 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
                 cache, routing, balancer, admission, statements, reads, config.waitPolicy(), config.readRouting(),
                 admin.logWriter(),
                 admin.applied(), new Statistics());
+        this.verifications = new Verifications(name, backends, scheduler, admin,
+                config.replication().isPartial());
         this.sessions = new Sessions(pipeline,
                 statements.heterogeneous() ? new ChosenKeys.Controller(scheduler) : ChosenKeys.NONE,
                 defaultIsolation(config, backends.all()));
@@ -246,6 +254,35 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
     /** The write ordering's last position (also the recovery log's, once appends are durable). */
     public long lastPosition() {
         return pipeline.scheduler().lastPosition();
+    }
+
+    // ---------------------------------------------------------------- replica verification
+
+    /**
+     * Compares the tables of the request (all when it names none) across the enabled backends
+     * holding each, at a consistent point per table, while writes go on (docs/verification.md);
+     * then acts on an outvoted replica as the request says. One verification at a time (55006).
+     *
+     * @param progress rows compared of the estimated total; may be null
+     */
+    public VerificationReport verify(VerificationRequest request, Progress progress) throws SQLException {
+        return verifications.run(request, progress);
+    }
+
+    /** The same, disabling or rebuilding outvoted replicas through {@code gate} (the controller's operator actions). */
+    public VerificationReport verify(VerificationRequest request, Progress progress, ActionGate gate)
+            throws SQLException {
+        return verifications.run(request, progress, gate);
+    }
+
+    /** The last finished verification's report (tables, differences, minority, time, rows/s). */
+    public Optional<VerificationReport> lastVerification() {
+        return verifications.last();
+    }
+
+    /** The running verification's progress (table, rows done of the estimated total); empty when none runs. */
+    public Optional<VerificationProgress> verificationProgress() {
+        return verifications.running();
     }
 
     // ---------------------------------------------------------------- management figures

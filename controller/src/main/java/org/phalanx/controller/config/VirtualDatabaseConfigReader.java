@@ -4,6 +4,7 @@ import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.BalancingPolicy;
 import org.phalanx.requestmanager.config.CacheConfig;
+import org.phalanx.requestmanager.verify.OnDifference;
 import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.DeclaredTable;
 import org.phalanx.requestmanager.config.DriverJar;
@@ -113,9 +114,10 @@ public final class VirtualDatabaseConfigReader {
                     + " replicates every table on every backend of each member: use replication=\"RAIDb-1\" (or"
                     + " SingleDB), not " + replication.name().replace("RAIDB_", "RAIDb-"));
         }
+        VerificationSchedule verification = root.child("verification").map(e -> verification(e, recoveryLog)).orElse(null);
         problems.throwIfAny();
         return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager, recoveryLog,
-                distribution);
+                distribution, verification);
     }
 
     /**
@@ -317,6 +319,40 @@ public final class VirtualDatabaseConfigReader {
                 writes == null ? 0 : Long.parseLong(writes.trim()),
                 dumpDir,
                 e.location());
+    }
+
+    /**
+     * The verification schedule: a period longer than 0, distinct table names; rebuilding needs the
+     * recovery log (it restores a dump and replays the log).
+     */
+    private VerificationSchedule verification(XmlElement e, RecoveryLogConfig recoveryLog) {
+        Duration every = Duration.ofHours(1);
+        try {
+            every = Durations.parse(e.required("every"));
+            if (every.isZero()) {
+                problems.add(e.location("every"), "every must be longer than 0 (leave <verification> out for no"
+                        + " scheduled verification)");
+                every = Duration.ofHours(1);
+            }
+        } catch (IllegalArgumentException ex) {
+            problems.add(e.location("every"), "every: " + ex.getMessage());
+        }
+        OnDifference onDifference = OnDifference.of(e.attribute("onDifference", "report"));
+        if (onDifference == OnDifference.REBUILD && recoveryLog == null) {
+            problems.add(e.location("onDifference"), "onDifference=\"rebuild\" needs a <recoveryLog>: a rebuild restores"
+                    + " a dump of a majority replica and replays the log from it (use report or disable)");
+        }
+        String tablesText = e.attribute("tables", "").trim();
+        List<String> tables = tablesText.isEmpty() ? List.of()
+                : Arrays.stream(tablesText.split("[\\s,]+")).filter(t -> !t.isEmpty()).distinct().toList();
+        for (String t : tables) {
+            if (!t.matches("[A-Za-z_][A-Za-z0-9_$.]*")) {
+                problems.add(e.location("tables"), "tables: '" + t + "' is not a table name");
+            }
+        }
+        return new VerificationSchedule(every, intAttribute(e, "rowsPerSecond", 0),
+                intAttribute(e, "chunkRows", org.phalanx.requestmanager.verify.VerificationRequest.DEFAULT_CHUNK_ROWS),
+                onDifference, tables, e.location());
     }
 
     /** The group's key store, which must be readable here (a member that cannot read it would never join). */

@@ -23,6 +23,28 @@ public final class Notifications {
     /** An operator action ended. Items: virtualDatabase, operation, succeeded, result, millis. */
     public static final String OPERATION_FINISHED = "phalanx.operation.finished";
 
+    /**
+     * A verification found a table different on its replicas (one per table, on demand or scheduled).
+     * Items: virtualDatabase, table, differingRows, minority (names, space separated; empty without a
+     * majority), ranges and rows (the first few, one per line).
+     */
+    public static final String VERIFICATION_DIFFERENCE = "phalanx.verification.difference";
+    /**
+     * A verification ended (on demand or scheduled). Items: virtualDatabase, tables, rowsCompared,
+     * differences, minority, actions (one per line), millis.
+     */
+    public static final String VERIFICATION_FINISHED = "phalanx.verification.finished";
+    /** Lines of ranges and rows a difference notification carries at most (the report has them all). */
+    static final int LINES_NOTIFIED = 20;
+
+    private static final Items DIFFERENCE = new Items("VerificationDifference",
+            new String[]{"virtualDatabase", "table", "differingRows", "minority", "ranges", "rows"},
+            SimpleType.STRING, SimpleType.STRING, SimpleType.LONG, SimpleType.STRING, SimpleType.STRING,
+            SimpleType.STRING);
+    private static final Items VERIFIED = new Items("VerificationFinished",
+            new String[]{"virtualDatabase", "tables", "rowsCompared", "differences", "minority", "actions", "millis"},
+            SimpleType.STRING, SimpleType.INTEGER, SimpleType.LONG, SimpleType.LONG, SimpleType.STRING,
+            SimpleType.STRING, SimpleType.LONG);
     private static final Items BACKEND = new Items("BackendStateChange",
             new String[]{"virtualDatabase", "backend", "from", "to", "reason", "failure"},
             SimpleType.STRING, SimpleType.STRING, SimpleType.STRING, SimpleType.STRING, SimpleType.STRING,
@@ -42,7 +64,9 @@ public final class Notifications {
                 new MBeanNotificationInfo(new String[]{BACKEND_STATE, BACKEND_FAILURE}, Notification.class.getName(),
                         "A backend changed state (phalanx.backend.failure too when it failed)"),
                 new MBeanNotificationInfo(new String[]{OPERATION_PROGRESS, OPERATION_FINISHED},
-                        Notification.class.getName(), "Progress and end of operator actions (backup, restore, enable...)")
+                        Notification.class.getName(), "Progress and end of operator actions (backup, restore, enable...)"),
+                new MBeanNotificationInfo(new String[]{VERIFICATION_DIFFERENCE, VERIFICATION_FINISHED},
+                        Notification.class.getName(), "Replica verification: a table found different, a run ended")
         };
     }
 
@@ -57,6 +81,16 @@ public final class Notifications {
 
     static CompositeData finished(String vdb, String operation, boolean succeeded, String result, long millis) {
         return data(FINISHED, vdb, operation, succeeded, result == null ? "" : result, millis);
+    }
+
+    static CompositeData difference(String vdb, String table, long differingRows, String minority, String ranges,
+                                    String rows) {
+        return data(DIFFERENCE, vdb, table, differingRows, minority, ranges, rows);
+    }
+
+    static CompositeData verified(String vdb, int tables, long rowsCompared, long differences, String minority,
+                                  String actions, long millis) {
+        return data(VERIFIED, vdb, tables, rowsCompared, differences, minority, actions, millis);
     }
 
     /** A composite type with its item names in the order values are given. */

@@ -88,6 +88,26 @@ public interface VirtualDatabaseMXBean {
 
     void flushCache();
 
+    /**
+     * Verifies that the replicas hold identical data (docs/verification.md), reporting only, with
+     * no rate limit; progress and differences come as notifications.
+     *
+     * @param tables table names separated by spaces or commas; empty for every table
+     */
+    VerificationDescription verify(String tables) throws SQLException;
+
+    /**
+     * The same, at most {@code rowsPerSecond} rows compared per second (0: no limit), and
+     * {@code onDifference} (report, disable or rebuild) done about a replica the majority outvoted.
+     */
+    VerificationDescription verifyWith(String tables, long rowsPerSecond, String onDifference) throws SQLException;
+
+    /** The last finished verification's report (on demand or scheduled), or null before the first. */
+    VerificationDescription getLastVerification();
+
+    /** The running verification's progress, or null when none runs. */
+    VerificationProgressDescription getVerificationProgress();
+
     /** Stops hosting this virtual database; {@code mode} is wait, safe or force. */
     void shutdown(String mode) throws SQLException;
 

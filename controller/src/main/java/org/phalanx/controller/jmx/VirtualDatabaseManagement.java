@@ -16,6 +16,10 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.distribution.GroupMember;
 import org.phalanx.requestmanager.stats.Statistics;
+import org.phalanx.requestmanager.verify.OnDifference;
+import org.phalanx.requestmanager.verify.TableReport;
+import org.phalanx.requestmanager.verify.VerificationReport;
+import org.phalanx.requestmanager.verify.VerificationRequest;
 
 /**
  * The virtual database MBean: a thin adapter over {@link VirtualDatabase}'s operator API. Every
@@ -52,6 +56,38 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
         this.unloader = unloader;
         vdb.requestManager().ifPresent(rm -> rm.addBackendListener((b, from, to, reason, failure) ->
                 backendChanged(b.name(), from, to, reason, failure)));
+        vdb.onVerification(this::verified);
+    }
+
+    /** Notifies a finished verification (on demand or scheduled): one notification per differing table, then its end. */
+    private void verified(VerificationReport report) {
+        for (TableReport t : report.tables()) {
+            if (t.identical() || !t.problem().isEmpty()) {
+                continue;
+            }
+            String minority = String.join(" ", t.minority());
+            String ranges = firstLines(t.ranges().stream().map(VerificationDescription::range).toList());
+            String rows = firstLines(t.rows().stream().map(VerificationDescription::row).toList());
+            send(Notifications.VERIFICATION_DIFFERENCE, "table " + t.table() + " of " + vdb.name() + " differs: "
+                            + (t.keyed() ? t.differingRows() + " rows" : "whole table")
+                            + (minority.isEmpty() ? " (no majority)" : ", outvoted: " + minority),
+                    Notifications.difference(vdb.name(), t.table(), t.differingRows(), minority, ranges, rows));
+        }
+        String minority = String.join(" ", report.minority());
+        send(Notifications.VERIFICATION_FINISHED, "verification of " + vdb.name() + " finished: "
+                        + (report.identical() ? "identical" : report.differences() + " differences")
+                        + (minority.isEmpty() ? "" : ", outvoted: " + minority),
+                Notifications.verified(vdb.name(), report.tables().size(), report.rowsCompared(),
+                        report.differences(), minority, String.join("\n", report.actions()), report.millis()));
+    }
+
+    private static String firstLines(List<String> lines) {
+        List<String> shown = lines.size() > Notifications.LINES_NOTIFIED
+                ? new java.util.ArrayList<>(lines.subList(0, Notifications.LINES_NOTIFIED)) : new java.util.ArrayList<>(lines);
+        if (lines.size() > shown.size()) {
+            shown.add("... " + (lines.size() - shown.size()) + " more");
+        }
+        return String.join("\n", shown);
     }
 
     VirtualDatabase virtualDatabase() {
@@ -267,6 +303,60 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     @Override
     public void flushCache() {
         vdb.flushCache();
+    }
+
+    @Override
+    public VerificationDescription verify(String tables) throws SQLException {
+        return verifyWith(tables, 0, "report");
+    }
+
+    @Override
+    public VerificationDescription verifyWith(String tables, long rowsPerSecond, String onDifference)
+            throws SQLException {
+        List<String> names = tableNames(tables);
+        OnDifference action;
+        try {
+            action = OnDifference.of(onDifference == null || onDifference.isBlank() ? "report" : onDifference);
+        } catch (IllegalArgumentException e) {
+            throw new SQLException("onDifference must be report, disable or rebuild, not '" + onDifference + "'",
+                    SqlState.INVALID_PARAMETER_VALUE.code());
+        }
+        if (rowsPerSecond < 0) {
+            throw new SQLException("rowsPerSecond cannot be negative: " + rowsPerSecond,
+                    SqlState.INVALID_PARAMETER_VALUE.code());
+        }
+        String operation = verifyOperation(tables);
+        VerificationReport[] report = new VerificationReport[1];
+        action(operation, () -> {
+            report[0] = vdb.verify(new VerificationRequest(names, rowsPerSecond, VerificationRequest.DEFAULT_CHUNK_ROWS,
+                    action, null), progress(operation));
+            return report[0].identical() ? "identical: " + report[0].rowsCompared() + " rows"
+                    : report[0].differences() + " differences, " + report[0].problems() + " tables not compared";
+        });
+        return VerificationDescription.of(report[0]);
+    }
+
+    /** The operation's name in progress and end notifications: {@code verify all tables}, {@code verify items orders}. */
+    public static String verifyOperation(String tables) {
+        List<String> names = tableNames(tables);
+        return "verify " + (names.isEmpty() ? "all tables" : String.join(" ", names));
+    }
+
+    private static List<String> tableNames(String tables) {
+        String text = tables == null ? "" : tables.trim();
+        return text.isEmpty() ? List.of()
+                : java.util.Arrays.stream(text.split("[\\s,]+")).filter(t -> !t.isEmpty()).distinct().toList();
+    }
+
+    @Override
+    public VerificationDescription getLastVerification() {
+        return vdb.lastVerification().map(VerificationDescription::of).orElse(null);
+    }
+
+    @Override
+    public VerificationProgressDescription getVerificationProgress() {
+        return vdb.verificationProgress().map(p -> new VerificationProgressDescription(p.started(), p.table(),
+                p.tablesDone(), p.tables(), p.rowsDone(), p.rowsTotal())).orElse(null);
     }
 
     @Override

@@ -25,6 +25,9 @@ import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.distribution.GroupMember;
 import org.phalanx.requestmanager.stats.Statistics;
 import org.phalanx.requestmanager.stats.CacheStatistics;
+import org.phalanx.requestmanager.verify.VerificationProgress;
+import org.phalanx.requestmanager.verify.VerificationReport;
+import org.phalanx.requestmanager.verify.VerificationRequest;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,6 +82,10 @@ public final class VirtualDatabase {
     private volatile String runningOperation;
     /** What it was started from; null for one built in a test. */
     private VirtualDatabaseConfig config;
+    /** Told every finished verification's report, on demand or scheduled (management notifications). */
+    private final Set<Consumer<VerificationReport>> verificationListeners = ConcurrentHashMap.newKeySet();
+    /** Runs the configured verification schedule; null without one. */
+    private volatile ScheduledVerification scheduledVerification;
 
     /** A recovery log's description and counters, for management. */
     public record LogStatus(String description, long lastPosition, long purgedThrough, long appended,
@@ -151,6 +158,7 @@ public final class VirtualDatabase {
         VirtualDatabase vdb = new VirtualDatabase(config.name(), new VirtualUsers(config.users()),
                 SessionSource.of(requestManager), logConfig == null ? null : logConfig.dumpDir(), log);
         vdb.config = config;
+        vdb.startVerificationSchedule();
         return vdb;
     }
 
@@ -196,6 +204,7 @@ public final class VirtualDatabase {
                 SessionSource.of(member), logConfig == null ? null : logConfig.dumpDir(), local);
         vdb.config = config;
         vdb.servingChanges = servingChanges;
+        vdb.startVerificationSchedule();
         return vdb;
     }
 
@@ -669,7 +678,62 @@ public final class VirtualDatabase {
         }
     }
 
+    // ------------------------------------------------------------------ replica verification
+
+    /**
+     * Verifies that the replicas hold identical data (docs/verification.md): the tables named (all
+     * when none), compared across the enabled backends holding each while writes go on. Not an
+     * operator action itself (other actions may run meanwhile); disabling or rebuilding an outvoted
+     * replica is, and is not done if another action runs then (the report says so). One
+     * verification at a time (55006).
+     *
+     * @param progress rows compared of the estimated total; may be null
+     */
+    public VerificationReport verify(VerificationRequest request, Progress progress) throws SQLException {
+        RequestManager rm = requestManager("verify the replicas");
+        VerificationRequest withDumps = request.dumpDir() != null || dumpDir == null ? request
+                : new VerificationRequest(request.tables(), request.rowsPerSecond(), request.chunkRows(),
+                        request.onDifference(), dumpDir);
+        VerificationReport report = rm.verify(withDumps, progress, actions -> operation(
+                "acting on the differences verification found", actions::run));
+        LOG.info("Virtual database {}: verified {} tables, {} rows in {} ms ({} rows/s): {}", name,
+                report.tables().size(), report.rowsCompared(), report.millis(), report.rowsPerSecond(),
+                report.identical() ? "identical" : report.differences() + " differences, "
+                        + report.problems() + " tables not compared" + (report.minority().isEmpty() ? ""
+                        : ", outvoted: " + report.minority()));
+        verificationListeners.forEach(l -> l.accept(report));
+        return report;
+    }
+
+    /** The last finished verification's report, if any. */
+    public Optional<VerificationReport> lastVerification() {
+        RequestManager rm = sessions.requestManager();
+        return rm == null ? Optional.empty() : rm.lastVerification();
+    }
+
+    /** The running verification's progress; empty when none runs. */
+    public Optional<VerificationProgress> verificationProgress() {
+        RequestManager rm = sessions.requestManager();
+        return rm == null ? Optional.empty() : rm.verificationProgress();
+    }
+
+    /** Tells {@code listener} every finished verification's report from now on; closing the handle stops that. */
+    public AutoCloseable onVerification(Consumer<VerificationReport> listener) {
+        verificationListeners.add(listener);
+        return () -> verificationListeners.remove(listener);
+    }
+
+    private void startVerificationSchedule() {
+        if (config != null && config.verification() != null) {
+            scheduledVerification = ScheduledVerification.start(this, config.verification());
+        }
+    }
+
     public void shutdown(Duration wait) {
+        ScheduledVerification schedule = scheduledVerification;
+        if (schedule != null) {
+            schedule.stop();
+        }
         sessions.shutdown(wait);
         LOG.info("Virtual database {} shut down", name);
     }

@@ -151,6 +151,22 @@ final class ControllerJmx implements AutoCloseable {
         return dumps;
     }
 
+    /** Verifies the replicas ({@code tables} "" for all); the report as open data. */
+    CompositeData verify(String tables, long rowsPerSecond, String onDifference) throws Exception {
+        return (CompositeData) server.invoke(vdb, "verifyWith", new Object[]{tables, rowsPerSecond, onDifference},
+                new String[]{String.class.getName(), long.class.getName(), String.class.getName()});
+    }
+
+    /** An attribute of the virtual database's MBean (LastVerification, VerificationProgress...). */
+    Object attribute(String name) throws Exception {
+        return server.getAttribute(vdb, name);
+    }
+
+    /** Receives the virtual database's notifications from now on. */
+    void listen(javax.management.NotificationListener listener) throws Exception {
+        server.addNotificationListener(vdb, listener, null, null);
+    }
+
     @Override
     public void close() {
         try {
