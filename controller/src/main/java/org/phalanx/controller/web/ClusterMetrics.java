@@ -6,7 +6,6 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPoin
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.sql.SQLException;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.HdrHistogram.Histogram;
@@ -16,6 +15,8 @@ import org.phalanx.controller.jmx.BackendMXBean;
 import org.phalanx.controller.jmx.CacheMXBean;
 import org.phalanx.controller.jmx.ControllerMXBean;
 import org.phalanx.controller.jmx.RecoveryLogMXBean;
+import org.phalanx.controller.jmx.VerificationDescription;
+import org.phalanx.controller.jmx.VerificationProgressDescription;
 import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
 import org.phalanx.controller.vdb.AnswerTimes;
 
@@ -80,6 +81,32 @@ final class ClusterMetrics implements MultiCollector {
             backend(m, vdb, b, logPosition);
         }
         mbeans.cache(vdb).ifPresent(c -> cache(m, c, l));
+        verification(m, vdb, v, l);
+    }
+
+    /** The last finished verification, and whether one runs now. */
+    private static void verification(MetricFamilies m, String vdb, VirtualDatabaseMXBean v, Labels l) {
+        VerificationProgressDescription running = v.getVerificationProgress();
+        m.gauge("phalanx_verification_running", "1 while a replica verification runs.", running == null ? 0 : 1, l);
+        if (running != null) {
+            m.gauge("phalanx_verification_progress_rows", "Rows the running verification compared so far.",
+                    running.rowsDone(), l);
+        }
+        VerificationDescription last = v.getLastVerification();
+        if (last == null) {
+            return;
+        }
+        m.gauge("phalanx_verification_last_run_timestamp_seconds", "When the last finished verification started.",
+                java.time.Instant.parse(last.started()).toEpochMilli() / 1000.0, l);
+        m.gauge("phalanx_verification_duration_seconds", "How long the last finished verification took.",
+                last.millis() / 1000.0, l);
+        m.gauge("phalanx_verification_rows_compared", "Rows the last finished verification compared.", last.rowsCompared(), l);
+        m.gauge("phalanx_verification_differences", "Rows the last finished verification found different across replicas"
+                + " (0: the replicas are identical).", last.differences(), l);
+        for (String backend : last.minority()) {
+            m.gauge("phalanx_verification_outvoted", "1 for each replica the majority outvoted in the last verification.",
+                    1, Labels.of("vdb", vdb, "backend", backend));
+        }
     }
 
     /** The recovery log's figures; returns its last position (-1 without a log). */

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.phalanx.controller.jmx.BackendMXBean;
 import org.phalanx.controller.jmx.ControllerMXBean;
+import org.phalanx.controller.jmx.VerificationDescription;
 import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
 
 /**
@@ -161,6 +162,10 @@ final class DashboardApi implements HttpHandler {
                 "entries", log.getSize())).orElse(null));
         o.put("topStatements", v.topStatements(TOP_STATEMENTS));
         o.put("group", v.getGroup());
+        Map<String, Object> verification = new LinkedHashMap<>();
+        verification.put("running", v.getVerificationProgress());
+        verification.put("last", v.getLastVerification());
+        o.put("verification", verification);
         return o;
     }
 
@@ -190,7 +195,7 @@ final class DashboardApi implements HttpHandler {
         ActionLog.Work work = work(v, action, backend);
         if (work == null) {
             HttpReplies.error(exchange, 400, "unknown action '" + action
-                    + "' (enable, disable, checkpoint, backup, flushCache)");
+                    + "' (enable, disable, checkpoint, backup, verify, flushCache)");
             return;
         }
         try {
@@ -221,6 +226,14 @@ final class DashboardApi implements HttpHandler {
                     String name = "dashboard-" + backend + "-" + stamp;
                     v.backup(backend, name, "");
                     return "dump " + name + " written";
+                };
+            case "verify":
+                return () -> {
+                    VerificationDescription report = v.verify("");
+                    return report.differences() == 0
+                            ? "replicas identical (" + report.rowsCompared() + " rows compared)"
+                            : report.differences() + (report.differences() == 1 ? " row differs" : " rows differ")
+                            + "; outvoted: " + (report.minority().length == 0 ? "no majority" : String.join(", ", report.minority()));
                 };
             case "flushCache":
                 return () -> {

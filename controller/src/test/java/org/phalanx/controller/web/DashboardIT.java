@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.Socket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,7 +24,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard in a real headless Chromium (issue 22, done-when 3): log in, watch the charts
- * move while a workload runs, disable and enable a backend from the page. Screenshots of each
+ * move while a workload runs, disable and enable a backend from the page, verify the replicas and
+ * see the one changed behind the controller's back. Screenshots of each
  * view are kept in target/dashboard-screenshots.
  */
 class DashboardIT {
@@ -69,6 +73,19 @@ class DashboardIT {
                 assertEquals("ENABLED", c.vdb().getBackendStates().get("db2"));
                 wait.until(d -> d.findElement(By.cssSelector("#actions tbody")).getText().contains("db2 enabled"));
                 HeadlessChromium.screenshot(browser, "4-backend-enabled");
+
+                // a row changed behind the controller's back on db3, found from the page while the workload runs
+                try (Connection direct = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("cluster/db3.db"));
+                     Statement s = direct.createStatement()) {
+                    s.execute("PRAGMA busy_timeout = 10000");
+                    s.executeUpdate("UPDATE t SET v = 'tampered' WHERE id = 1");
+                }
+                browser.findElement(By.cssSelector("section.vdb[data-vdb='vdb'] button[data-action='verify']")).click();
+                wait.until(d -> d.findElement(By.cssSelector("section.vdb[data-vdb='vdb'] .verify-status")).getText()
+                        .contains("1 row differs; outvoted: db3"));
+                String differences = browser.findElement(By.cssSelector("tr[data-table='t'] td.differences")).getText();
+                assertEquals("id=1 CHANGED on db3", differences.strip());
+                HeadlessChromium.screenshot(browser, "5-verification");
 
                 browser.findElement(By.id("logout")).click();
                 wait.until(d -> d.getCurrentUrl().endsWith("/dashboard/login.html"));

@@ -113,6 +113,21 @@ class MetricsEndpointIT {
             List<PrometheusText.Sample> enabled = scrape(c);
             assertEquals(1, value(enabled, "phalanx_backend_up", "backend", "db2"));
             assertEquals(0, value(enabled, "phalanx_backend_replay_lag_entries", "backend", "db2"));
+            assertEquals(0, value(enabled, "phalanx_verification_running", "vdb", "vdb"));
+            assertTrue(enabled.stream().noneMatch(s -> s.name().equals("phalanx_verification_differences")),
+                    "no verification has run yet");
+
+            // a verification finds the row changed on db1 behind the controller's back
+            try (Connection direct = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("db1.db"));
+                 Statement s = direct.createStatement()) {
+                s.executeUpdate("UPDATE t SET v = 'tampered' WHERE id = 3");
+            }
+            c.vdb().verify("");
+            List<PrometheusText.Sample> verified = scrape(c);
+            assertEquals(1, value(verified, "phalanx_verification_differences", "vdb", "vdb"));
+            assertEquals(1, value(verified, "phalanx_verification_outvoted", "vdb", "vdb", "backend", "db1"));
+            assertTrue(value(verified, "phalanx_verification_rows_compared", "vdb", "vdb") >= 46);
+            assertTrue(value(verified, "phalanx_verification_last_run_timestamp_seconds", "vdb", "vdb") > 1.7e9);
         }
     }
 

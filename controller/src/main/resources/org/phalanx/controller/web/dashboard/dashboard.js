@@ -60,12 +60,15 @@ function createView(vdb) {
   const log = el('div', {class: 'log'});
   const statements = el('tbody');
   const group = el('div', {class: 'group'});
+  const verification = {progress: el('progress', {max: '1', value: '0', hidden: ''}), status: el('div', {class: 'verify-status'}),
+    tables: el('tbody')};
   const root = el('section', {class: 'card vdb', 'data-vdb': vdb},
     el('h2', {}, 'Virtual database ', el('code', {}, vdb)),
     el('div', {class: 'stats'}, ...Object.values(stats).map(s => s.box)),
     el('div', {class: 'toolbar'},
       el('button', {type: 'button', 'data-action': 'checkpoint', onclick: () => action(vdb, 'checkpoint')}, 'Checkpoint'),
-      el('button', {type: 'button', 'data-action': 'flushCache', onclick: () => action(vdb, 'flushCache')}, 'Flush cache')),
+      el('button', {type: 'button', 'data-action': 'flushCache', onclick: () => action(vdb, 'flushCache')}, 'Flush cache'),
+      el('button', {type: 'button', 'data-action': 'verify', onclick: () => action(vdb, 'verify')}, 'Verify replicas')),
     el('div', {class: 'charts'}, el('div', {}, throughput), el('div', {}, latency)),
     el('h3', {}, 'Backends'),
     el('table', {class: 'backends'},
@@ -74,13 +77,18 @@ function createView(vdb) {
       backends),
     el('h3', {}, 'Cache'), cache,
     el('h3', {}, 'Recovery log'), log,
+    el('h3', {}, 'Replica verification'),
+    el('div', {class: 'verification'}, verification.progress, verification.status,
+      el('table', {class: 'verify-tables'},
+        el('thead', {}, el('tr', {}, ...['Table', 'Replicas', 'Rows compared', 'Chunks', 'Result', 'Differences']
+          .map(h => el('th', {}, h)))), verification.tables)),
     el('h3', {}, 'Top statements'),
     el('table', {class: 'statements'},
       el('thead', {}, el('tr', {}, ...['Statement', 'Count', 'Errors', 'Cache hits', 'Mean µs', 'Max µs']
         .map(h => el('th', {}, h)))), statements),
     group);
   document.getElementById('vdbs').append(root);
-  return {root, stats, backends, rows: new Map(), cache, log, statements, group,
+  return {root, stats, backends, rows: new Map(), cache, log, statements, group, verification,
     throughputCanvas: throughput, latencyCanvas: latency,
     throughput: lineChart(throughput, ['requests/s', 'errors/s'], 'per second'),
     latency: lineChart(latency, ['p50', 'p95', 'p99'], 'ms')};
@@ -162,10 +170,42 @@ function updateView(view, v) {
     view.statements.replaceChildren(...statementRows.map(r =>
       el('tr', {}, el('td', {}, el('code', {}, r[0])), ...r.slice(1).map(c => el('td', {class: 'num'}, c)))));
   }
+  updateVerification(view.verification, v.verification);
   const g = v.group;
   setText(view.group, g ? `Group ${g.group}: this member ${g.member}${g.witness ? ' (witness)' : ''}, primary ${g.primary || 'none'}`
     + `, log leader ${g.logLeader || 'none'}, members ${g.members.join(', ')}, connected ${g.connected.join(', ')}`
     + `, applied ${g.appliedIndex} of ${g.commitIndex} committed` : '');
+}
+
+const rowsDiffer = n => n === 1 ? '1 row differs' : `${number(n)} rows differ`;
+
+function updateVerification(view, verification) {
+  const running = verification.running;
+  view.progress.hidden = !running;
+  if (running) view.progress.value = running.rowsTotal ? Math.min(1, running.rowsDone / running.rowsTotal) : 0;
+  const last = verification.last;
+  let status = 'never run (Verify replicas compares every table across the replicas that hold it)';
+  if (running) {
+    status = `verifying ${running.table || '…'}: table ${running.tablesDone + 1} of ${running.tables},`
+      + ` ${number(running.rowsDone)} of ~${number(running.rowsTotal)} rows`;
+  } else if (last) {
+    status = `last run ${new Date(last.started).toLocaleString('en-GB')}: ${number(last.rowsCompared)} rows in`
+      + ` ${number(last.millis / 1000)} s (${number(last.rowsPerSecond)} rows/s) — `
+      + (last.differences === 0 ? 'replicas identical'
+        : `${rowsDiffer(last.differences)}; outvoted: ${last.minority.join(', ') || 'no majority'}`)
+      + (last.actions.length ? ' · ' + last.actions.join('; ') : '');
+  }
+  setText(view.status, status);
+  view.status.className = 'verify-status ' + (last && !running ? (last.differences === 0 ? 'state-SAME' : 'state-DIFFERENT') : '');
+  const rows = last ? last.tables.map(t => [t.table, t.backends.join(', '), number(t.rowsCompared), String(t.chunks),
+    t.problem ? 'not compared: ' + t.problem : (t.differingRows === 0 ? 'identical' : rowsDiffer(t.differingRows)),
+    t.rows.concat(t.ranges.length && !t.rows.length ? t.ranges : []).join('\n')]) : [];
+  const shown = JSON.stringify(rows);
+  if (view.tables.dataset.shown === shown) return;
+  view.tables.dataset.shown = shown;
+  view.tables.replaceChildren(...rows.map(r => el('tr', {'data-table': r[0]},
+    el('td', {}, el('code', {}, r[0])), el('td', {}, r[1]), el('td', {class: 'num'}, r[2]), el('td', {class: 'num'}, r[3]),
+    el('td', {}, r[4]), el('td', {class: 'differences'}, el('pre', {}, r[5])))));
 }
 
 function updateActions(actions) {
