@@ -161,6 +161,11 @@ class MetricsEndpointIT {
             try (Connection conn = c.connect(); Statement s = conn.createStatement()) {
                 s.executeQuery("SELECT v FROM t WHERE id = 1").close();
             }
+            try (Connection direct = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("db3.db"));
+                 Statement s = direct.createStatement()) {
+                s.executeUpdate("DELETE FROM t WHERE id = 1"); // so that an outvoted replica is shown too
+            }
+            c.vdb().verify("");
             Set<String> served = scrape(c).stream().map(PrometheusText.Sample::name).collect(Collectors.toSet());
             Matcher names = Pattern.compile("\\b((?:phalanx|jvm)_[a-z_]+)").matcher(String.join("\n", expressions));
             int checked = 0;
