@@ -24,23 +24,29 @@ import org.phalanx.bench.report.Section;
 import org.phalanx.bench.workload.PointReads;
 import org.phalanx.controller.Controller;
 import org.phalanx.controller.vdb.VirtualDatabase;
+import org.phalanx.requestmanager.verify.OnDifference;
 import org.phalanx.requestmanager.verify.VerificationReport;
 import org.phalanx.requestmanager.verify.VerificationRequest;
 
 /**
  * Online replica verification (issue 22, done-when 1): a 1,000,000-row table on three SQLite
  * replicas verified while a write workload runs through the controller. Each round measures the
- * workload alone, then the workload while {@code verify} runs (unthrottled), side by side: rows
- * compared per second, and the workload's throughput with and without verification. Like the
+ * workload alone, then the workload while {@code verify} runs unthrottled and then throttled, side by
+ * side: rows compared per second, and the workload's throughput with and without verification. Like the
  * recovery scenario it drives the operator API in the harness's JVM. No target: the figures are
  * reported.
  */
 public final class Verification implements Scenario {
     private static final int CLIENTS = 4;
+    /** The throttled variant's limit: about a quarter of what an unthrottled run compares here. */
+    private static final long THROTTLE_ROWS_PER_SECOND = 50_000;
 
-    /** One round's figures. */
-    private record Round(int round, long rows, double verifySeconds, double rowsPerSecond, double writesAlone,
-                         double writesDuring, long differences) {
+    /** One verification run beside the workload. */
+    private record Run(double seconds, double rowsPerSecond, double writesDuring, long differences) {
+    }
+
+    /** One round's figures: the workload alone, then with an unthrottled and a throttled verification. */
+    private record Round(int round, long rows, double writesAlone, Run unthrottled, Run throttled) {
     }
 
     @Override
@@ -92,28 +98,34 @@ public final class Verification implements Scenario {
                     Thread.sleep(measureMillis);
                     alone = (w.writes() - before) / ((System.nanoTime() - t0) / 1e9);
                 }
-                VerificationReport report;
-                double during;
-                double seconds;
-                try (Writers w = new Writers(url, rows, round)) {
-                    Thread.sleep(Math.min(1000, measureMillis));
-                    long before = w.writes();
-                    long t0 = System.nanoTime();
-                    report = vdb.verify(VerificationRequest.of(List.of("accounts")), null);
-                    seconds = (System.nanoTime() - t0) / 1e9;
-                    during = (w.writes() - before) / seconds;
-                }
-                Round r = new Round(round, report.rowsCompared(), seconds, report.rowsCompared() / seconds, alone,
-                        during, report.differences());
+                Run unthrottled = verifyBeside(vdb, url, rows, round, measureMillis, VerificationRequest.of(List.of("accounts")));
+                Run throttled = verifyBeside(vdb, url, rows, round, measureMillis, new VerificationRequest(
+                        List.of("accounts"), THROTTLE_ROWS_PER_SECOND, VerificationRequest.DEFAULT_CHUNK_ROWS,
+                        OnDifference.REPORT, null));
+                Round r = new Round(round, rows, alone, unthrottled, throttled);
                 rounds.add(r);
-                System.out.printf(Locale.ROOT, "[verify] round %d: %,d rows in %.2f s (%,.0f rows/s); workload %,.0f"
-                                + " writes/s alone, %,.0f during verification; %d differences%n", round, r.rows(),
-                        r.verifySeconds(), r.rowsPerSecond(), r.writesAlone(), r.writesDuring(), r.differences());
+                System.out.printf(Locale.ROOT, "[verify] round %d: %,d rows; workload %,.0f writes/s alone; unthrottled"
+                                + " %.2f s (%,.0f rows/s), %,.0f writes/s; throttled %.2f s (%,.0f rows/s), %,.0f writes/s%n",
+                        round, rows, alone, unthrottled.seconds(), unthrottled.rowsPerSecond(), unthrottled.writesDuring(),
+                        throttled.seconds(), throttled.rowsPerSecond(), throttled.writesDuring());
             }
         } finally {
             controller.stop();
         }
         report(s, rows, rounds);
+    }
+
+    /** Verifies while the workload runs; its writes/s are those between the start and the end of {@code verify}. */
+    private static Run verifyBeside(VirtualDatabase vdb, String url, int rows, int round, long measureMillis,
+                                    VerificationRequest request) throws Exception {
+        try (Writers w = new Writers(url, rows, round)) {
+            Thread.sleep(Math.min(1000, measureMillis)); // warm-up
+            long before = w.writes();
+            long t0 = System.nanoTime();
+            VerificationReport report = vdb.verify(request, null);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            return new Run(seconds, report.rowsCompared() / seconds, (w.writes() - before) / seconds, report.differences());
+        }
     }
 
     /** {@value #CLIENTS} connections doing auto-commit updates of random accounts until closed. */
@@ -175,26 +187,37 @@ public final class Verification implements Scenario {
                 + " during verification are the workload's writes between the start and the end of `verify` over its"
                 + " duration. Medians over the rounds; the controller, the three SQLite engines and the clients all"
                 + " share this machine's cores.");
+        s.text("Each round also runs the same verification limited to " + String.format(Locale.ROOT, "%,d",
+                THROTTLE_ROWS_PER_SECOND) + " rows/s (`rowsPerSecond`, the schedule's and `verifyWith`'s throttle).");
         List<List<String>> table = new ArrayList<>();
         for (Round r : rounds) {
-            table.add(List.of(String.valueOf(r.round()), String.format(Locale.ROOT, "%,d", r.rows()),
-                    Section.num(r.verifySeconds()), Section.num(r.rowsPerSecond()), Section.num(r.writesAlone()),
-                    Section.num(r.writesDuring()), Section.num(r.writesDuring() / r.writesAlone()),
-                    String.valueOf(r.differences())));
+            table.add(row(String.valueOf(r.round()), r.writesAlone(), r.unthrottled(), r.throttled()));
         }
-        table.add(List.of("median", String.format(Locale.ROOT, "%,d", rounds.get(0).rows()),
-                Section.num(median(rounds, Round::verifySeconds)), Section.num(median(rounds, Round::rowsPerSecond)),
-                Section.num(median(rounds, Round::writesAlone)), Section.num(median(rounds, Round::writesDuring)),
-                Section.num(median(rounds, r -> r.writesDuring() / r.writesAlone())), ""));
-        s.table(List.of("round", "rows compared", "verify s", "rows/s", "workload writes/s alone",
-                "workload writes/s during verify", "during / alone", "differences"), table);
+        table.add(row("median", median(rounds, Round::writesAlone),
+                new Run(median(rounds, r -> r.unthrottled().seconds()), median(rounds, r -> r.unthrottled().rowsPerSecond()),
+                        median(rounds, r -> r.unthrottled().writesDuring()), -1),
+                new Run(median(rounds, r -> r.throttled().seconds()), median(rounds, r -> r.throttled().rowsPerSecond()),
+                        median(rounds, r -> r.throttled().writesDuring()), -1)));
+        s.table(List.of("round", "workload writes/s alone", "unthrottled: verify s", "rows/s", "writes/s during",
+                "during / alone", "throttled: verify s", "rows/s", "writes/s during", "during / alone", "differences"), table);
         List<List<?>> csv = new ArrayList<>();
         for (Round r : rounds) {
-            csv.add(List.of(r.round(), r.rows(), r.verifySeconds(), r.rowsPerSecond(), r.writesAlone(),
-                    r.writesDuring(), r.differences()));
+            csv.add(List.of(r.round(), r.rows(), r.writesAlone(), r.unthrottled().seconds(), r.unthrottled().rowsPerSecond(),
+                    r.unthrottled().writesDuring(), r.throttled().seconds(), r.throttled().rowsPerSecond(),
+                    r.throttled().writesDuring(), r.unthrottled().differences() + r.throttled().differences()));
         }
-        s.csv("verify.csv", List.of("round", "rows", "verify_seconds", "rows_per_s", "writes_per_s_alone",
-                "writes_per_s_during", "differences"), csv);
+        s.csv("verify.csv", List.of("round", "rows", "writes_per_s_alone", "verify_seconds", "rows_per_s",
+                "writes_per_s_during", "throttled_verify_seconds", "throttled_rows_per_s", "throttled_writes_per_s_during",
+                "differences"), csv);
+    }
+
+    private static List<String> row(String round, double alone, Run unthrottled, Run throttled) {
+        return List.of(round, Section.num(alone),
+                Section.num(unthrottled.seconds()), Section.num(unthrottled.rowsPerSecond()),
+                Section.num(unthrottled.writesDuring()), Section.num(unthrottled.writesDuring() / alone),
+                Section.num(throttled.seconds()), Section.num(throttled.rowsPerSecond()),
+                Section.num(throttled.writesDuring()), Section.num(throttled.writesDuring() / alone),
+                unthrottled.differences() < 0 ? "" : String.valueOf(unthrottled.differences() + throttled.differences()));
     }
 
     private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> f) {
