@@ -84,6 +84,7 @@ public final class Verification implements Scenario {
         Controller controller = Controller.fromConfig(BenchController.writeConfig(ctx.work("verify-controller"),
                 List.of(spec), 0));
         List<Round> rounds = new ArrayList<>();
+        String statesAfter;
         try {
             controller.start();
             VirtualDatabase vdb = controller.virtualDatabase("verified");
@@ -109,10 +110,13 @@ public final class Verification implements Scenario {
                         round, rows, alone, unthrottled.seconds(), unthrottled.rowsPerSecond(), unthrottled.writesDuring(),
                         throttled.seconds(), throttled.rowsPerSecond(), throttled.writesDuring());
             }
+            statesAfter = vdb.backendStates().toString();
         } finally {
             controller.stop();
         }
         report(s, rows, rounds);
+        s.text("Replica states after the last round: " + statesAfter + " (a replica the verification slowed past"
+                + " maxQueuedWrites would show DISABLED).");
     }
 
     /** Verifies while the workload runs; its writes/s are those between the start and the end of {@code verify}. */
@@ -183,7 +187,8 @@ public final class Verification implements Scenario {
                 + " workload alone for the measure period, then the workload while `VirtualDatabase.verify` compares"
                 + " `accounts` on the three replicas (no rate limit, chunks of 1,000 rows: per chunk one bound query"
                 + " on the first replica and one count-and-hash query per replica, the replicas in parallel; SQLite"
-                + " hashes each row with a Java function inside the engine, in the controller's process). Writes/s"
+                + " hashes each row with a Java function inside the engine, in the controller's process; a SQLite"
+                + " replica's snapshot is renewed between chunks once it is a second old, see docs/verification.md). Writes/s"
                 + " during verification are the workload's writes between the start and the end of `verify` over its"
                 + " duration. Medians over the rounds; the controller, the three SQLite engines and the clients all"
                 + " share this machine's cores.");

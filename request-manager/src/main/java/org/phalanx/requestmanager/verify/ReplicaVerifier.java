@@ -158,8 +158,8 @@ final class ReplicaVerifier {
             return Optional.of(new TableReport(table, names, -1, 0, 0, false, List.of(), 0, List.of(),
                     java.util.Map.of(), List.of(), notes, ""));
         }
-        try (ConsistentPoint.Opened opened = point.open(comparable)) {
-            ReplicaSnapshot first = opened.snapshots().get(0);
+        try (RenewingPoint opened = RenewingPoint.open(point, comparable)) {
+            ReplicaSnapshot first = opened.current().snapshots().get(0);
             if (everyTable && TableShape.read(first.connection(), first.engine(), table).isEmpty()) {
                 return Optional.empty(); // a view: nothing of its own to compare
             }

@@ -125,8 +125,8 @@ final class TableVerifier {
         return true;
     }
 
-    TableReport verify(String table, ConsistentPoint.Opened point) throws SQLException {
-        List<ReplicaTable> replicas = replicaTables(table, point.snapshots());
+    TableReport verify(String table, RenewingPoint point) throws SQLException {
+        List<ReplicaTable> replicas = replicaTables(table, point.current().snapshots());
         List<String> names = replicas.stream().map(ReplicaTable::name).toList();
         ReplicaTable reference = replicas.get(0);
         List<String> keyNames = lower(reference.shape().key());
@@ -143,6 +143,10 @@ final class TableVerifier {
         int chunks = 0;
         List<Object> after = null;
         while (true) {
+            if (chunks > 0 && point.renewIfOld()) {
+                replicas = replicaTables(table, point.current().snapshots());
+                reference = replicas.get(0);
+            }
             List<Object> upTo = ranged ? reference.nextBound(after, chunkRows) : null;
             KeyRange range = new KeyRange(after, upTo);
             Map<String, ChunkChecksum> sums = onEach(replicas, r -> r.checksum(range));
@@ -167,8 +171,14 @@ final class TableVerifier {
             }
             after = upTo;
         }
-        return new TableReport(table, names, point.position(), compared, chunks, keyed, ranges, differingRows, rows,
-                rowCounts, List.copyOf(minority), notes(replicas), "");
+        List<String> notes = notes(replicas);
+        if (point.renewals() > 0) {
+            notes.add("compared at " + (point.renewals() + 1) + " successive consistent points from position "
+                    + point.firstPosition() + " (SQLite snapshots are renewed every "
+                    + RenewingPoint.SQLITE_MAX_AGE.toSeconds() + " s, see docs/verification.md)");
+        }
+        return new TableReport(table, names, point.firstPosition(), compared, chunks, keyed, ranges, differingRows, rows,
+                rowCounts, List.copyOf(minority), notes, "");
     }
 
     /** Compares the rows of a differing chunk by key; adds what differs to {@code rows}; returns how many rows differ. */
