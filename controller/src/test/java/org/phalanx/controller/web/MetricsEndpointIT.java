@@ -1,11 +1,16 @@
 package org.phalanx.controller.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.phalanx.testkit.tls.Keytool;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -174,6 +179,37 @@ class MetricsEndpointIT {
                 checked++;
             }
             assertTrue(checked >= 20, "metric names in the sample: " + checked);
+        }
+    }
+
+    @Test
+    void overHttpsOnly() throws Exception {
+        Path keys = Keytool.selfSigned(dir.resolve("http.p12"), "keypass");
+        KeyStore own = KeyStore.getInstance("PKCS12");
+        try (var in = java.nio.file.Files.newInputStream(keys)) {
+            own.load(in, "keypass".toCharArray());
+        }
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        trusted.setCertificateEntry("controller", own.getCertificate("phalanx"));
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trusted);
+        SSLContext trust = SSLContext.getInstance("TLS");
+        trust.init(null, tmf.getTrustManagers(), null);
+
+        try (MonitoredController c = new MonitoredController(dir.resolve("cluster"), "", true,
+                "<tls keyStore=\"" + keys + "\" keyStorePassword=\"keypass\"/>", trust)) {
+            c.workload(3);
+            assertTrue(value(scrape(c), "phalanx_requests_total", "vdb", "vdb", "kind", "write") >= 3);
+            var plain = java.net.http.HttpClient.newHttpClient();
+            assertThrows(java.io.IOException.class, () -> plain.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + c.controller.httpPort() + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()), "no plain HTTP on a TLS port");
+            var login = c.http.send(java.net.http.HttpRequest.newBuilder(c.uri("/api/login"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("user=admin&password="
+                            + MonitoredController.ADMIN_PASSWORD)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertTrue(login.headers().firstValue("Set-Cookie").orElseThrow().contains("Secure"), "the cookie stays on HTTPS");
         }
     }
 

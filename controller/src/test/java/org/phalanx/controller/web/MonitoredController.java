@@ -11,6 +11,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.management.JMX;
+import javax.net.ssl.SSLContext;
 import org.phalanx.controller.Controller;
 import org.phalanx.controller.jmx.ObjectNames;
 import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
@@ -28,13 +29,25 @@ final class MonitoredController implements AutoCloseable {
     static final String[] BACKENDS = {"db1", "db2", "db3"};
 
     final Controller controller;
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http;
+    private final String scheme;
 
     MonitoredController(Path dir, String httpAttributes) throws Exception {
         this(dir, httpAttributes, true);
     }
 
     MonitoredController(Path dir, String httpAttributes, boolean withAdmin) throws Exception {
+        this(dir, httpAttributes, withAdmin, "", null);
+    }
+
+    /**
+     * @param httpBody what goes inside {@code <http>} (a {@code <tls>} element)
+     * @param trust    for HTTPS: what the test's client trusts; null for plain HTTP
+     */
+    MonitoredController(Path dir, String httpAttributes, boolean withAdmin, String httpBody, SSLContext trust)
+            throws Exception {
+        this.scheme = trust == null ? "http" : "https";
+        this.http = trust == null ? HttpClient.newHttpClient() : HttpClient.newBuilder().sslContext(trust).build();
         Files.createDirectories(dir);
         StringBuilder backends = new StringBuilder();
         for (String name : BACKENDS) {
@@ -57,11 +70,11 @@ final class MonitoredController implements AutoCloseable {
                 <controller xmlns="urn:phalanx:controller:1">
                   <listen address="127.0.0.1" port="0"/>
                   <jmx port="0">%s</jmx>
-                  <http port="0" %s/>
+                  <http port="0" %s>%s</http>
                   <virtualDatabase file="vdb.xml"/>
                 </controller>
                 """.formatted(withAdmin ? "<admin user=\"" + ADMIN + "\" password=\"" + ADMIN_PASSWORD + "\"/>" : "",
-                httpAttributes));
+                httpAttributes, httpBody));
         controller = Controller.fromConfig(dir.resolve("controller.xml"));
         controller.start();
     }
@@ -86,7 +99,7 @@ final class MonitoredController implements AutoCloseable {
     }
 
     URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + controller.httpPort() + path);
+        return URI.create(scheme + "://127.0.0.1:" + controller.httpPort() + path);
     }
 
     HttpResponse<String> get(String path, String... headers) throws Exception {
