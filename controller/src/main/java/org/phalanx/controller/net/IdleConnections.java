@@ -60,7 +60,13 @@ final class IdleConnections implements AutoCloseable {
         List<ClientConnection> resumed = new ArrayList<>();
         while (!closed) {
             try {
-                selector.select();
+                // the selectNow() below clears a wakeup() that came since the last select: a connection
+                // parked in that moment would wait unregistered until the next wakeup, so look first
+                if (arriving.isEmpty()) {
+                    selector.select();
+                } else {
+                    selector.selectNow();
+                }
                 for (ClientConnection c; (c = arriving.poll()) != null; ) {
                     try {
                         c.channel().register(selector, SelectionKey.OP_READ, c);

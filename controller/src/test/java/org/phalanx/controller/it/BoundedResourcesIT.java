@@ -49,6 +49,12 @@ class BoundedResourcesIT {
     private static final String[] DBS = {"phalanx_bounded_1", "phalanx_bounded_2"};
     private static final int STREAM_ROWS = 2_000_000;
     private static final int NON_READERS = 8;
+    /**
+     * How long the non-readers are left alone before the test reads them: the controller closes a
+     * stuck reply within writeTimeout (3 s) plus its watcher's period (1 s); reading earlier would
+     * let the stuck write finish, and the test would then wait for a close that had no cause.
+     */
+    private static final long NON_READERS_LEFT_MILLIS = 10_000;
     private static final int IDLE_ATTEMPTS = 1000;
     private static final int PER_USER_CAP = 500;
     private static final int ACCOUNTS = 50;
@@ -103,6 +109,7 @@ class BoundedResourcesIT {
             for (int i = 0; i < NON_READERS; i++) {
                 nonReaders.add(askAndNeverRead(port));
             }
+            long nonReadersAsked = System.nanoTime();
             CompletableFuture<Long> stream = CompletableFuture.supplyAsync(() -> streamAll(url + "streamer"));
 
             int admitted = 0;
@@ -120,6 +127,10 @@ class BoundedResourcesIT {
             assertEquals(IDLE_ATTEMPTS - PER_USER_CAP, capped);
 
             assertEquals(STREAM_ROWS, stream.get(5, TimeUnit.MINUTES));
+            long leftAlone = (System.nanoTime() - nonReadersAsked) / 1_000_000;
+            if (leftAlone < NON_READERS_LEFT_MILLIS) {
+                Thread.sleep(NON_READERS_LEFT_MILLIS - leftAlone);
+            }
             for (Socket s : nonReaders) {
                 assertTrue(closedByController(s), "a client that read nothing was left connected; the controller's"
                         + " warnings:\n" + warnings());
