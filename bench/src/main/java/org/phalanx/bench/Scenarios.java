@@ -28,7 +28,8 @@ public final class Scenarios {
 
     public static List<Scenario> all() {
         return List.of(new HopCost(), new ReadScaleOut(), new WriteReplication(), new BookstoreMixes(), new BookstorePartial(),
-                new ControllerCapacity(), new AuctionBidding(), new AuctionCache(), new DumpRestore(), new TreeDepth(),
+                new ControllerCapacity(), new AuctionBidding(), AuctionCache.databaseBound(),
+                AuctionCache.realSqlite(), new DumpRestore(), new TreeDepth(),
                 new MixedAgreement(), new IsolationCost(), new DirectVsPhalanx(),
                 new BatchInserts(), new Distribution(), new TranslationCost(), new Verification());
     }

@@ -14,6 +14,11 @@ public record Variant(String name, Endpoint endpoint, Workload workload, int cli
         params = new LinkedHashMap<>(params);
     }
 
+    /** The same variant with another number of clients. */
+    public Variant withClients(int n) {
+        return new Variant(name, endpoint, workload, n, params);
+    }
+
     public Object param(String key) {
         return params.get(key);
     }

@@ -1,5 +1,6 @@
 package org.phalanx.bench.scenario;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,6 +16,7 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.XYChart;
 import org.phalanx.bench.cluster.BackendSpec;
 import org.phalanx.bench.cluster.BenchController;
+import org.phalanx.bench.cluster.EmulatedBackends;
 import org.phalanx.bench.cluster.VirtualDatabaseSpec;
 import org.phalanx.bench.harness.BenchContext;
 import org.phalanx.bench.harness.ClosedLoop;
@@ -27,22 +29,29 @@ import org.phalanx.bench.harness.Variant;
 import org.phalanx.bench.report.Charts;
 import org.phalanx.bench.report.Section;
 import org.phalanx.bench.workload.Auction;
+import org.phalanx.testkit.jdbc.CostModel;
 
 /**
  * The result cache on the RUBiS-like bidding mix, as in the C-JDBC paper (one backend: 801 ms
  * mean response time without cache, 284 ms with a coherent cache, 134 ms with a cache relaxed to
- * 60 s). One real SQLite backend (no emulation: every read costs what SQLite takes on RUBiS's
- * dataset), three virtual databases over copies of it: no cache, a strong (eager, value
- * granularity) cache, and the same cache with every read relaxed to 60 s of staleness.
+ * 60 s, measured on a saturated MySQL server). Three virtual databases over copies of one
+ * dataset: no cache, a strong (eager, value granularity) cache, and the same cache with every
+ * read relaxed to 60 s of staleness (plus the strong cache with room for far more entries).
  *
- * <p>The client count is where the no-cache setup saturates: a ramp (one round per client
- * count) finds the smallest count reaching 95% of the highest throughput. Targets, the paper's
- * ratios: strong-cache mean response time at most 1/2.8 of no-cache, relaxed at most 1/6.
+ * <p>Where the data lives is a {@link Data} strategy: one database-bound emulated backend, as in
+ * the paper, where the targets apply (the paper's ratios: strong-cache mean response time at most
+ * 1/2.8 of no-cache, relaxed at most 1/6); or one real SQLite file, where client, controller and
+ * engine share the machine's cores, reported without targets.
+ *
+ * <p>The setups are compared at the top of a client ramp, where even the one with the least work
+ * per interaction (the relaxed cache) is saturated, as the paper's database was: the ratio of mean
+ * response times (clients / throughput in a closed loop) is then the ratio of what each setup can
+ * serve, not an artefact of an idle setup. The ramp of the relaxed setup is reported to show it.
  */
 public final class AuctionCache implements Scenario {
     static final double STRONG = 2.8;
     static final double RELAXED = 6.0;
-    /** The ramp stops at the first client count whose throughput reaches this share of the best. */
+    /** A ramp point is saturated once its throughput reaches this share of the ramp's best. */
     static final double SATURATED = 0.95;
     /** Load on each cached setup before its first measured round, so that its cache is in a steady state. */
     static final Duration CACHE_WARMUP = Duration.ofSeconds(20);
@@ -51,81 +60,123 @@ public final class AuctionCache implements Scenario {
     /** A cache big enough for much of RUBiS's working set, to show what its size costs on writes. */
     static final String BIG_CACHE = "  <cache maxEntries=\"200000\" maxMemory=\"512MB\" granularity=\"value\"/>";
 
+    /** Where the setups' data lives: the backend of each of their virtual databases. */
+    interface Data {
+        /** Loads the dataset once; returns a sentence saying how. */
+        String prepare(BenchContext ctx, Auction w) throws Exception;
+
+        /** A virtual database over its own copy of the dataset, with {@code cache} after its request manager. */
+        VirtualDatabaseSpec vdb(String name, int pool, String cache) throws IOException;
+
+        Auction.Dataset dataset(boolean quick);
+
+        /** What the backend is, for the section's first paragraph. */
+        String description();
+
+        /** Why the setups compare as they do when a target is missed (or, without targets, always). */
+        String analysis();
+    }
+
+    private final String id;
+    private final String title;
+    private final Data data;
+    private final boolean targets;
+
+    private AuctionCache(String id, String title, Data data, boolean targets) {
+        this.id = id;
+        this.title = title;
+        this.data = data;
+        this.targets = targets;
+    }
+
+    /** The paper's condition: the database is the bottleneck; the targets apply here. */
+    public static AuctionCache databaseBound() {
+        return new AuctionCache("auction-cache", "7. Result cache: RUBiS-like bidding mix on one database-bound"
+                + " emulated backend, no cache / strong / relaxed 60 s", new EmulatedDatabase(), true);
+    }
+
+    /** One real SQLite file sharing the machine with client and controller: reported, no target. */
+    public static AuctionCache realSqlite() {
+        return new AuctionCache("auction-cache-sqlite", "7b. Result cache: RUBiS-like bidding mix on one real SQLite"
+                + " backend (CPU-bound), no cache / strong / relaxed 60 s", new RealSqlite(), false);
+    }
+
     @Override
     public String id() {
-        return "auction-cache";
+        return id;
     }
 
     @Override
     public String title() {
-        return "7. Result cache: RUBiS-like bidding mix on one SQLite backend, no cache / strong / relaxed 60 s";
+        return title;
     }
 
     @Override
     public void run(BenchContext ctx, Section s) throws Exception {
-        Auction.Dataset data = Auction.Dataset.rubis(ctx.quick() ? 0.002 : 1.0);
-        Auction w = new Auction(data, Duration.ofMinutes(1));
-        Path dir = ctx.work("db");
-        Files.createDirectories(dir);
-        Path template = dir.resolve("template.db");
-        long t0 = System.nanoTime();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + template)) {
-            w.load(c);
-            try (Statement st = c.createStatement()) {
-                st.execute("ANALYZE"); // the planner statistics a real deployment has
-            }
-        }
-        long loadSeconds = Math.round((System.nanoTime() - t0) / 1e9);
-        int[] ramp = ctx.quick() ? new int[] {1, 4} : new int[] {1, 2, 4, 8, 16};
+        Auction.Dataset dataset = data.dataset(ctx.quick());
+        Auction w = new Auction(dataset, Duration.ofMinutes(1));
+        String loaded = data.prepare(ctx, w);
+        int[] ramp = ctx.quick() ? new int[] {1, 4} : new int[] {1, 2, 4, 8, 16, 32, 64};
         int pool = ramp[ramp.length - 1] + 4;
-        VirtualDatabaseSpec none = vdb("rubis_nocache", template, pool, "");
-        VirtualDatabaseSpec strong = vdb("rubis_strong", template, pool, CACHE + "/>");
-        VirtualDatabaseSpec strongBig = vdb("rubis_strong_big", template, pool, BIG_CACHE);
-        VirtualDatabaseSpec relaxed = vdb("rubis_relaxed", template, pool, CACHE + ">\n"
+        VirtualDatabaseSpec none = data.vdb("rubis_nocache", pool, "");
+        VirtualDatabaseSpec strong = data.vdb("rubis_strong", pool, CACHE + "/>");
+        VirtualDatabaseSpec strongBig = data.vdb("rubis_strong_big", pool, BIG_CACHE);
+        VirtualDatabaseSpec relaxed = data.vdb("rubis_relaxed", pool, CACHE + ">\n"
                 + "    <rule pattern=\"(?i)^\\s*select\" action=\"relaxed\" staleness=\"60s\"/>\n  </cache>");
-        BenchController cp = ctx.controller("auction-cache", List.of(none, strong, relaxed, strongBig));
-        Endpoint noneEp = Endpoint.phalanx(cp, none.name(), false, List.of());
+        BenchController cp = ctx.controller(id, List.of(none, strong, relaxed, strongBig));
+        Endpoint relaxedEp = Endpoint.phalanx(cp, relaxed.name(), false, List.of());
+
+        Variant vNone = new Variant("no cache", Endpoint.phalanx(cp, none.name(), false, List.of()), w, 1,
+                Map.of("phase", "compare", "cache", "none"));
+        Variant vStrong = new Variant("strong cache", Endpoint.phalanx(cp, strong.name(), false, List.of()), w, 1,
+                Map.of("phase", "compare", "cache", "strong"));
+        Variant vRelaxed = new Variant("relaxed cache 60 s", relaxedEp, w, 1,
+                Map.of("phase", "compare", "cache", "relaxed 60 s"));
+        Variant vStrongBig = new Variant("strong cache, 200,000 entries", Endpoint.phalanx(cp, strongBig.name(), false,
+                List.of()), w, 1, Map.of("phase", "compare", "cache", "strong, 200,000 entries"));
+        // the caches reach their steady state first, as in the paper's runs (minutes long): a relaxed entry lives 60 s
+        for (Variant v : List.of(vStrong, vRelaxed, vStrongBig)) {
+            ClosedLoop.run(v.withClients(ramp[ramp.length / 2]), new ClosedLoop.Timing(
+                    CACHE_WARMUP.dividedBy(ctx.quick() ? 100 : 1), Duration.ofMillis(100)), 0, 17);
+        }
 
         List<Variant> rampVariants = new ArrayList<>();
         for (int c : ramp) {
-            rampVariants.add(new Variant("ramp no cache " + c, noneEp, w, c, Map.of("phase", "ramp", "cache", "none")));
+            rampVariants.add(new Variant("ramp relaxed cache " + c, relaxedEp, w, c,
+                    Map.of("phase", "ramp", "cache", "relaxed 60 s")));
         }
         Map<Variant, Summary> rampResults = ctx.alternate(rampVariants);
         double best = rampResults.values().stream().mapToDouble(Summary::rate).max().orElse(0);
         int clients = ramp[ramp.length - 1];
+        int saturatedAt = clients;
+        double atMost = 0;
         for (Summary x : rampResults.values()) {
-            if (x.rate() >= SATURATED * best) {
-                clients = x.variant().clients();
-                break;
+            if (saturatedAt == clients && x.rate() >= SATURATED * best) {
+                saturatedAt = x.variant().clients();
             }
+            atMost = x.rate();
         }
-
-        Variant vNone = new Variant("no cache", noneEp, w, clients, Map.of("phase", "compare", "cache", "none"));
-        Variant vStrong = new Variant("strong cache", Endpoint.phalanx(cp, strong.name(), false, List.of()), w, clients,
-                Map.of("phase", "compare", "cache", "strong"));
-        Variant vRelaxed = new Variant("relaxed cache 60 s", Endpoint.phalanx(cp, relaxed.name(), false, List.of()), w,
-                clients, Map.of("phase", "compare", "cache", "relaxed 60 s"));
-        Variant vStrongBig = new Variant("strong cache, 200,000 entries", Endpoint.phalanx(cp, strongBig.name(), false,
-                List.of()), w, clients, Map.of("phase", "compare", "cache", "strong, 200,000 entries"));
-        // the caches reach their steady state first, as in the paper's runs (minutes long): a relaxed entry lives 60 s
-        for (Variant v : List.of(vStrong, vRelaxed, vStrongBig)) {
-            ClosedLoop.run(v, new ClosedLoop.Timing(CACHE_WARMUP.dividedBy(ctx.quick() ? 100 : 1), Duration.ofMillis(100)),
-                    0, 17);
+        List<Variant> compared = new ArrayList<>();
+        for (Variant v : List.of(vNone, vStrong, vRelaxed, vStrongBig)) {
+            compared.add(v.withClients(clients));
         }
-        Map<Variant, Summary> r = ctx.alternate(List.of(vNone, vStrong, vRelaxed, vStrongBig));
+        Map<Variant, Summary> r = ctx.alternate(compared);
+        Variant cNone = compared.get(0);
+        Variant cStrong = compared.get(1);
+        Variant cRelaxed = compared.get(2);
 
         s.text("The RUBiS-like bidding mix (the twelve interactions of the `auction` scenario: 80% read-only, 20% that"
-                + " write; store-bid and store-comment are transactions) against **one real SQLite backend** (a file,"
-                + " no emulation: each statement costs what SQLite takes), through one controller hosting three virtual"
-                + " databases over copies of the same file: no cache; a strong cache (`<cache granularity=\"value\"/>`,"
-                + " of the default size, 10,000 entries and 64 MB: every read cached eagerly and invalidated before"
-                + " any write that may change it is acknowledged); the same cache with every read relaxed to 60 s"
-                + " (`<rule pattern=\"(?i)^\\s*select\" action=\"relaxed\" staleness=\"60s\"/>`); and, to show"
-                + " what the cache's size costs, the strong cache with room for 200,000 entries (`maxEntries=\"200000\""
-                + " maxMemory=\"512MB\"`). The targets are on the first three. The C-JDBC paper measured, on one backend, 801 ms mean"
-                + " response time without cache, 284 ms with its coherent cache and 134 ms relaxed to 60 s.");
-        s.text("**Dataset: " + (ctx.quick() ? "RUBiS's size / 500 (smoke mode)" : "RUBiS's own size") + "** (" + data
-                + "; loaded and `ANALYZE`d in " + loadSeconds + " s), with"
+                + " write; store-bid and store-comment are transactions) against " + data.description() + " One"
+                + " controller hosts four virtual databases over copies of the same data: no cache; a strong cache"
+                + " (`<cache granularity=\"value\"/>`, of the default size, 10,000 entries and 64 MB: every read"
+                + " cached eagerly and invalidated before any write that may change it is acknowledged); the same"
+                + " cache with every read relaxed to 60 s (`<rule pattern=\"(?i)^\\s*select\" action=\"relaxed\""
+                + " staleness=\"60s\"/>`); and, to show what the cache's size costs, the strong cache with room for"
+                + " 200,000 entries (`maxEntries=\"200000\" maxMemory=\"512MB\"`). The C-JDBC paper measured, on one"
+                + " saturated MySQL backend, 801 ms mean response time without cache, 284 ms with its coherent cache"
+                + " and 134 ms relaxed to 60 s"
+                + (targets ? "; its ratios (2.8× and 6×) are the targets." : "; no target here (see section 7)."));
+        s.text("**Dataset: " + dataset + "** (" + loaded + "), with"
                 + " RUBiS's indexes (items by category and end date, by seller; bids by item; comments by recipient;"
                 + " users by nickname and region). **Queries** as RUBiS's: search items by category (`WHERE category = ?"
                 + " AND end_date >= ? ORDER BY end_date LIMIT 25`) and by region (the same joined with the sellers,"
@@ -140,19 +191,23 @@ public final class AuctionCache implements Scenario {
                 + " RUBiS's emulated browsers, which follow the links of the page they are on: the item a client views,"
                 + " bids on or asks the bid history of is one from its last search page (any item before its first"
                 + " search), and the user it views or comments on is the seller of the last item it viewed.");
-        s.text("**Client count** (closed loop, no think time): the no-cache setup was ramped over "
-                + java.util.Arrays.toString(ramp) + " clients (alternating, the configured rounds); it saturates (first"
-                + " count within "
-                + Math.round(SATURATED * 100) + "% of the best throughput, "
-                + Section.num(best) + " interactions/s) at **" + clients + " clients**, where the three setups are then"
-                + " compared, alternating, over the configured rounds. In a closed loop the mean response time is"
-                + " clients / throughput, so at one client count the response-time ratio is the throughput ratio. Before"
-                + " the first measured round each cached setup ran " + CACHE_WARMUP.toSeconds() + " s at that load,"
-                + " unrecorded, so that its cache is in its steady state (a relaxed entry lives 60 s; RUBiS runs last"
-                + " many minutes); the alternation keeps each cache warm between its rounds.");
+        s.text("**Client count** (closed loop, no think time): the setups are compared at " + clients + " clients,"
+                + " where every setup is saturated, as the paper's database was (801 ms mean response time without"
+                + " cache): after " + CACHE_WARMUP.toSeconds() + " s of load on each cached setup, unrecorded, so that its"
+                + " cache is in its steady state (a relaxed entry lives 60 s; RUBiS runs last many minutes), the relaxed"
+                + " setup, which has the least work per interaction and so saturates last, was ramped over "
+                + java.util.Arrays.toString(ramp) + " clients (alternating, the configured rounds): it reaches "
+                + Math.round(SATURATED * 100) + "% of its best throughput (" + Section.num(best) + " interactions/s) at "
+                + saturatedAt + " clients and gives " + Section.num(atMost) + " at " + clients + ". The four setups are"
+                + " then compared, alternating, over the configured rounds. In a closed loop the mean response time is"
+                + " clients / throughput, so at one client count the response-time ratio is the throughput ratio; the"
+                + " alternation keeps each cache warm between its rounds. A transaction (store a bid or a comment)"
+                + " refused with 40001 is rolled back and run again by its client, its time counted in the"
+                + " interaction's: " + w.refusals() + " over the whole run (the four virtual databases run at their"
+                + " engine's default isolation level).");
 
         List<List<String>> table = new ArrayList<>();
-        Summary base = r.get(vNone);
+        Summary base = r.get(cNone);
         for (Summary x : r.values()) {
             RunResult m = x.median();
             table.add(List.of(x.variant().name(), Integer.toString(x.variant().clients()), Section.num(x.rate()),
@@ -164,14 +219,14 @@ public final class AuctionCache implements Scenario {
         }
         s.text("Side by side, " + clients + " clients (medians over the rounds; response time = one interaction):");
         s.table(List.of("setup", "clients", "interactions/s", "rounds min–max", "mean ms", "p95 ms", "cache hit rate",
-                "no-cache mean / this mean", "controller CPU µs/interaction (with SQLite)", "client CPU µs/interaction",
+                "no-cache mean / this mean", "controller CPU µs/interaction (with its engine)", "client CPU µs/interaction",
                 "errors"), table);
         List<Summary> all = new ArrayList<>(rampResults.values());
         all.addAll(r.values());
         Tables.variants(s, all, List.of("phase", "cache"));
-        Tables.roundsCsv(s, "auction-cache.csv", all, List.of("phase", "cache"));
+        Tables.roundsCsv(s, id + ".csv", all, List.of("phase", "cache"));
 
-        CategoryChart bars = Charts.bars("Bidding mix on one SQLite backend: mean response time, " + clients
+        CategoryChart bars = Charts.bars(title.substring(title.indexOf(' ') + 1) + ": mean response time, " + clients
                 + " clients", "setup", "mean response time (ms)");
         List<String> names = new ArrayList<>();
         List<Double> means = new ArrayList<>();
@@ -183,16 +238,16 @@ public final class AuctionCache implements Scenario {
         }
         bars.addSeries("mean", names, means);
         bars.addSeries("p95", names, p95);
-        s.chart("auction-cache-response.png", bars);
-        XYChart rampChart = Charts.lines("No cache: throughput against clients (ramp)", "clients", "interactions/s");
+        s.chart(id + "-response.png", bars);
+        XYChart rampChart = Charts.lines("Relaxed cache: throughput against clients (ramp)", "clients", "interactions/s");
         List<Integer> x = new ArrayList<>();
         List<Double> y = new ArrayList<>();
         for (Summary sm : rampResults.values()) {
             x.add(sm.variant().clients());
             y.add(sm.rate());
         }
-        Charts.series(rampChart, "no cache", x, y);
-        s.chart("auction-cache-ramp.png", rampChart);
+        Charts.series(rampChart, "relaxed cache 60 s", x, y);
+        s.chart(id + "-ramp.png", rampChart);
 
         s.text("Mean response time per interaction (ms):");
         List<List<String>> perClass = new ArrayList<>();
@@ -208,10 +263,14 @@ public final class AuctionCache implements Scenario {
         r.values().forEach(sm -> header.add(sm.variant().name()));
         s.table(header, perClass);
 
-        Map<Variant, Double> targets = new LinkedHashMap<>();
-        targets.put(vStrong, STRONG);
-        targets.put(vRelaxed, RELAXED);
-        for (Map.Entry<Variant, Double> t : targets.entrySet()) {
+        if (!targets) {
+            s.text(analysis(r, clients, data));
+            return;
+        }
+        Map<Variant, Double> goals = new LinkedHashMap<>();
+        goals.put(cStrong, STRONG);
+        goals.put(cRelaxed, RELAXED);
+        for (Map.Entry<Variant, Double> t : goals.entrySet()) {
             Summary sm = r.get(t.getKey());
             String name = t.getKey().name() + ": mean response time, no cache / " + t.getKey().name();
             boolean met = s.target(name, base.all().mean() / sm.all().mean(), "≥", t.getValue(), "×");
@@ -221,14 +280,14 @@ public final class AuctionCache implements Scenario {
             }
         }
         if (s.targets().stream().anyMatch(t -> !t.met())) {
-            s.analysis(analysis(r, clients));
+            s.analysis(analysis(r, clients, data));
         }
     }
 
-    private static String analysis(Map<Variant, Summary> r, int clients) {
-        StringBuilder a = new StringBuilder("Cache targets missed. At " + clients + " clients the setups compare as"
-                + " follows (per interaction: the controller's CPU includes SQLite's, which runs inside the"
-                + " controller process; machine = CPU cores busy on this 2-CPU machine):\n\n"
+    private static String analysis(Map<Variant, Summary> r, int clients, Data data) {
+        StringBuilder a = new StringBuilder("At " + clients + " clients the setups compare as follows (per"
+                + " interaction; the controller's CPU includes its engine's where that runs inside the controller"
+                + " process; machine = CPU cores busy on this 2-CPU machine):\n\n"
                 + "| setup | interactions/s | mean ms | hit rate | share of response time in the writing interactions"
                 + " | controller CPU µs | client CPU µs | machine cores (other) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Variant v : r.keySet()) {
@@ -241,23 +300,10 @@ public final class AuctionCache implements Scenario {
                     .append(Section.num(m.clientCpuUs())).append(" | ").append(Section.num(m.machineCores()))
                     .append(" (").append(Section.num(m.otherCores())).append(") |\n");
         }
-        a.append("\nThe writing interactions (a fifth of them: store a bid or a comment, register an item or a user)"
-                + " run on SQLite, which has one writer at a time (Phalanx locks the whole database for a writing"
-                + " transaction on SQLite), so they queue behind each other whatever the cache does; with no cache"
-                + " they already take the share of the response time above, which roughly bounds what any cache can"
-                + " gain: if every read took no time at all and the writes were no faster, the mean would shrink by"
-                + " 1 / that share at most.");
-        a.append("\nA hit saves the backend's work for that read but not the round trip from the client to the"
-                + " controller, and the writes (a fifth of the interactions) still run on SQLite, one writing"
-                + " transaction at a time, each holding the database across its round trips (a store-bid is five"
-                + " requests): the faster the reads, the more the writes queue behind each other, so their share of"
-                + " the response time grows as the cache works. Client, controller and SQLite share the 2 CPUs: in a"
-                + " closed loop at a fixed client count the response-time ratio is the throughput ratio, which is at"
-                + " most the ratio of CPU time per interaction (columns above). Under strong consistency every stored"
-                + " bid changes its item's row, which invalidates that item's page and every search page showing it"
-                + " (`value` granularity keeps the search pages that do not show it): since clients bid on items from"
-                + " the pages they just saw, as RUBiS's do, the most read search pages are also the most often"
-                + " invalidated.");
+        a.append("\n").append(data.analysis()).append(" Under strong consistency every stored bid changes its item's"
+                + " row, which invalidates that item's page and every search page showing it (`value` granularity keeps"
+                + " the search pages that do not show it): since clients bid on items from the pages they just saw, as"
+                + " RUBiS's do, the most read search pages are also the most often invalidated.");
         return a.toString();
     }
 
@@ -277,13 +323,106 @@ public final class AuctionCache implements Scenario {
         return all == 0 ? Double.NaN : writing / all;
     }
 
-    /** One virtual database over its own copy of the SQLite file. */
-    private static VirtualDatabaseSpec vdb(String name, Path template, int pool, String cache) throws java.io.IOException {
-        Path file = template.resolveSibling(name + ".db");
-        Files.copy(template, file, StandardCopyOption.REPLACE_EXISTING);
-        Map<String, String> rm = new LinkedHashMap<>();
-        rm.put("replication", "SingleDB");
-        return new VirtualDatabaseSpec(name, List.of(new BackendSpec("sqlite", "jdbc:sqlite:" + file, null, null, null,
-                pool)), rm).withAfter(cache);
+    /**
+     * One emulated-capacity backend, as the paper's saturated MySQL: an in-memory H2 database (row
+     * locks, so writers of different rows do not wait for each other: {@code lockGranularity="key"})
+     * behind {@link AuctionBidding#SLOTS} slots with the auction cost model, so that the database,
+     * not the machine, is the bottleneck.
+     */
+    static final class EmulatedDatabase implements Data {
+        private EmulatedBackends backends;
+
+        @Override
+        public Auction.Dataset dataset(boolean quick) {
+            // 1% of RUBiS's size: each of the four copies is loaded into the controller's heap as it
+            // starts, within the 5 s a backend's first connection may take; what a statement costs is
+            // the cost model's, whatever the size
+            return Auction.Dataset.rubis(quick ? 0.002 : 0.01);
+        }
+
+        @Override
+        public String prepare(BenchContext ctx, Auction w) throws Exception {
+            CostModel model = ctx.quick() ? Auction.costModel().scaled(0.1) : Auction.costModel();
+            long t0 = System.nanoTime();
+            backends = ctx.emulated("auction-cache", EmulatedBackends.Engine.H2, w, model, AuctionBidding.SLOTS);
+            return "loaded into H2 in " + Math.round((System.nanoTime() - t0) / 1e9) + " s";
+        }
+
+        @Override
+        public VirtualDatabaseSpec vdb(String name, int pool, String cache) throws IOException {
+            return Scaling.vdb(name, backends, 1, pool, "replication", "SingleDB", "lockGranularity", "key")
+                    .withAfter(cache);
+        }
+
+        @Override
+        public String description() {
+            return "**one database-bound emulated backend** (an in-memory H2 database behind the emulated-capacity"
+                    + " driver with " + AuctionBidding.SLOTS + " slots and the auction cost model of section 6: a search"
+                    + " costs 10 ms of the backend, a bid history or a user's comments 2 ms, another read 0.5 ms, a"
+                    + " write 0.1 ms and a commit 0.4 ms; H2 has row locks, and the virtual databases lock by key"
+                    + " (`lockGranularity=\"key\"`), so writers of different rows do not wait for each other), so that"
+                    + " the database is the bottleneck, as the paper's MySQL server was.";
+        }
+
+        @Override
+        public String analysis() {
+            return "The backend's work per interaction is what the cache can save: a hit costs the backend nothing,"
+                    + " a miss and every write cost their service time; once every setup is saturated, the throughput"
+                    + " ratio is the ratio of that work, i.e. it follows the hit rate of the expensive reads (the"
+                    + " searches) more than the overall hit rate.";
+        }
+    }
+
+    /** One real SQLite file at RUBiS's size: client, controller and SQLite share the machine's 2 cores. */
+    static final class RealSqlite implements Data {
+        private Path template;
+
+        @Override
+        public Auction.Dataset dataset(boolean quick) {
+            return Auction.Dataset.rubis(quick ? 0.002 : 1.0);
+        }
+
+        @Override
+        public String prepare(BenchContext ctx, Auction w) throws Exception {
+            Path dir = ctx.work("db");
+            Files.createDirectories(dir);
+            template = dir.resolve("template.db");
+            long t0 = System.nanoTime();
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + template)) {
+                w.load(c);
+                try (Statement st = c.createStatement()) {
+                    st.execute("ANALYZE"); // the planner statistics a real deployment has
+                }
+            }
+            return "loaded and `ANALYZE`d in " + Math.round((System.nanoTime() - t0) / 1e9) + " s";
+        }
+
+        @Override
+        public VirtualDatabaseSpec vdb(String name, int pool, String cache) throws IOException {
+            Path file = template.resolveSibling(name + ".db");
+            Files.copy(template, file, StandardCopyOption.REPLACE_EXISTING);
+            Map<String, String> rm = new LinkedHashMap<>();
+            rm.put("replication", "SingleDB");
+            return new VirtualDatabaseSpec(name, List.of(new BackendSpec("sqlite", "jdbc:sqlite:" + file, null, null,
+                    null, pool)), rm).withAfter(cache);
+        }
+
+        @Override
+        public String description() {
+            return "**one real SQLite backend** (a file, no emulation: each statement costs what SQLite takes, on the"
+                    + " machine's 2 cores that client and controller share).";
+        }
+
+        @Override
+        public String analysis() {
+            return "The writing interactions (a fifth of them) run on SQLite, which has one writer at a time (Phalanx"
+                    + " locks the whole database for a writing transaction on SQLite), each holding the database across"
+                    + " its round trips (a store-bid is five requests), so they queue behind each other whatever the"
+                    + " cache does: the faster the reads, the larger their share of the response time. A hit saves"
+                    + " SQLite's work for that read but not the round trip from the client to the controller, and"
+                    + " client, controller and SQLite share the 2 CPUs: at a fixed client count the response-time ratio"
+                    + " is at most the ratio of CPU time per interaction (columns above). This is why the targets are"
+                    + " judged on the database-bound setup (section 7).";
+        }
     }
 }

@@ -115,6 +115,7 @@ public final class Auction implements Workload {
 
     private final Dataset data;
     private final long timeStepMillis;
+    private final java.util.concurrent.atomic.AtomicLong refusals = new java.util.concurrent.atomic.AtomicLong();
 
     public Auction(Dataset data) {
         this(data, Duration.ofMillis(1));
@@ -129,6 +130,11 @@ public final class Auction implements Workload {
     public Auction(Dataset data, Duration timeStep) {
         this.data = data;
         this.timeStepMillis = Math.max(1, timeStep.toMillis());
+    }
+
+    /** Transactions refused with 40001 and run again, over every client of this workload so far. */
+    public long refusals() {
+        return refusals.get();
     }
 
     @Override
@@ -365,20 +371,36 @@ public final class Auction implements Workload {
                 }
             }
 
+            /** Runs {@code work} as one transaction, again when it is refused with 40001 (as on a database's serializable level). */
             private void inTransaction(SqlWork work) throws SQLException {
                 c.setAutoCommit(false);
                 try {
-                    work.run();
-                    c.commit();
-                } catch (SQLException | RuntimeException e) {
-                    try {
-                        c.rollback();
-                    } catch (SQLException suppressed) {
-                        e.addSuppressed(suppressed);
+                    while (true) {
+                        try {
+                            work.run();
+                            c.commit();
+                            return;
+                        } catch (SQLException e) {
+                            rollbackAfter(e);
+                            if (!"40001".equals(e.getSQLState())) {
+                                throw e;
+                            }
+                            refusals.incrementAndGet();
+                        } catch (RuntimeException e) {
+                            rollbackAfter(e);
+                            throw e;
+                        }
                     }
-                    throw e;
                 } finally {
                     c.setAutoCommit(true);
+                }
+            }
+
+            private void rollbackAfter(Exception e) {
+                try {
+                    c.rollback();
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
                 }
             }
         };
