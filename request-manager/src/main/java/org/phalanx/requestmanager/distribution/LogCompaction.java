@@ -35,7 +35,7 @@ final class LogCompaction {
     private final long compactAfter;
     private final Thread watcher;
     private final Compactor compactor;
-    /** An operator's request, completed with the dump's position by the watcher. */
+    /** An operator's request, completed by the watcher with what the compactor answers. */
     private volatile CompletableFuture<Long> asked;
     /** When an automatic compaction that failed is tried again. */
     private long retryAt;
@@ -92,8 +92,8 @@ final class LogCompaction {
     }
 
     /**
-     * An operator's request: waits up to {@code wait} for the watcher to compact; returns the dump's
-     * log position. A follower dumps at the first moment its backends hold exactly the log.
+     * An operator's request: waits up to {@code wait} for the watcher to compact; returns what the
+     * compactor answers. A follower dumps at the first moment its backends hold exactly the log.
      */
     long request(Duration wait) throws SQLException {
         CompletableFuture<Long> request = new CompletableFuture<>();
