@@ -43,9 +43,9 @@ class DistributedSchemaChangesIT {
 
     @Test
     void aFollowersReadersSeeTheSchemaAfterEachDdlItApplied() throws Exception {
-        // a member on each engine: each keeps prepared reads its own way (PostgreSQL's server-side
-        // statements fix their result's columns; SQLite's prepare again when the schema changes), the
-        // SQLite one first, since the first data member is preferred as primary
+        // a member on each engine, each keeping prepared reads its own way (PostgreSQL's server-side
+        // statements fix their result's columns; SQLite's prepare again when the schema changes);
+        // whichever is primary, both others serve read-only sessions here
         group = new ControllerGroup(dir, 1, List.of(List.of("jdbc:sqlite:" + dir.resolve("c1.db").toAbsolutePath()),
                 List.of(TestDatabases.createPostgres(DATABASE)), List.of(TestDatabases.createMariaDb(DATABASE))),
                 false, false, false);
@@ -65,7 +65,8 @@ class DistributedSchemaChangesIT {
             }
             for (Connection reader : readers) {
                 assertEquals(1, one(reader, "SELECT COUNT(*) FROM accounts"), "the follower serves the first table");
-                for (int i = 0; i < 10; i++) { // prepared and kept there (PostgreSQL's driver prepares on the server from the 5th)
+                // kept prepared there (PostgreSQL's driver prepares on the server from a statement's 5th run)
+                for (int i = 0; i < 10; i++) {
                     assertEquals(List.of("id", "owner"), columns(reader, "SELECT * FROM accounts"));
                 }
                 assertEquals(List.of("accounts"), tables(reader));
