@@ -211,8 +211,8 @@ final class Commands {
         }
     }
 
-    @Command(name = "compact-log", description = "On a data member of a distributed virtual database: dump a backend"
-            + " and compact this member's copy of the group's log up to it.")
+    @Command(name = "compact-log", description = "On a member of a distributed virtual database: compact this"
+            + " member's copy of the group's log (a data member first dumps a backend and compacts up to the dump).")
     static final class CompactLog extends Base {
         @Parameters(paramLabel = "<vdb>")
         String vdb;
@@ -224,7 +224,8 @@ final class Commands {
         @Override
         void run() throws Exception {
             long position = client().vdb(vdb).compactGroupLog();
-            println("the group log of " + vdb + " is compacted here up to a dump at log position " + position);
+            println("the group log of " + vdb + " is compacted here (data member: up to a dump at log position "
+                    + position + "; witness: its log now from index " + position + ")");
         }
     }
 

@@ -124,8 +124,10 @@ public interface VirtualDatabaseMXBean {
     void removeGroupMember(String member) throws SQLException;
 
     /**
-     * On a data member of a distributed virtual database: dumps one of its backends and compacts its
-     * copy of the group's log up to the dump; returns the dump's recovery-log position.
+     * On a member of a distributed virtual database: compacts its copy of the group's log. A data
+     * member dumps one of its backends, compacts up to the dump and returns the dump's recovery-log
+     * position; a witness compacts up to the last entry it applied and returns the first index its
+     * log still holds.
      */
     long compactGroupLog() throws SQLException;
 

@@ -48,7 +48,9 @@ import org.phalanx.requestmanager.config.BackendConfig;
  * also rolls back, through the log, the transactions the old primary left open) and takes
  * sessions. Entries of an epoch that is over are applied nowhere, so a deposed primary cannot
  * write behind its successor; a primary whose append fails (no majority, or deposed) steps down at
- * once. A witness member holds no backends and never claims: it only votes.
+ * once. A witness member holds no backends and never claims: it only votes (and compacts its log,
+ * its snapshot holding the role and the take-overs; as the log's leader it hands the leadership to a
+ * data member rather than send that snapshot to a member behind, {@link BusyLeaderRaft}).
  *
  * <p>A data member compacts its copy of the group's log ({@link #compactLog}, or once it holds
  * {@code compactAfter} entries): it dumps one of its backends, and its snapshot of the log carries
@@ -114,7 +116,6 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private final LocalLogCopy copy;
     /** Null on a witness. */
     private final MemberDumps dumps;
-    /** Null on a witness. */
     private LogCompaction compaction;
     /** When a restore of a received dump that failed is tried again. */
     private long restoreRetryAt;
@@ -189,10 +190,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, standby, local, starter,
                 onPrimaryChange, settings);
         member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
-        if (member.copy != null) {
-            member.compaction = new LogCompaction(virtualDatabase, config, member.log, member.copy, member.dumps,
-                    settings.compactAfter(), member.watcher);
-        }
+        member.compaction = new LogCompaction(virtualDatabase, config, member.log, settings.compactAfter(),
+                member.watcher, member.copy == null ? LogCompaction.witness(virtualDatabase, config, member.log)
+                : LogCompaction.withDump(virtualDatabase, config, member.log, member.copy, member.dumps,
+                        () -> member.primary, () -> member.following));
         member.watcher.start();
         LOG.info("virtual database {}: {} joined group {} ({})", virtualDatabase, config.self(), config.groupName(),
                 config.me().witness() ? "a witness" : "a data member");
@@ -296,6 +297,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         }
         long handed = copy.handed();
         if (!snapshot.carriesLog()) {
+            // a witness leader steps down instead of sending it (BusyLeaderRaft): not to be seen here
             copy.damaged("the group's log leader sent a witness's snapshot, which carries no recovery-log entries"
                     + " (this member's copy ends at position " + handed + ")");
             return;
@@ -345,8 +347,12 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             stopServing(mine ? "it gives the primary role up (a failed append to the group's log, or an operator)"
                     : "the log names another primary");
         }
-        if (copy == null || closed) {
-            return; // a witness only votes
+        if (closed) {
+            return;
+        }
+        if (copy == null) {
+            compaction.runIfDue(); // a witness only votes, and keeps its log short
+            return;
         }
         if (mine && givenUp == r.epoch()) {
             claim(GroupEntry.Claim.resign(r.epoch() + 1, config.self()));
@@ -374,7 +380,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (primary == null && following != null && copy.damage() == null) {
             following.step(cutOff && !minorityReads);
         }
-        compaction.runIfDue(primary, following);
+        compaction.runIfDue();
         if (primary == null && isCandidate(r)) {
             claim(new GroupEntry.Claim(r.epoch() + 1, config.self(), run));
         }
@@ -547,15 +553,13 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     // ------------------------------------------------------------------ compaction
 
     /**
-     * Operator action on a data member: dumps one of its backends and compacts its copy of the
-     * group's log up to the dump (its snapshot then carries the dump and the entries after it);
-     * purges its recovery log as far as its checkpoints allow. Returns the dump's log position.
+     * Operator action: compacts this member's copy of the group's log. A data member dumps one of
+     * its backends and compacts up to the dump (its snapshot then carries the dump and the entries
+     * after it), purges its recovery log as far as its checkpoints allow, and returns the dump's log
+     * position; a witness compacts up to the last entry applied and returns the first index its log
+     * still holds.
      */
     public long compactLog(Duration wait) throws SQLException {
-        if (compaction == null) {
-            throw new SQLException("controller " + config.self() + " is a witness of group " + config.groupName()
-                    + ": it keeps no dump, and its log is not compacted", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
-        }
         return compaction.request(wait);
     }
 

@@ -7,46 +7,93 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
 
 /**
- * A data member compacting its copy of the group's log (docs/distribution.md, Compaction): it
- * dumps one of its backends ({@link MemberDumps}), replaces its log up to there by a snapshot that
- * carries the dump ({@link GroupSnapshot}), and purges its recovery log. Runs on the member's role
- * watcher, every {@code compactAfter} entries or when an operator asks.
+ * A member compacting its copy of the group's log (docs/distribution.md, Compaction), on its role
+ * watcher, every {@code compactAfter} entries or when an operator asks. A data member dumps one of
+ * its backends ({@link MemberDumps}), replaces its log up to there by a snapshot that carries the
+ * dump ({@link GroupSnapshot}), and purges its recovery log ({@link #withDump}); a witness, which
+ * holds no data, replaces its log by a snapshot of the role and the take-overs ({@link #witness}).
  */
 final class LogCompaction {
+    /** One compaction: returns what the operator is answered, or -1 when it cannot compact now (tried again next round). */
+    @FunctionalInterface
+    interface Compactor {
+        long compact() throws Exception;
+    }
+
     private static final Logger LOG = LogManager.getLogger(LogCompaction.class);
 
     private final String virtualDatabase;
     private final GroupConfig config;
     private final ReplicatedLog log;
-    private final LocalLogCopy copy;
-    private final MemberDumps dumps;
     private final long compactAfter;
     private final Thread watcher;
-    /** An operator's request, completed with the dump's position by the watcher. */
+    private final Compactor compactor;
+    /** An operator's request, completed by the watcher with what the compactor answers. */
     private volatile CompletableFuture<Long> asked;
     /** When an automatic compaction that failed is tried again. */
     private long retryAt;
 
-    LogCompaction(String virtualDatabase, GroupConfig config, ReplicatedLog log, LocalLogCopy copy, MemberDumps dumps,
-                  long compactAfter, Thread watcher) {
+    LogCompaction(String virtualDatabase, GroupConfig config, ReplicatedLog log, long compactAfter, Thread watcher,
+                  Compactor compactor) {
         this.virtualDatabase = virtualDatabase;
         this.config = config;
         this.log = log;
-        this.copy = copy;
-        this.dumps = dumps;
         this.compactAfter = compactAfter;
         this.watcher = watcher;
+        this.compactor = compactor;
     }
 
     /**
-     * An operator's request: waits up to {@code wait} for the watcher to compact; returns the dump's
-     * log position. A follower dumps at the first moment its backends hold exactly the log.
+     * A data member's compaction: dumps a backend, with the primary's request manager if it serves,
+     * or else from the follower's backends; compacts the log up to there, purges the recovery log.
+     * Answers the dump's log position; -1 while its copy is damaged or a follower cannot dump now.
+     */
+    static Compactor withDump(String virtualDatabase, GroupConfig config, ReplicatedLog log, LocalLogCopy copy,
+                              MemberDumps dumps, Supplier<PrimaryDatabase> primary, Supplier<Following<?>> following) {
+        return () -> {
+            if (copy.damage() != null) {
+                return -1;
+            }
+            PrimaryDatabase rm = primary.get();
+            Following<?> f = following.get();
+            Path file = dumps.newFile();
+            long position = rm != null ? rm.dump(file) : f != null ? f.dump(file) : -1;
+            if (position < 0) {
+                return -1;
+            }
+            dumps.taken(position, file);
+            log.compact();
+            long purged = copy.local().purge();
+            LOG.info("virtual database {}: {} compacted its log of group {}: a dump at log position {}, the group's"
+                    + " log now from index {}, {} recovery-log entries purged", virtualDatabase, config.self(),
+                    config.groupName(), position, log.firstIndex(), purged);
+            return position;
+        };
+    }
+
+    /**
+     * A witness's compaction: its snapshot holds all its state (who is primary, the take-overs), so
+     * the log goes up to the last entry applied. Answers the first index the log still holds.
+     */
+    static Compactor witness(String virtualDatabase, GroupConfig config, ReplicatedLog log) {
+        return () -> {
+            log.compact();
+            LOG.info("virtual database {}: witness {} compacted its log of group {}, now from index {}",
+                    virtualDatabase, config.self(), config.groupName(), log.firstIndex());
+            return log.firstIndex();
+        };
+    }
+
+    /**
+     * An operator's request: waits up to {@code wait} for the watcher to compact; returns what the
+     * compactor answers. A follower dumps at the first moment its backends hold exactly the log.
      */
     long request(Duration wait) throws SQLException {
         CompletableFuture<Long> request = new CompletableFuture<>();
@@ -68,19 +115,16 @@ final class LogCompaction {
         }
     }
 
-    /**
-     * On the watcher: compacts when asked, or when the log holds {@code compactAfter} entries, with
-     * a dump from the primary's request manager {@code rm}, or else from the follower's backends.
-     */
-    void runIfDue(PrimaryDatabase rm, Following<?> following) {
+    /** On the watcher: compacts when asked, or when the log holds {@code compactAfter} entries. */
+    void runIfDue() {
         CompletableFuture<Long> request = asked;
         boolean due = compactAfter > 0 && log.commitIndex() - log.firstIndex() >= compactAfter
                 && System.nanoTime() - retryAt >= 0;
-        if (request == null && !due || copy.damage() != null) {
+        if (request == null && !due) {
             return;
         }
         try {
-            long position = compact(rm, following);
+            long position = compactor.compact();
             if (position >= 0 && request != null) {
                 request.complete(position);
             }
@@ -93,21 +137,5 @@ final class LogCompaction {
                 retryAt = System.nanoTime() + Duration.ofMinutes(1).toNanos();
             }
         }
-    }
-
-    /** Dumps a backend, compacts the log up to it, purges the recovery log; -1 when a follower cannot dump now. */
-    private long compact(PrimaryDatabase rm, Following<?> following) throws Exception {
-        Path file = dumps.newFile();
-        long position = rm != null ? rm.dump(file) : following != null ? following.dump(file) : -1;
-        if (position < 0) {
-            return -1;
-        }
-        dumps.taken(position, file);
-        log.compact();
-        long purged = copy.local().purge();
-        LOG.info("virtual database {}: {} compacted its log of group {}: a dump at log position {}, the group's log"
-                + " now from index {}, {} recovery-log entries purged", virtualDatabase, config.self(),
-                config.groupName(), position, log.firstIndex(), purged);
-        return position;
     }
 }

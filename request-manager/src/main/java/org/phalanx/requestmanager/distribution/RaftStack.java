@@ -24,16 +24,21 @@ final class RaftStack {
             }
             template = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        Map<String, String> values = Map.of(
-                "tls", tls(config.tls()),
-                "bind_addr", config.bindAddress(),
-                "bind_port", String.valueOf(config.me().port()),
-                "initial_hosts", config.members().stream().map(GroupConfig.Member::address).collect(Collectors.joining(",")),
-                "members", config.members().stream().map(GroupConfig.Member::raftId).collect(Collectors.joining(",")),
-                "raft_id", config.self(),
-                "log_dir", config.logDir().toAbsolutePath().toString(),
-                "log_prefix", config.groupName() + "-" + config.self(),
-                "max_log_size", String.valueOf(NO_COMPACTION));
+        Map<String, String> values = Map.ofEntries(
+                Map.entry("tls", tls(config.tls())),
+                Map.entry("bind_addr", config.bindAddress()),
+                Map.entry("bind_port", String.valueOf(config.me().port())),
+                Map.entry("initial_hosts", config.members().stream().map(GroupConfig.Member::address)
+                        .collect(Collectors.joining(","))),
+                Map.entry("members", config.members().stream().map(GroupConfig.Member::raftId)
+                        .collect(Collectors.joining(","))),
+                Map.entry("raft_id", config.self()),
+                Map.entry("witness", String.valueOf(config.me().witness())),
+                Map.entry("witnesses", config.members().stream().filter(GroupConfig.Member::witness)
+                        .map(GroupConfig.Member::raftId).collect(Collectors.joining(","))),
+                Map.entry("log_dir", config.logDir().toAbsolutePath().toString()),
+                Map.entry("log_prefix", config.groupName() + "-" + config.self()),
+                Map.entry("max_log_size", String.valueOf(NO_COMPACTION)));
         String xml = template;
         for (Map.Entry<String, String> v : values.entrySet()) {
             xml = xml.replace("{" + v.getKey() + "}", v.getKey().equals("tls") ? v.getValue() : xmlAttribute(v.getValue()));

@@ -123,6 +123,40 @@ class ReplicatedLogTest {
         }
     }
 
+    /**
+     * Among members whose logs are as long, a data member is elected rather than a witness
+     * ({@link DataLeaderElection}), which could not bring a member behind its compacted log up to
+     * date. The witness starts first: the view's coordinator and first in its order, which stock
+     * ELECTION2 elects on a tie.
+     */
+    @Test
+    void aDataMemberLeadsRatherThanAWitnessWithALogAsLong() throws Exception {
+        members = List.of(members.get(0), members.get(1), new GroupConfig.Member("w", "127.0.0.1", Ports.free(), true));
+        start("w");
+        start("a");
+        String first = awaitLeader();
+        assertTrue(first.equals("a"), "the data member leads, not the witness: " + first);
+        start("b");
+        append(logs.get("a"), "one");
+        awaitApplied(1);
+        logs.remove(first).close();
+        String next = awaitLeader();
+        assertTrue(next.equals("b"), "the other data member leads, not the witness: " + next);
+        assertEquals("applied two at 2", append(logs.get("b"), "two"));
+    }
+
+    /** Waits until every running member has applied {@code n} entries. */
+    private void awaitApplied(int n) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < end) {
+            if (logs.keySet().stream().allMatch(id -> appliedBy.get(id).size() >= n)) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("not every member applied " + n + " entries: " + appliedBy);
+    }
+
     @Test
     void everyMemberAppliesTheSameEntriesInTheSameOrderThroughLeaderChanges() throws Exception {
         for (GroupConfig.Member m : members) {

@@ -1,0 +1,67 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Map;
+import org.jgroups.Address;
+import org.jgroups.annotations.Property;
+import org.jgroups.conf.ClassConfigurator;
+import org.jgroups.protocols.raft.ELECTION2;
+import org.jgroups.protocols.raft.election.VoteResponse;
+import org.jgroups.raft.util.Utils;
+
+/**
+ * jgroups-raft's ELECTION2, which elects a data member rather than a witness when both hold the
+ * most up-to-date log. Raft lets any of the members with that log lead; stock ELECTION2 takes the
+ * first in view order, often a witness. A witness that leads cannot bring a member whose copy lacks
+ * entries it compacted away up to date (its snapshot carries no data), so it leads only when it
+ * alone holds the longest log, and then steps down when a member needs a snapshot
+ * ({@link BusyLeaderRaft}); the election that follows picks a data member. Named in
+ * {@code raft-stack.xml} in place of {@code raft.ELECTION2}.
+ */
+public class DataLeaderElection extends ELECTION2 {
+    /** Its protocol id (its headers carry it), one no JGroups or jgroups-raft protocol uses. */
+    private static final short ID = 1622;
+
+    static {
+        ClassConfigurator.addProtocol(ID, DataLeaderElection.class);
+    }
+
+    @Property(description = "The raft ids of the group's witnesses, comma-separated")
+    protected String witnesses = "";
+
+    @Override
+    protected Address determineLeader() {
+        Address stock = super.determineLeader();
+        if (stock == null || !isWitness(stock)) {
+            return stock;
+        }
+        Map<Address, VoteResponse> votes = getVotes().getResults();
+        byte[] best = answer(votes.get(stock));
+        for (Address member : view.getMembersRaw()) {
+            VoteResponse vote = votes.get(member);
+            if (vote != null && !isWitness(member) && Arrays.equals(answer(vote), best)) {
+                return member; // as up to date as the witness: a vote for the same term with the same last entry
+            }
+        }
+        return stock;
+    }
+
+    private boolean isWitness(Address member) {
+        return Arrays.asList(witnesses.split(",")).contains(Utils.extractRaftId(member));
+    }
+
+    /** A vote's answer as it goes over the network (its fields are not readable otherwise). */
+    private static byte[] answer(VoteResponse vote) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            vote.writeTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+}
