@@ -37,6 +37,7 @@ import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.recovery.LoggedSettings;
 import org.phalanx.requestmanager.recovery.LoggedValues;
+import org.phalanx.requestmanager.recovery.RememberedKeys;
 import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
@@ -245,14 +246,15 @@ public final class WriteStage {
                 throw e;
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
+            Result result = keyPlan != null && r.wantsKeys()
+                    ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]))
+                    : outcome.toResult();
             if (implicit) {
                 TransactionControl.acknowledged(futures, access); // a transaction's writes become visible at its commit
-                p.log().counted(logPosition[0], count.applyAsLong(outcome));
+                p.log().counted(logPosition[0], count.applyAsLong(outcome), r.wantsKeys()
+                        && result instanceof Result.UpdateCount u ? RememberedKeys.of(u.generatedKeys()) : null);
             }
-            if (keyPlan != null && r.wantsKeys()) {
-                return new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]));
-            }
-            return outcome.toResult();
+            return result;
         } catch (SQLTransactionRollbackException e) {
             if (t != null) {
                 transactions.rollbackQuietly(s);
