@@ -43,6 +43,14 @@ import org.phalanx.protocol.UpdateCount;
 final class ProtocolConnection {
 
     /** What EXECUTE produced: exactly one of the two is set. */
+    /**
+     * OUTCOME's answer for a request applied: a statement's update count (with the keys it generated,
+     * from protocol version 4), or a batch's counts element by element (version 4: a batch the
+     * controller ran element by element).
+     */
+    record Applied(UpdateCount updateCount, BatchResult batch) {
+    }
+
     record ExecuteReply(ResultSetReply resultSet, UpdateCount updateCount) {
     }
 
@@ -197,19 +205,22 @@ final class ProtocolConnection {
     }
 
     /**
-     * OUTCOME: whether the last request of another (lost) connection was applied. Its update count
-     * when it was (-1: not known); an SQLException with vendor code {@link Protocol#REQUEST_NOT_APPLIED}
-     * when it was not, any other when the controller cannot tell.
+     * OUTCOME: whether the last request of another (lost) connection was applied. Its result when it
+     * was (an update count of -1: not known); an SQLException with vendor code
+     * {@link Protocol#REQUEST_NOT_APPLIED} when it was not, any other when the controller cannot tell.
      */
-    long outcome(ProtocolConnection lost) throws SQLException {
+    Applied outcome(ProtocolConnection lost) throws SQLException {
         if (lost.clientSession() == null) {
             throw SqlExceptions.create("the lost connection had no id", SqlExceptions.CONNECTION_BROKEN);
         }
         MessageWriter w = new MessageWriter(MessageType.OUTCOME, 64).writeString(lost.clientSession())
                 .writeLong(lost.lastRequestNumber()).writeLong(lost.millisSinceLastRequest());
-        return call(w, r -> {
-            expect(r, MessageType.UPDATE_COUNT);
-            return UpdateCount.readBody(r).count();
+        return call(w, r -> switch (r.type()) {
+            case MessageType.BATCH_RESULT -> new Applied(null, BatchResult.readBody(r));
+            default -> {
+                expect(r, MessageType.UPDATE_COUNT);
+                yield new Applied(UpdateCount.readBody(r), null);
+            }
         });
     }
 
