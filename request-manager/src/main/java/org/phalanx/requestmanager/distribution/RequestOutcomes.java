@@ -64,14 +64,23 @@ final class RequestOutcomes {
         }
     }
 
+    /** Counts kept ahead of their entries at most (beyond, the oldest are dropped). */
+    static final int MAX_PENDING = 100_000;
+
     private final long retentionNanos;
     private final OutcomeJournal journal;
     /** By client session id, oldest logged first (expiry walks from the front). */
     private final LinkedHashMap<String, Last> last = new LinkedHashMap<>();
     /** The statements of the requests in {@link #last}, by log position: their counts are still to come or kept. */
     private final Map<Long, Unit> statements = new HashMap<>();
-    /** Counts the journal held at start, until the entries they belong to are handed over again. */
-    private final Map<Long, OutcomeJournal.Counted> recalled;
+    /**
+     * Counts known before their entry is handed over here, by position: the journal's at start (the
+     * copy's replay hands the entries over again), and the primary's, counted before its backends
+     * commit, which may be before the group's log has committed the entry. Oldest first.
+     */
+    private final LinkedHashMap<Long, OutcomeJournal.Counted> pending = new LinkedHashMap<>();
+    /** The last position handed over. */
+    private long lastLogged;
 
     /**
      * @param retention how long a connection's last request is remembered after this member learnt
@@ -86,13 +95,18 @@ final class RequestOutcomes {
     RequestOutcomes(Duration retention, OutcomeJournal journal) {
         this.retentionNanos = retention.toNanos();
         this.journal = journal;
-        this.recalled = journal == null ? new HashMap<>() : journal.recalled();
+        if (journal != null) {
+            journal.recalled().values().stream().sorted(java.util.Comparator.comparingLong(OutcomeJournal.Counted::position))
+                    .forEach(c -> pending.put(c.position(), c));
+        }
     }
 
     /** An entry the group's log committed, in log order (again after a restart: the copy's replay). */
     synchronized void logged(LogEntry entry) {
         long now = System.nanoTime();
         expire(now);
+        lastLogged = Math.max(lastLogged, entry.position());
+        OutcomeJournal.Counted ahead = takePending(entry.position());
         if (entry.kind() == LogEntry.Kind.FAILED) {
             failed(entry.transactionId());
             return;
@@ -113,10 +127,9 @@ final class RequestOutcomes {
         known.units.add(unit);
         if (entry.kind() == LogEntry.Kind.STATEMENT) {
             statements.put(unit.position, unit);
-            OutcomeJournal.Counted kept = recalled.remove(unit.position);
-            if (kept != null) {
-                unit.count = kept.count();
-                unit.keys = kept.keys();
+            if (ahead != null) {
+                unit.count = ahead.count();
+                unit.keys = ahead.keys();
             }
         } else {
             unit.count = 0; // a commit: applied, nothing to count
@@ -126,6 +139,9 @@ final class RequestOutcomes {
     /** The auto-commit statement at {@code position} changed {@code count} rows where it was applied, and generated {@code keys}. */
     synchronized void counted(long position, long count, GeneratedKeys keys) {
         Unit unit = statements.get(position);
+        if (unit == null && position > lastLogged) {
+            keepPending(new OutcomeJournal.Counted(position, count, keys));
+        }
         if (unit == null || unit.count >= 0) {
             return; // not a client's last request, or counted already (on another backend of this member)
         }
@@ -136,9 +152,44 @@ final class RequestOutcomes {
         }
     }
 
-    /** The counts the journal must keep: those of the requests remembered now. */
+    /**
+     * The count kept ahead of the entry at {@code position}, or null; those of earlier positions are
+     * dropped: entries are handed over in order, so theirs will not come (not a client's request, or
+     * compacted away before a restart).
+     */
+    private OutcomeJournal.Counted takePending(long position) {
+        OutcomeJournal.Counted found = null;
+        for (Iterator<OutcomeJournal.Counted> it = pending.values().iterator(); it.hasNext(); ) {
+            OutcomeJournal.Counted c = it.next();
+            if (c.position() > position) {
+                break;
+            }
+            if (c.position() == position) {
+                found = c;
+            }
+            it.remove();
+        }
+        return found;
+    }
+
+    /** A count ahead of its entry (the primary's), kept (also in the journal) until the entry is handed over. */
+    private void keepPending(OutcomeJournal.Counted c) {
+        if (pending.putIfAbsent(c.position(), c) != null) {
+            return;
+        }
+        if (pending.size() > MAX_PENDING) { // entries whose append failed are never handed over
+            Iterator<Long> oldest = pending.keySet().iterator();
+            oldest.next();
+            oldest.remove();
+        }
+        if (journal != null) {
+            journal.append(c, this::counts);
+        }
+    }
+
+    /** The counts the journal must keep: those of the requests remembered now, and those ahead of their entries. */
     private synchronized List<OutcomeJournal.Counted> counts() {
-        List<OutcomeJournal.Counted> kept = new ArrayList<>();
+        List<OutcomeJournal.Counted> kept = new ArrayList<>(pending.values());
         for (Unit u : statements.values()) {
             if (u.count >= 0) {
                 kept.add(new OutcomeJournal.Counted(u.position, u.count, u.keys));

@@ -160,6 +160,10 @@ public final class WriteStage {
             Backend runHere = implicit && agreed == null ? runsOnClientThread(chosen) : null;
             BackendTask<?>[] leftToMe = new BackendTask<?>[1];
             Thread me = Thread.currentThread(); // a write ordering delivering elsewhere (later) runs nothing here
+            // the count (and keys) kept for the client's retry as each backend runs it, before it commits; with
+            // engines to agree, or keys the controller chose, only once answered (below)
+            AutoCommitWrite.Executed counting = agreed != null || keyPlan != null ? null : o -> p.log().counted(
+                    logPosition[0], count.applyAsLong(o), r.wantsKeys() ? RememberedKeys.of(o.keys()) : null);
             try {
                 p.scheduler().order(position -> {
                     logPosition[0] = position;
@@ -180,7 +184,7 @@ public final class WriteStage {
                         List<String> statements = p.statements().forBackend(b, statement, ddl);
                         Callable<WriteOutcome> work = implicit
                                 ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, sent, position, durable, p.applied(),
-                                        p.scheduler().lockTimeoutMillis(), agreed)
+                                        p.scheduler().lockTimeoutMillis(), agreed, counting)
                                 : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
                         // held in memory while queued: Java text takes two bytes a character
                         boolean mine = b == runHere && Thread.currentThread() == me;

@@ -145,6 +145,26 @@ class RequestOutcomesTest {
         assertEquals(new RequestOutcome.Applied(-1), memoryOnly.outcome("a", 1, 100));
     }
 
+    @Test
+    void thePrimarysCountBeforeItsEntryIsHandedOverIsKeptForIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("request-outcomes");
+        try (OutcomeJournal journal = new OutcomeJournal(file)) {
+            RequestOutcomes primary = new RequestOutcomes(Duration.ofMinutes(1), journal);
+            primary.logged(statement(1, "a:1"));
+            primary.counted(2, 4, keys(9)); // run on a backend before the group's log committed it
+            primary.logged(statement(2, new RequestId("b", 1, false, List.of()).toString()));
+            assertEquals(4, ((RequestOutcome.Applied) primary.outcome("b", 1, 100)).count());
+            primary.counted(3, 1, null); // then killed after its backend committed, before the entry was handed over
+        }
+        try (OutcomeJournal journal = new OutcomeJournal(file)) {
+            RequestOutcomes restarted = new RequestOutcomes(Duration.ofMinutes(1), journal);
+            restarted.logged(statement(2, new RequestId("b", 1, false, List.of()).toString()));
+            restarted.logged(statement(3, "c:1"));
+            assertEquals(List.of(9L), column(((RequestOutcome.Applied) restarted.outcome("b", 1, 100)).generatedKeys()));
+            assertEquals(new RequestOutcome.Applied(1), restarted.outcome("c", 1, 100));
+        }
+    }
+
     private static GeneratedKeys keys(long... values) {
         List<List<Object>> rows = new java.util.ArrayList<>();
         for (long v : values) {
