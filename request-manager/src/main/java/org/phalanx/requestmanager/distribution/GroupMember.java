@@ -298,6 +298,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (copy == null) {
             return; // a witness keeps the role only
         }
+        outcomes.replacedBySnapshot(snapshot.from(), snapshot.entries()); // also when the copy holds them all (a restart)
         long handed = copy.handed();
         if (!snapshot.carriesLog()) {
             copy.damaged("the group's log leader sent a witness's snapshot, which carries no recovery-log entries"

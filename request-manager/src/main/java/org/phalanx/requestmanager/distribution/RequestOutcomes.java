@@ -81,6 +81,12 @@ final class RequestOutcomes {
     private final LinkedHashMap<Long, OutcomeJournal.Counted> pending = new LinkedHashMap<>();
     /** The last position handed over. */
     private long lastLogged;
+    /**
+     * When this member last learnt its log from a snapshot (a compacted log: the entries before it
+     * never reached {@link #logged}), or 0: a request sent before then that it does not know of may
+     * be among those, so it is not answered "not applied".
+     */
+    private long snapshotAt;
 
     /**
      * @param retention how long a connection's last request is remembered after this member learnt
@@ -101,11 +107,25 @@ final class RequestOutcomes {
         }
     }
 
-    /** An entry the group's log committed, in log order (again after a restart: the copy's replay). */
+    /**
+     * The log up to a snapshot was replaced by it: its recovery-log entries ({@code entries}, those
+     * after position {@code from}, its dump's) are all this member learns of what came before.
+     */
+    synchronized void replacedBySnapshot(long from, List<LogEntry> entries) {
+        if (from > 0) {
+            snapshotAt = System.nanoTime();
+        }
+        entries.forEach(this::logged);
+    }
+
+    /** An entry the group's log committed, in log order (again after a restart: the copy's replay); once each. */
     synchronized void logged(LogEntry entry) {
         long now = System.nanoTime();
         expire(now);
-        lastLogged = Math.max(lastLogged, entry.position());
+        if (entry.position() <= lastLogged) {
+            return; // seen already: in the snapshot this member started from, then replayed
+        }
+        lastLogged = entry.position();
         OutcomeJournal.Counted ahead = takePending(entry.position());
         if (entry.kind() == LogEntry.Kind.FAILED) {
             failed(entry.transactionId());
@@ -217,6 +237,10 @@ final class RequestOutcomes {
                     + retentionNanos / 1_000_000 + " ms)");
         }
         Last known = last.get(session);
+        if (known == null && snapshotAt != 0 && System.nanoTime() - ageMillis * 1_000_000 - snapshotAt < 0) {
+            return new Unknown("this member learnt the log from a snapshot since the request was sent: the entries"
+                    + " before it are not known here");
+        }
         if (known == null || known.id.number() < number) {
             return new NotApplied();
         }

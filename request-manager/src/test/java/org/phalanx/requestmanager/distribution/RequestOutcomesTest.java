@@ -165,6 +165,18 @@ class RequestOutcomesTest {
         }
     }
 
+    @Test
+    void afterASnapshotARequestSentBeforeItAndNotKnownHasNoAnswer() {
+        outcomes.replacedBySnapshot(10, List.of(statement(11, "a:1"), statement(12, "b:1")));
+        outcomes.logged(statement(12, "b:1")); // the copy's replay after the snapshot: seen already, once
+        assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("b", 1, 100));
+        assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("a", 1, 100));
+        assertEquals(new RequestOutcome.NotApplied(), outcomes.outcome("a", 2, 100), "after a:1 in the log: not logged");
+        // c's request may have been logged before position 10: compacted away, unknown here
+        assertInstanceOf(RequestOutcome.Unknown.class, outcomes.outcome("c", 1, 10_000));
+        assertEquals(new RequestOutcome.NotApplied(), outcomes.outcome("c", 1, 0), "sent after the snapshot");
+    }
+
     private static GeneratedKeys keys(long... values) {
         List<List<Object>> rows = new java.util.ArrayList<>();
         for (long v : values) {
