@@ -13,6 +13,13 @@ public sealed interface RequestOutcome {
         public Applied(long count) {
             this(count, null);
         }
+
+        /** As the controller logs the answer: the keys by their number of rows. */
+        @Override
+        public String toString() {
+            return "Applied[count=" + count + (generatedKeys == null ? "" : ", keys=" + generatedKeys.rows().size()
+                    + " rows") + "]";
+        }
     }
 
     /**
@@ -35,7 +42,8 @@ public sealed interface RequestOutcome {
 
         @Override
         public String toString() {
-            return "BatchApplied" + java.util.Arrays.toString(counts);
+            return "BatchApplied" + java.util.Arrays.toString(counts)
+                    + (generatedKeys == null ? "" : "[keys=" + generatedKeys.rows().size() + " rows]");
         }
     }
 
