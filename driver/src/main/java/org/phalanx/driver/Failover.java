@@ -13,11 +13,12 @@ import java.sql.SQLException;
  *       it back when their connections drop): {@code 40001}, and the connection goes on in a new one;</li>
  *   <li>a write in auto-commit or a commit: the next controller is asked whether it was applied (a
  *       distributed virtual database's primary knows: the request's number is in the group's log with
- *       it, docs/distribution.md). Applied: its result, unseen by the caller (a write's update count,
- *       a commit's success). Not applied: a write is sent again, unseen; a commit reports
- *       {@code 40001}, its transaction rolled back. No answer (a single controller, a write that asked
- *       for generated keys, a batch run element by element): {@code 08006}, its outcome unknown, and
- *       the connection goes on;</li>
+ *       it, docs/distribution.md). Applied: its result, unseen by the caller (a write's update count
+ *       and generated keys, a batch's counts, a commit's success); a batch the controller had applied
+ *       only in part: {@code BatchUpdateException} with the counts of the elements applied (the others
+ *       never will be). Not applied: a write is sent again, unseen; a commit reports {@code 40001},
+ *       its transaction rolled back. No answer (a single controller): {@code 08006}, its outcome
+ *       unknown, and the connection goes on;</li>
  *   <li>a session that had temporary tables or advisory locks: they are gone: {@code 08006} once.</li>
  * </ul>
  * A request whose connection was already known broken before it was sent just goes to the next one.
@@ -40,6 +41,12 @@ final class Failover {
         SETTING
     }
 
+    /** Makes a request's result from OUTCOME's answer that it was applied ({@code lost}: what failed, for errors). */
+    @FunctionalInterface
+    interface IfApplied<T> {
+        T result(ProtocolConnection.Applied applied, String lost) throws SQLException;
+    }
+
     /** One request on a controller connection. */
     @FunctionalInterface
     interface Call<T> {
@@ -57,6 +64,11 @@ final class Failover {
 
     static SQLException appliedCountUnknown(String lost) {
         return SqlExceptions.create("the statement was applied, but its update count is not known: " + lost,
+                SqlExceptions.CONNECTION_BROKEN, 0, null);
+    }
+
+    static SQLException appliedKeysUnknown(String lost) {
+        return SqlExceptions.create("the statement was applied, but the keys it generated are not known: " + lost,
                 SqlExceptions.CONNECTION_BROKEN, 0, null);
     }
 

@@ -23,7 +23,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.function.LongFunction;
 
 import org.phalanx.protocol.HelloOk;
 import org.phalanx.protocol.Protocol;
@@ -86,12 +85,12 @@ public final class PhalanxConnection implements Connection {
     /**
      * As {@link #call(Failover.Exchange, Failover.Call)}; for a write in auto-commit or a commit
      * lost with its controller, the next controller is asked whether it was applied
-     * ({@link Failover}): if so, {@code ifApplied} makes the request's result from its update count;
+     * ({@link Failover}): if so, {@code ifApplied} makes the request's result from the answer;
      * if not, a write is sent again and a commit reports its transaction lost.
      *
-     * @param ifApplied null when the result cannot be made so (generated keys were asked for)
+     * @param ifApplied null when the result cannot be made so (a query)
      */
-    <T> T call(Failover.Exchange exchange, Failover.Call<T> call, LongFunction<T> ifApplied) throws SQLException {
+    <T> T call(Failover.Exchange exchange, Failover.Call<T> call, Failover.IfApplied<T> ifApplied) throws SQLException {
         ProtocolConnection p = protocol;
         if (failover && !closed && !p.isUsable()) {
             p = reconnect(p); // lost before this request was sent: nothing of it to report
@@ -114,9 +113,9 @@ public final class PhalanxConnection implements Connection {
             String what = exchange == Failover.Exchange.COMMIT ? "commit" : "statement";
             if (ifApplied != null && (exchange == Failover.Exchange.COMMIT
                     || exchange == Failover.Exchange.WRITE && !inTransaction)) {
-                long count;
+                ProtocolConnection.Applied applied;
                 try {
-                    count = next.outcome(p);
+                    applied = next.outcome(p);
                 } catch (SQLException answer) {
                     if (answer.getErrorCode() != Protocol.REQUEST_NOT_APPLIED) {
                         throw Failover.outcomeUnknown(what, lost + " (" + answer.getMessage() + ")");
@@ -129,10 +128,11 @@ public final class PhalanxConnection implements Connection {
                     }
                     return call.run(next); // never applied: sent again
                 }
-                if (count < 0 && exchange == Failover.Exchange.WRITE) {
+                if (applied.updateCount() != null && applied.updateCount().count() < 0
+                        && exchange == Failover.Exchange.WRITE) {
                     throw Failover.appliedCountUnknown(lost);
                 }
-                return ifApplied.apply(count);
+                return ifApplied.result(applied, lost);
             }
             if (exchange == Failover.Exchange.COMMIT) {
                 throw Failover.outcomeUnknown("commit", lost);
@@ -328,7 +328,7 @@ public final class PhalanxConnection implements Connection {
             call(autoCommit ? Failover.Exchange.COMMIT : Failover.Exchange.SETTING, p -> {
                 p.setAutoCommit(autoCommit);
                 return null;
-            }, committed -> null);
+            }, (committed, lost) -> null);
             this.autoCommit = autoCommit;
         }
     }
@@ -349,7 +349,7 @@ public final class PhalanxConnection implements Connection {
         call(Failover.Exchange.COMMIT, p -> {
             p.commit();
             return null;
-        }, committed -> null);
+        }, (committed, lost) -> null);
     }
 
     @Override

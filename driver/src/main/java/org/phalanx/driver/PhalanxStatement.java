@@ -9,7 +9,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.LongFunction;
 
 import org.phalanx.protocol.Batch;
 import org.phalanx.protocol.BatchResult;
@@ -60,9 +59,10 @@ public class PhalanxStatement implements Statement {
         Execute request = new Execute(mode, sql, params, keys.mode(), keys.columns(), maxRows,
                 effectiveFetchSize(), queryTimeout, scrollable);
         ProtocolConnection[] on = new ProtocolConnection[1];
-        // applied on a controller lost on the way: its update count is its whole result, unless keys were asked for
-        LongFunction<ProtocolConnection.ExecuteReply> ifApplied = mode == Execute.QUERY || keys.mode() != Execute.NO_KEYS
-                ? null : count -> new ProtocolConnection.ExecuteReply(null, new UpdateCount(count, null));
+        // applied on a controller lost on the way: its update count (and keys) are its whole result
+        boolean wantsKeys = keys.mode() != Execute.NO_KEYS;
+        Failover.IfApplied<ProtocolConnection.ExecuteReply> ifApplied = mode == Execute.QUERY ? null
+                : (applied, lost) -> AppliedResults.ofStatement(applied, wantsKeys, lost);
         ProtocolConnection.ExecuteReply reply = connection.call(connection.exchangeOf(sql), p -> {
             on[0] = p;
             return p.execute(request);
@@ -116,12 +116,10 @@ public class PhalanxStatement implements Statement {
         }
         BatchResult result;
         try {
-            // applied as one unit on a controller lost on the way: each element succeeded, counts unknown
-            LongFunction<BatchResult> ifApplied = request.keys() != Execute.NO_KEYS ? null : count -> {
-                long[] counts = new long[size];
-                Arrays.fill(counts, Statement.SUCCESS_NO_INFO);
-                return new BatchResult(counts, null);
-            };
+            // applied on a controller lost on the way: the counts (and keys) it had, or what of it was applied
+            boolean wantsKeys = request.keys() != Execute.NO_KEYS;
+            Failover.IfApplied<BatchResult> ifApplied = (applied, lost) -> AppliedResults.ofBatch(applied, size,
+                    wantsKeys, lost);
             result = connection.call(Failover.Exchange.WRITE, p -> p.batch(request), ifApplied);
         } catch (SQLException e) {
             throw new BatchUpdateException(e.getMessage(), e.getSQLState(), e.getErrorCode(), new long[0], e);

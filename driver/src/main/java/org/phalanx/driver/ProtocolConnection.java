@@ -43,6 +43,14 @@ import org.phalanx.protocol.UpdateCount;
 final class ProtocolConnection {
 
     /** What EXECUTE produced: exactly one of the two is set. */
+    /**
+     * OUTCOME's answer for a request applied: a statement's update count (with the keys it generated,
+     * from protocol version 4), or a batch's counts element by element (version 4: a batch the
+     * controller ran element by element).
+     */
+    record Applied(UpdateCount updateCount, BatchResult batch) {
+    }
+
     record ExecuteReply(ResultSetReply resultSet, UpdateCount updateCount) {
     }
 
@@ -116,48 +124,73 @@ final class ProtocolConnection {
             String clientSession = UUID.randomUUID().toString().replace("-", "");
             Map<String, String> properties = new LinkedHashMap<>(url.sessionProperties());
             properties.put(Protocol.CLIENT_SESSION, clientSession);
-            Hello hello = new Hello(Protocol.VERSION, url.vdb(), url.user(), url.password(), properties);
             for (ConnectionUrl.HostAndPort host : url.hostsToTry(failed)) {
-                Socket socket = new Socket();
-                ProtocolConnection pc = null;
-                try {
-                    socket.setTcpNoDelay(true); // request/reply: never wait to coalesce small frames
-                    socket.setKeepAlive(true);
-                    socket.connect(new InetSocketAddress(host.host(), host.port()), connectTimeout);
-                    // The handshake gets the connect timeout so a half-open host still fails over.
-                    socket.setSoTimeout(connectTimeout);
-                    if (url.ssl()) {
-                        socket = Tls.over(socket, host.host(), host.port(), url);
-                    }
-                    pc = new ProtocolConnection(socket, host);
-                    pc.handshake(hello);
-                    pc.clientSession = clientSession;
-                    pc.requestsSent = 0; // numbered from the first request after HELLO
-                    socket.setSoTimeout(socketTimeout);
+                short version = Protocol.VERSION;
+                ProtocolConnection pc;
+                while ((pc = tryHost(url, host, new Hello(version, url.vdb(), url.user(), url.password(), properties),
+                        clientSession, connectTimeout, socketTimeout)) == null && olderVersion != 0) {
+                    version = olderVersion; // a controller of an older release: its version, on a new connection
+                    olderVersion = 0;
+                }
+                if (pc != null) {
                     return pc;
-                } catch (IOException e) {
-                    closeQuietly(socket);
-                    failures.add(host + " (" + e.getClass().getSimpleName()
-                            + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+                }
+            }
+            return null;
+        }
+
+        /**
+         * A connection to {@code host}, or null when it failed in a way that lets the next host be
+         * tried (or, with {@link #olderVersion} set, this one again in that version).
+         */
+        private ProtocolConnection tryHost(ConnectionUrl url, ConnectionUrl.HostAndPort host, Hello hello,
+                                           String clientSession, int connectTimeout, int socketTimeout)
+                throws SQLException {
+            Socket socket = new Socket();
+            ProtocolConnection pc = null;
+            try {
+                socket.setTcpNoDelay(true); // request/reply: never wait to coalesce small frames
+                socket.setKeepAlive(true);
+                socket.connect(new InetSocketAddress(host.host(), host.port()), connectTimeout);
+                // The handshake gets the connect timeout so a half-open host still fails over.
+                socket.setSoTimeout(connectTimeout);
+                if (url.ssl()) {
+                    socket = Tls.over(socket, host.host(), host.port(), url);
+                }
+                pc = new ProtocolConnection(socket, host);
+                pc.handshake(hello);
+                pc.clientSession = clientSession;
+                pc.requestsSent = 0; // numbered from the first request after HELLO
+                socket.setSoTimeout(socketTimeout);
+                return pc;
+            } catch (IOException e) {
+                closeQuietly(socket);
+                failures.add(host + " (" + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+                last = e;
+            } catch (SQLException e) {
+                closeQuietly(socket);
+                if (pc != null && pc.broken && e.getCause() instanceof IOException io) {
+                    // a controller serving TLS only closes a plain connection without a word
+                    failures.add(host + " (" + io.getMessage() + (url.ssl() ? "" : "; if it requires TLS, connect"
+                            + " with ssl=true") + ")");
+                    last = io;
+                } else if (e.getErrorCode() == Protocol.NOT_SERVED_HERE && "08004".equals(e.getSQLState())) {
+                    failures.add(host + " (" + e.getMessage() + ")");
                     last = e;
-                } catch (SQLException e) {
-                    closeQuietly(socket);
-                    if (pc != null && pc.broken && e.getCause() instanceof IOException io) {
-                        // a controller serving TLS only closes a plain connection without a word
-                        failures.add(host + " (" + io.getMessage() + (url.ssl() ? "" : "; if it requires TLS, connect"
-                                + " with ssl=true") + ")");
-                        last = io;
-                    } else if (e.getErrorCode() == Protocol.NOT_SERVED_HERE && "08004".equals(e.getSQLState())) {
-                        failures.add(host + " (" + e.getMessage() + ")");
-                        last = e;
-                        notServed = true;
-                    } else {
+                    notServed = true;
+                } else {
+                    olderVersion = OlderController.version(e, hello.version());
+                    if (olderVersion == 0) {
                         throw e;
                     }
                 }
             }
             return null;
         }
+
+        /** Set by {@link #tryHost} when the host speaks only this older protocol version; else 0. */
+        private short olderVersion;
     }
 
     private void handshake(Hello request) throws SQLException {
@@ -197,19 +230,22 @@ final class ProtocolConnection {
     }
 
     /**
-     * OUTCOME: whether the last request of another (lost) connection was applied. Its update count
-     * when it was (-1: not known); an SQLException with vendor code {@link Protocol#REQUEST_NOT_APPLIED}
-     * when it was not, any other when the controller cannot tell.
+     * OUTCOME: whether the last request of another (lost) connection was applied. Its result when it
+     * was (an update count of -1: not known); an SQLException with vendor code
+     * {@link Protocol#REQUEST_NOT_APPLIED} when it was not, any other when the controller cannot tell.
      */
-    long outcome(ProtocolConnection lost) throws SQLException {
+    Applied outcome(ProtocolConnection lost) throws SQLException {
         if (lost.clientSession() == null) {
             throw SqlExceptions.create("the lost connection had no id", SqlExceptions.CONNECTION_BROKEN);
         }
         MessageWriter w = new MessageWriter(MessageType.OUTCOME, 64).writeString(lost.clientSession())
                 .writeLong(lost.lastRequestNumber()).writeLong(lost.millisSinceLastRequest());
-        return call(w, r -> {
-            expect(r, MessageType.UPDATE_COUNT);
-            return UpdateCount.readBody(r).count();
+        return call(w, r -> switch (r.type()) {
+            case MessageType.BATCH_RESULT -> new Applied(null, BatchResult.readBody(r));
+            default -> {
+                expect(r, MessageType.UPDATE_COUNT);
+                yield new Applied(UpdateCount.readBody(r), null);
+            }
         });
     }
 

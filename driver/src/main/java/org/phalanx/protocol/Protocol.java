@@ -5,7 +5,14 @@ public final class Protocol {
     /** "PHLX": first four bytes of the first frame a client sends. */
     public static final int MAGIC = 0x50484C58;
     /** Bumped on any incompatible change; the server refuses versions it does not speak. */
-    public static final short VERSION = 3;
+    public static final short VERSION = 4;
+    /** The oldest version a controller still speaks: a driver of that version is answered as it expects. */
+    public static final short OLDEST_VERSION = 3;
+    /**
+     * From this version OUTCOME is answered with the request's whole result: a write's generated
+     * keys, a batch's counts element by element (BATCH_RESULT).
+     */
+    public static final short OUTCOME_WITH_RESULTS_VERSION = 4;
     public static final int DEFAULT_PORT = 25322;
     /**
      * Vendor code of a HELLO refused (08004) by a controller that does not serve the virtual database

@@ -2,24 +2,32 @@ package org.phalanx.driver;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.phalanx.protocol.Batch;
+import org.phalanx.protocol.BatchResult;
+import org.phalanx.protocol.ColumnInfo;
 import org.phalanx.protocol.ErrorReply;
 import org.phalanx.protocol.Execute;
 import org.phalanx.protocol.Hello;
 import org.phalanx.protocol.MessageWriter;
 import org.phalanx.protocol.Protocol;
+import org.phalanx.protocol.ResultSetReply;
+import org.phalanx.protocol.RowBatch;
 import org.phalanx.protocol.UpdateCount;
 
 /**
@@ -192,14 +200,73 @@ class OutcomeRetryTest {
         assertEquals(0, executesOnNext());
     }
 
+    private static ResultSetReply keys(long... values) {
+        List<Object[]> rows = new java.util.ArrayList<>();
+        for (long v : values) {
+            rows.add(new Object[] {v});
+        }
+        return new ResultSetReply(0, List.of(ColumnInfo.simple("id", Types.BIGINT, "INTEGER")), new RowBatch(rows, true));
+    }
+
     @Test
-    void aWriteThatAskedForGeneratedKeysIsNotAskedAbout() throws Exception {
+    void anAppliedWriteThatAskedForKeysAnswersTheKeysItGeneratedAndIsNotSentAgain() throws Exception {
+        next.with(new Answering(new UpdateCount(2, keys(41, 42)).toMessage()));
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            assertEquals(2, s.executeUpdate("INSERT INTO t VALUES (1), (2)", Statement.RETURN_GENERATED_KEYS));
+            try (ResultSet rs = s.getGeneratedKeys()) {
+                assertTrue(rs.next());
+                assertEquals(41, rs.getLong(1));
+                assertTrue(rs.next());
+                assertEquals(42, rs.getLong(1));
+                assertFalse(rs.next());
+            }
+        }
+        assertEquals(0, executesOnNext());
+    }
+
+    @Test
+    void anAppliedWriteWhoseKeysWereNotKeptIsReportedAppliedNotSentAgain() throws Exception {
         next.with(new Answering(applied(1)));
         try (Connection c = connect(); Statement s = c.createStatement()) {
             SQLException e = assertThrows(SQLException.class,
                     () -> s.executeUpdate("INSERT INTO t VALUES (1)", Statement.RETURN_GENERATED_KEYS));
-            assertTrue(e.getMessage().contains("is unknown"), e.getMessage());
+            assertTrue(e.getMessage().contains("was applied, but the keys it generated are not known"), e.getMessage());
         }
-        assertEquals(List.of(), next.received.stream().filter(o -> o instanceof FakeServer.Outcome).toList());
+        assertEquals(0, executesOnNext());
+    }
+
+    @Test
+    void aBatchRunElementByElementAnswersEachElementsCountAndKeys() throws Exception {
+        next.with(new Answering(new BatchResult(new long[] {1, 1}, null, keys(7, 8)).toMessage()));
+        try (Connection c = connect();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO t VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
+            ps.setInt(1, 1);
+            ps.addBatch();
+            ps.setInt(1, 2);
+            ps.addBatch();
+            assertArrayEquals(new int[] {1, 1}, ps.executeBatch());
+            try (ResultSet rs = ps.getGeneratedKeys()) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getLong(1));
+                assertTrue(rs.next());
+                assertEquals(8, rs.getLong(1));
+            }
+        }
+        assertEquals(0, next.received.stream().filter(o -> o instanceof Batch).count());
+    }
+
+    @Test
+    void aBatchCutShortReportsTheElementsAppliedAndSendsNothingAgain() throws Exception {
+        next.with(new Answering(new BatchResult(new long[] {1}, null).toMessage()));
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.addBatch("INSERT INTO t VALUES (1)");
+            s.addBatch("INSERT INTO t VALUES (2)");
+            s.addBatch("INSERT INTO t VALUES (3)");
+            BatchUpdateException e = assertThrows(BatchUpdateException.class, s::executeBatch);
+            assertArrayEquals(new int[] {1}, e.getUpdateCounts(), "only the first element was applied");
+            assertEquals("08006", e.getSQLState());
+            assertTrue(e.getMessage().contains("cut short after element 1 of 3"), e.getMessage());
+        }
+        assertEquals(0, next.received.stream().filter(o -> o instanceof Batch).count());
     }
 }

@@ -129,10 +129,11 @@ public interface RecoveryLog extends AutoCloseable {
 
     /**
      * The update count the auto-commit statement at {@code position} had where it was applied (by
-     * the request manager or by replay). Only the log of a group's member keeps it, to answer a
-     * driver asking after a failover whether its request was applied (docs/distribution.md).
+     * the request manager or by replay), and the keys it generated when its request asked for them
+     * (else null). Only the log of a group's member keeps them, to answer a driver asking after a
+     * failover whether its request was applied (docs/distribution.md).
      */
-    default void counted(long position, long count) {
+    default void counted(long position, long count, GeneratedKeys keys) {
     }
 
     /** How many entries were appended and in how many durable writes, since the log was opened. */

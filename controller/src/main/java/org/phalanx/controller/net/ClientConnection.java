@@ -44,6 +44,8 @@ final class ClientConnection implements Runnable {
     private static final Logger LOG = LogManager.getLogger(ClientConnection.class);
     /** How long OUTCOME waits for the connection it asks about to end here. */
     private static final Duration OUTCOME_WAIT = Duration.ofSeconds(10);
+    /** The version the client's HELLO asked for (one this controller speaks), answered in HELLO_OK. */
+    private short protocolVersion = Protocol.VERSION;
     /** A connection refused before any session exists (bad protocol version, unknown virtual database). */
     private static final String REJECTED = SqlState.SQLSERVER_REJECTED_ESTABLISHMENT_OF_SQLCONNECTION.code();
 
@@ -158,7 +160,7 @@ final class ClientConnection implements Runnable {
                 if (!handshake()) {
                     return;
                 }
-                dispatcher = new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome);
+                dispatcher = new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome, protocolVersion);
             } else {
                 channel.configureBlocking(true); // back from waiting idle
             }
@@ -200,12 +202,14 @@ final class ClientConnection implements Runnable {
         }
         Hello hello = Hello.readBody(reader);
         reader.end();
-        if (hello.version() != Protocol.VERSION) {
+        if (hello.version() < Protocol.OLDEST_VERSION || hello.version() > Protocol.VERSION) {
             LOG.warn("Closing connection from {}: protocol version {} not supported", remote, hello.version());
             send(new ErrorReply(REJECTED, 0, "protocol version " + hello.version()
-                    + " is not supported (this controller speaks version " + Protocol.VERSION + ")"));
+                    + " is not supported (this controller speaks version " + Protocol.VERSION + " and the older "
+                    + Protocol.OLDEST_VERSION + ")"));
             return false;
         }
+        protocolVersion = hello.version();
         VirtualDatabase vdb = hello.vdb() == null ? null : virtualDatabases.get(hello.vdb());
         if (vdb == null) {
             LOG.warn("Refused connection from {}: unknown virtual database '{}'", remote, hello.vdb());
@@ -262,7 +266,7 @@ final class ClientConnection implements Runnable {
             return false;
         }
         var product = vdb.product();
-        send(new HelloOk(Protocol.VERSION, product.name(), product.version(), id, vdb.defaultIsolation()).toMessage());
+        send(new HelloOk(protocolVersion, product.name(), product.version(), id, vdb.defaultIsolation()).toMessage());
         LOG.debug("Session {} opened for '{}' on virtual database '{}' from {}", id, hello.user(), vdb.name(), remote);
         return true;
     }

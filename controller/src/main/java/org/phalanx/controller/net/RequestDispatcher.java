@@ -50,10 +50,13 @@ final class RequestDispatcher {
     }
 
     private final OutcomeSource outcomes;
+    /** The protocol version the client speaks: what an OUTCOME answer may hold. */
+    private final short version;
 
-    RequestDispatcher(Session session, OpenCursors cursors, int maxFrameBytes, OutcomeSource outcomes) {
+    RequestDispatcher(Session session, OpenCursors cursors, int maxFrameBytes, OutcomeSource outcomes, short version) {
         this.session = session;
         this.outcomes = outcomes;
+        this.version = version;
         this.cursors = cursors;
         this.maxFrameBytes = maxFrameBytes;
         this.batchBytes = Math.min(MAX_BATCH_BYTES, maxFrameBytes / 2);
@@ -117,7 +120,7 @@ final class RequestDispatcher {
                 if (clientSession == null) {
                     throw new ProtocolException("OUTCOME without a client session");
                 }
-                return outcome(outcomes.outcome(clientSession, number, ageMillis));
+                return fitted(outcome(outcomes.outcome(clientSession, number, ageMillis)), 0);
             }
             case MessageType.METADATA: {
                 MetadataRequest metadata = decode(() -> MetadataRequest.readBody(request));
@@ -136,12 +139,27 @@ final class RequestDispatcher {
     }
 
     /**
-     * Applied: UPDATE_COUNT with its count (-1: not known); not applied: ERROR with vendor code
-     * {@link Protocol#REQUEST_NOT_APPLIED}; no answer: ERROR 08006 saying why.
+     * Applied: UPDATE_COUNT with its count (-1: not known) and, from version 4, the keys it generated;
+     * a batch run element by element (version 4): BATCH_RESULT with the count of each element the log
+     * holds, and their keys; not applied: ERROR with vendor code {@link Protocol#REQUEST_NOT_APPLIED};
+     * no answer: ERROR 08006 saying why. A version-3 driver asks about no request with keys, and
+     * takes any answer for a batch as "every element applied": it gets no answer for one run element
+     * by element, as before.
      */
-    private static MessageWriter outcome(RequestOutcome outcome) {
+    private MessageWriter outcome(RequestOutcome outcome) throws SQLException {
+        boolean v3 = version < Protocol.OUTCOME_WITH_RESULTS_VERSION;
         if (outcome instanceof RequestOutcome.Applied applied) {
-            return new org.phalanx.protocol.UpdateCount(applied.count(), null).toMessage();
+            Result.Cached keys = v3 ? null : applied.generatedKeys();
+            return new org.phalanx.protocol.UpdateCount(applied.count(), keys == null ? null : wholeResult(keys)).toMessage();
+        }
+        if (outcome instanceof RequestOutcome.BatchApplied batch) {
+            if (v3) {
+                return new ErrorReply(SqlState.CONNECTION_FAILURE.code(), 0, "whether the request was applied is not"
+                        + " known: it was a batch run element by element, which protocol version " + version
+                        + " cannot be answered about").toMessage();
+            }
+            Result.Cached keys = batch.generatedKeys();
+            return new BatchResult(batch.counts(), null, keys == null ? null : wholeResult(keys)).toMessage();
         }
         if (outcome instanceof RequestOutcome.NotApplied) {
             return new ErrorReply(SqlState.CONNECTION_FAILURE.code(), Protocol.REQUEST_NOT_APPLIED,

@@ -3,6 +3,7 @@ package org.phalanx.controller.net;
 import org.junit.jupiter.api.Test;
 import org.phalanx.protocol.ErrorReply;
 import org.phalanx.protocol.HelloOk;
+import org.phalanx.protocol.MessageReader;
 import org.phalanx.protocol.MessageType;
 import org.phalanx.protocol.MessageWriter;
 import org.phalanx.protocol.Protocol;
@@ -31,6 +32,17 @@ class FrontEndProtocolTest extends FrontEndTestBase {
             assertEquals(Protocol.VERSION, ok.version());
             assertEquals("Phalanx", ok.productName());
             assertTrue(ok.sessionId() > 0);
+            c.ok(TestClient.message(MessageType.PING));
+        }
+    }
+
+    @Test
+    void aDriverOfTheOlderVersionIsServedInItsVersion() throws IOException {
+        try (TestClient c = client()) {
+            MessageReader reply = c.call(new org.phalanx.protocol.Hello(Protocol.OLDEST_VERSION, "demo", "demo",
+                    "secret", Map.of()).toMessage());
+            assertEquals(MessageType.HELLO_OK, reply.type());
+            assertEquals(Protocol.OLDEST_VERSION, HelloOk.readBody(reply).version());
             c.ok(TestClient.message(MessageType.PING));
         }
     }

@@ -82,8 +82,8 @@ class ForwardingRecoveryLog implements RecoveryLog {
     }
 
     @Override
-    public void counted(long position, long count) {
-        to.counted(position, count);
+    public void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
+        to.counted(position, count, keys);
     }
 
     @Override

@@ -134,7 +134,9 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     /** The primary's log while this member serves; null otherwise. */
     private volatile ReplicatedRecoveryLog primaryLog;
     /** The last logged request of each client connection, as long as a driver may ask about it. */
-    private final RequestOutcomes outcomes = new RequestOutcomes(OUTCOME_RETENTION);
+    /** Kept with the member's copy of the log (a witness, which serves nothing, keeps none across restarts). */
+    private final OutcomeJournal outcomeJournal;
+    private final RequestOutcomes outcomes;
     /** The epoch this member gave up (a failed append or start), not to be taken up again. */
     private volatile long givenUp = -1;
     private volatile boolean closed;
@@ -161,6 +163,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.sqlDialect = settings.sqlDialect();
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
+        this.outcomeJournal = local == null ? null : new OutcomeJournal(config.logDir().resolve("request-outcomes"));
+        this.outcomes = new RequestOutcomes(OUTCOME_RETENTION, outcomeJournal);
         this.copy = local == null ? null : new LocalLogCopy(local,
                 backendConfigs.stream().map(BackendConfig::name).collect(Collectors.toSet()), outcomes);
         this.dumps = local == null ? null
@@ -295,6 +299,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (copy == null) {
             return; // a witness keeps the role only
         }
+        outcomes.replacedBySnapshot(snapshot.from(), snapshot.entries()); // also when the copy holds them all (a restart)
         long handed = copy.handed();
         if (!snapshot.carriesLog()) {
             // a witness leader steps down instead of sending it (BusyLeaderRaft): not to be seen here
@@ -753,6 +758,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         log.close();
         if (copy != null) {
             copy.local().close();
+            outcomeJournal.close();
         }
     }
 

@@ -39,8 +39,8 @@ final class LocalLogCopy {
         this.handed = local.lastPosition();
         this.view = new ForwardingRecoveryLog(local) {
             @Override
-            public void counted(long position, long count) {
-                outcomes.counted(position, count);
+            public void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
+                outcomes.counted(position, count, keys);
             }
         };
     }

@@ -1,64 +1,132 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.GeneratedKeys;
 import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.RequestOutcome.Applied;
+import org.phalanx.requestmanager.api.RequestOutcome.BatchApplied;
 import org.phalanx.requestmanager.api.RequestOutcome.NotApplied;
 import org.phalanx.requestmanager.api.RequestOutcome.Unknown;
+import org.phalanx.requestmanager.recovery.RememberedKeys;
 
 /**
  * What this member knows of the last request each client connection had logged, from the group's
- * log as it is copied here: a driver that lost its controller while a write in auto-commit or a
- * commit was on its way asks the new primary about it, and retries only what was not applied
+ * log as it is copied here: a driver that lost its controller while a write in auto-commit, a batch
+ * or a commit was on its way asks the new primary about it, and retries only what was not applied
  * (exactly-once retries, docs/distribution.md).
  *
  * <p>Why "not logged" means "not applied": a driver asks only about its connection's last request,
  * and every unit a request logs carries its id. The primary answers once that connection has ended
  * here (its appends are then durable or fenced); entries an earlier primary appended are settled
- * for a new one: applied before its claim, or never. A request known to have logged several units
- * (a batch run element by element) has no answer as a whole.
+ * for a new one: applied before its claim, or never. A batch run element by element logs one unit
+ * an element, in order: the units in the log are the elements applied, those after them never will be.
+ *
+ * <p>Each unit's update count (and generated keys) is learnt where it is applied here, and kept in
+ * an {@link OutcomeJournal} so that a member restarted since still answers with them.
  */
 final class RequestOutcomes {
+    private static final Logger LOG = LogManager.getLogger(RequestOutcomes.class);
+
+    /** One logged unit of a request: an auto-commit statement (or batch element), or a commit. */
+    private static final class Unit {
+        final long position;
+        long count = -1;
+        GeneratedKeys keys;
+        boolean failed;
+
+        Unit(long position) {
+            this.position = position;
+        }
+    }
+
     /** The last logged request of one client connection. */
     private static final class Last {
-        final long number;
-        final long position;
+        final RequestId id;
         final long loggedAt;
-        boolean several;
-        long count = -1;
+        final List<Unit> units = new ArrayList<>(1);
 
-        Last(RequestId id, long position, long loggedAt) {
-            this.number = id.number();
-            this.position = position;
-            this.several = id.several();
+        Last(RequestId id, long loggedAt) {
+            this.id = id;
             this.loggedAt = loggedAt;
         }
     }
 
+    /** Counts kept ahead of their entries at most (beyond, the oldest are dropped). */
+    static final int MAX_PENDING = 100_000;
+
     private final long retentionNanos;
+    private final OutcomeJournal journal;
     /** By client session id, oldest logged first (expiry walks from the front). */
     private final LinkedHashMap<String, Last> last = new LinkedHashMap<>();
-    /** Positions whose update count is still to come, to their client session id. */
-    private final Map<Long, String> awaitingCount = new HashMap<>();
+    /** The statements of the requests in {@link #last}, by log position: their counts are still to come or kept. */
+    private final Map<Long, Unit> statements = new HashMap<>();
+    /**
+     * Counts known before their entry is handed over here, by position: the journal's at start (the
+     * copy's replay hands the entries over again), and the primary's, counted before its backends
+     * commit, which may be before the group's log has committed the entry. Oldest first.
+     */
+    private final LinkedHashMap<Long, OutcomeJournal.Counted> pending = new LinkedHashMap<>();
+    /** The last position handed over. */
+    private long lastLogged;
+    /**
+     * When this member last learnt its log from a snapshot (a compacted log: the entries before it
+     * never reached {@link #logged}), or 0: a request sent before then that it does not know of may
+     * be among those, so it is not answered "not applied".
+     */
+    private long snapshotAt;
 
     /**
-     * @param retention how long a connection's last request is remembered after it was logged: a
-     *                  driver asks within its failover timeout, and anything older is answered unknown
+     * @param retention how long a connection's last request is remembered after this member learnt
+     *                  of it: a driver asks within its failover timeout, and anything older is answered
+     *                  unknown
      */
     RequestOutcomes(Duration retention) {
-        this.retentionNanos = retention.toNanos();
+        this(retention, null);
     }
 
-    /** An entry the group's log committed, in log order. */
+    /** @param journal where counts are kept across a restart, or null: in memory only */
+    RequestOutcomes(Duration retention, OutcomeJournal journal) {
+        this.retentionNanos = retention.toNanos();
+        this.journal = journal;
+        if (journal != null) {
+            journal.recalled().values().stream().sorted(java.util.Comparator.comparingLong(OutcomeJournal.Counted::position))
+                    .forEach(c -> pending.put(c.position(), c));
+        }
+    }
+
+    /**
+     * The log up to a snapshot was replaced by it: its recovery-log entries ({@code entries}, those
+     * after position {@code from}, its dump's) are all this member learns of what came before.
+     */
+    synchronized void replacedBySnapshot(long from, List<LogEntry> entries) {
+        if (from > 0) {
+            snapshotAt = System.nanoTime();
+        }
+        entries.forEach(this::logged);
+    }
+
+    /** An entry the group's log committed, in log order (again after a restart: the copy's replay); once each. */
     synchronized void logged(LogEntry entry) {
         long now = System.nanoTime();
         expire(now);
+        if (entry.position() <= lastLogged) {
+            return; // seen already: in the snapshot this member started from, then replayed
+        }
+        lastLogged = entry.position();
+        OutcomeJournal.Counted ahead = takePending(entry.position());
         if (entry.kind() == LogEntry.Kind.FAILED) {
             failed(entry.transactionId());
             return;
@@ -68,37 +136,93 @@ final class RequestOutcomes {
             return;
         }
         Last known = last.remove(id.session());
-        if (known != null && known.number == id.number()) {
-            known.several = true; // a second unit of the same request
-            last.put(id.session(), known);
-            return;
+        if (known == null || known.id.number() != id.number()) {
+            if (known != null) {
+                known.units.forEach(u -> statements.remove(u.position));
+            }
+            known = new Last(id, now);
         }
-        if (known != null) {
-            awaitingCount.remove(known.position);
-        }
-        last.put(id.session(), new Last(id, entry.position(), now));
+        last.put(id.session(), known);
+        Unit unit = new Unit(entry.position());
+        known.units.add(unit);
         if (entry.kind() == LogEntry.Kind.STATEMENT) {
-            awaitingCount.put(entry.position(), id.session());
+            statements.put(unit.position, unit);
+            if (ahead != null) {
+                unit.count = ahead.count();
+                unit.keys = ahead.keys();
+            }
         } else {
-            last.get(id.session()).count = 0; // a commit: applied, nothing to count
+            unit.count = 0; // a commit: applied, nothing to count
         }
     }
 
-    /** The auto-commit statement at {@code position} changed {@code count} rows where it was applied. */
-    synchronized void counted(long position, long count) {
-        String session = awaitingCount.remove(position);
-        Last known = session == null ? null : last.get(session);
-        if (known != null && known.position == position) {
-            known.count = count;
+    /** The auto-commit statement at {@code position} changed {@code count} rows where it was applied, and generated {@code keys}. */
+    synchronized void counted(long position, long count, GeneratedKeys keys) {
+        Unit unit = statements.get(position);
+        if (unit == null && position > lastLogged) {
+            keepPending(new OutcomeJournal.Counted(position, count, keys));
         }
+        if (unit == null || unit.count >= 0) {
+            return; // not a client's last request, or counted already (on another backend of this member)
+        }
+        unit.count = count;
+        unit.keys = keys;
+        if (journal != null) {
+            journal.append(new OutcomeJournal.Counted(position, count, keys), this::counts);
+        }
+    }
+
+    /**
+     * The count kept ahead of the entry at {@code position}, or null; those of earlier positions are
+     * dropped: entries are handed over in order, so theirs will not come (not a client's request, or
+     * compacted away before a restart).
+     */
+    private OutcomeJournal.Counted takePending(long position) {
+        OutcomeJournal.Counted found = null;
+        for (Iterator<OutcomeJournal.Counted> it = pending.values().iterator(); it.hasNext(); ) {
+            OutcomeJournal.Counted c = it.next();
+            if (c.position() > position) {
+                break;
+            }
+            if (c.position() == position) {
+                found = c;
+            }
+            it.remove();
+        }
+        return found;
+    }
+
+    /** A count ahead of its entry (the primary's), kept (also in the journal) until the entry is handed over. */
+    private void keepPending(OutcomeJournal.Counted c) {
+        if (pending.putIfAbsent(c.position(), c) != null) {
+            return;
+        }
+        if (pending.size() > MAX_PENDING) { // entries whose append failed are never handed over
+            Iterator<Long> oldest = pending.keySet().iterator();
+            oldest.next();
+            oldest.remove();
+        }
+        if (journal != null) {
+            journal.append(c, this::counts);
+        }
+    }
+
+    /** The counts the journal must keep: those of the requests remembered now, and those ahead of their entries. */
+    private synchronized List<OutcomeJournal.Counted> counts() {
+        List<OutcomeJournal.Counted> kept = new ArrayList<>(pending.values());
+        for (Unit u : statements.values()) {
+            if (u.count >= 0) {
+                kept.add(new OutcomeJournal.Counted(u.position, u.count, u.keys));
+            }
+        }
+        return kept;
     }
 
     /** The write at {@code position} failed on every backend: nothing of it was applied. */
     private void failed(long position) {
-        String session = awaitingCount.remove(position);
-        Last known = session == null ? null : last.get(session);
-        if (known != null && known.position == position && !known.several) {
-            last.remove(session);
+        Unit unit = statements.get(position);
+        if (unit != null) {
+            unit.failed = true;
         }
     }
 
@@ -113,17 +237,52 @@ final class RequestOutcomes {
                     + retentionNanos / 1_000_000 + " ms)");
         }
         Last known = last.get(session);
-        if (known == null || known.number < number) {
+        if (known == null && snapshotAt != 0 && System.nanoTime() - ageMillis * 1_000_000 - snapshotAt < 0) {
+            return new Unknown("this member learnt the log from a snapshot since the request was sent: the entries"
+                    + " before it are not known here");
+        }
+        if (known == null || known.id.number() < number) {
             return new NotApplied();
         }
-        if (known.number > number) {
-            return new Unknown("a later request of that connection (" + known.number + ") was logged");
+        if (known.id.number() > number) {
+            return new Unknown("a later request of that connection (" + known.id.number() + ") was logged");
         }
-        if (known.several) {
-            return new Unknown("it logged several units (a batch run element by element), any of which may be"
-                    + " applied or not");
+        try {
+            return known.id.several() ? elements(known) : single(known);
+        } catch (SQLException e) {
+            LOG.warn("The generated keys of request {} cannot be answered: {}", known.id, e.getMessage());
+            return new Unknown("its generated keys cannot be read back: " + e.getMessage());
         }
-        return new Applied(known.count);
+    }
+
+    private static RequestOutcome single(Last known) throws SQLException {
+        if (known.units.size() > 1) {
+            return new Unknown("it logged several units, any of which may be applied or not");
+        }
+        Unit unit = known.units.get(0);
+        if (unit.failed) {
+            return new NotApplied();
+        }
+        return new Applied(unit.count, unit.keys == null ? null : RememberedKeys.toResult(unit.keys));
+    }
+
+    /** A batch run element by element: each logged element's count, the failed ones {@code EXECUTE_FAILED}. */
+    private static RequestOutcome elements(Last known) throws SQLException {
+        long[] counts = new long[known.units.size()];
+        BatchOutcome.Keys keys = known.id.wantsKeys() ? new BatchOutcome.Keys() : null;
+        boolean keysKept = true;
+        for (int i = 0; i < counts.length; i++) {
+            Unit u = known.units.get(i);
+            counts[i] = u.failed ? Statement.EXECUTE_FAILED : u.count < 0 ? Statement.SUCCESS_NO_INFO : u.count;
+            if (keys != null && !u.failed) {
+                if (u.keys == null) {
+                    keysKept = false;
+                } else {
+                    keys.add(RememberedKeys.toResult(u.keys));
+                }
+            }
+        }
+        return new BatchApplied(counts, keys == null || !keysKept ? null : keys.result());
     }
 
     private void expire(long now) {
@@ -132,7 +291,7 @@ final class RequestOutcomes {
             if (now - oldest.loggedAt < retentionNanos) {
                 return;
             }
-            awaitingCount.remove(oldest.position);
+            oldest.units.forEach(u -> statements.remove(u.position));
             it.remove();
         }
     }

@@ -58,11 +58,17 @@ public final class StatementRunner {
     }
 
     private static PreparedStatement unbound(Connection c, String sql, Request r) throws SQLException {
-        if (!r.wantsKeys()) {
+        return prepareWithKeys(c, sql, r.keyColumns());
+    }
+
+    /** {@code sql} prepared to return the keys {@code keyColumns} (null: none; empty: the driver's choice). */
+    public static PreparedStatement prepareWithKeys(Connection c, String sql, java.util.List<String> keyColumns)
+            throws SQLException {
+        if (keyColumns == null) {
             return c.prepareStatement(sql);
         }
-        return r.keyColumns().isEmpty() ? c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
-                : c.prepareStatement(sql, r.keyColumns().toArray(new String[0]));
+        return keyColumns.isEmpty() ? c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
+                : c.prepareStatement(sql, keyColumns.toArray(new String[0]));
     }
 
     /**

@@ -41,8 +41,8 @@ public final class DurableLogWriter implements LogWriter {
     }
 
     @Override
-    public void counted(long position, long count) {
-        log.counted(position, count);
+    public void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
+        log.counted(position, count, keys);
     }
 
     @Override

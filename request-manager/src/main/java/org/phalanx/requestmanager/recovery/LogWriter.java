@@ -28,7 +28,7 @@ public interface LogWriter {
     void failed(long failedPosition, String user);
 
     /** The update count the auto-commit statement at that position had ({@link org.phalanx.recoverylog.RecoveryLog#counted}). */
-    default void counted(long position, long count) {
+    default void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
     }
 
     /** Waits until everything handed to the log so far is durable or refused. */

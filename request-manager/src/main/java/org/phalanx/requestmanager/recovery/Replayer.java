@@ -15,9 +15,11 @@ import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.ParameterBinder;
 import org.phalanx.requestmanager.backend.SessionSettings;
+import org.phalanx.requestmanager.exec.StatementRunner;
 
 /**
  * Applies the recovery log to one backend, as the live system applied it: auto-commit
@@ -188,14 +190,23 @@ public final class Replayer implements AutoCloseable {
                 s.execute(sql);
             }
         }
-        try (PreparedStatement ps = c.prepareStatement(statements.get(statements.size() - 1))) {
+        // the keys its client asked for, as the primary's execution asked: what the client's retry is answered
+        RequestId id = e.kind() == LogEntry.Kind.STATEMENT ? RequestId.parse(e.requestId()) : null;
+        List<String> keyColumns = id == null ? null : id.keyColumns();
+        try (PreparedStatement ps = StatementRunner.prepareWithKeys(c, statements.get(statements.size() - 1), keyColumns)) {
             ParameterBinder.bindAll(ps, LoggedValues.fromLog(e.params()));
             ps.execute();
             if (e.kind() == LogEntry.Kind.STATEMENT) {
-                log.counted(e.position(), Math.max(ps.getUpdateCount(), 0)); // what the client's retry is answered
+                log.counted(e.position(), Math.max(ps.getUpdateCount(), 0), keyColumns == null ? null : keys(ps));
             }
         }
         return null;
+    }
+
+    private static org.phalanx.recoverylog.GeneratedKeys keys(PreparedStatement ps) throws SQLException {
+        try (java.sql.ResultSet rs = ps.getGeneratedKeys()) {
+            return rs == null ? null : RememberedKeys.of(StatementRunner.copy(rs));
+        }
     }
 
     /**

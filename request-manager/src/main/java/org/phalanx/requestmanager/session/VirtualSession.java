@@ -120,6 +120,10 @@ final class VirtualSession implements Session {
     @Override
     public synchronized Result execute(Request r) throws SQLException {
         checkOpen();
+        RequestId id = state.requestId();
+        if (id != null && r.wantsKeys() && !id.wantsKeys()) {
+            state.requestId(id.withKeys(r.keyColumns())); // logged with it: every member remembers the keys
+        }
         long start = System.nanoTime();
         boolean answeredFromCache = false;
         boolean failed = true;

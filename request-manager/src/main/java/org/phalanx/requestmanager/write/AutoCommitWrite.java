@@ -27,10 +27,20 @@ final class AutoCommitWrite {
     private AutoCommitWrite() {
     }
 
-    /** @param agreement what the backends must agree on before committing, or null */
+    /** Told what the write did on a backend, before that backend commits it. */
+    @FunctionalInterface
+    interface Executed {
+        void ran(WriteOutcome outcome) throws SQLException;
+    }
+
+    /**
+     * @param agreement what the backends must agree on before committing, or null
+     * @param executed  told the outcome before the commit (a group member keeps its count: a crash
+     *                  after the commit must not lose it), or null
+     */
     static WriteOutcome run(Backend b, String user, SessionSettings settings, List<String> statements, Request r, long position,
                             CompletableFuture<?> durable, AppliedRecords applied, long lockTimeoutMillis,
-                            Agreement agreement) throws Exception {
+                            Agreement agreement, Executed executed) throws Exception {
         long deadline = System.currentTimeMillis() + lockTimeoutMillis;
         long pause = 5;
         while (true) {
@@ -40,6 +50,9 @@ final class AutoCommitWrite {
                     WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r);
                     if (agreement != null) {
                         agreement.commitIfAgreed(b, outcome);
+                    }
+                    if (executed != null) {
+                        executed.ran(outcome);
                     }
                     return outcome;
                 };

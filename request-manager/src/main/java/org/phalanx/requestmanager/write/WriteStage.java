@@ -37,6 +37,7 @@ import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.recovery.LoggedSettings;
 import org.phalanx.requestmanager.recovery.LoggedValues;
+import org.phalanx.requestmanager.recovery.RememberedKeys;
 import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
@@ -159,6 +160,10 @@ public final class WriteStage {
             Backend runHere = implicit && agreed == null ? runsOnClientThread(chosen) : null;
             BackendTask<?>[] leftToMe = new BackendTask<?>[1];
             Thread me = Thread.currentThread(); // a write ordering delivering elsewhere (later) runs nothing here
+            // the count (and keys) kept for the client's retry as each backend runs it, before it commits; with
+            // engines to agree, or keys the controller chose, only once answered (below)
+            AutoCommitWrite.Executed counting = agreed != null || keyPlan != null ? null : o -> p.log().counted(
+                    logPosition[0], count.applyAsLong(o), r.wantsKeys() ? RememberedKeys.of(o.keys()) : null);
             try {
                 p.scheduler().order(position -> {
                     logPosition[0] = position;
@@ -179,7 +184,7 @@ public final class WriteStage {
                         List<String> statements = p.statements().forBackend(b, statement, ddl);
                         Callable<WriteOutcome> work = implicit
                                 ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, sent, position, durable, p.applied(),
-                                        p.scheduler().lockTimeoutMillis(), agreed)
+                                        p.scheduler().lockTimeoutMillis(), agreed, counting)
                                 : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
                         // held in memory while queued: Java text takes two bytes a character
                         boolean mine = b == runHere && Thread.currentThread() == me;
@@ -245,14 +250,15 @@ public final class WriteStage {
                 throw e;
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
+            Result result = keyPlan != null && r.wantsKeys()
+                    ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]))
+                    : outcome.toResult();
             if (implicit) {
                 TransactionControl.acknowledged(futures, access); // a transaction's writes become visible at its commit
-                p.log().counted(logPosition[0], count.applyAsLong(outcome));
+                p.log().counted(logPosition[0], count.applyAsLong(outcome), r.wantsKeys()
+                        && result instanceof Result.UpdateCount u ? RememberedKeys.of(u.generatedKeys()) : null);
             }
-            if (keyPlan != null && r.wantsKeys()) {
-                return new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]));
-            }
-            return outcome.toResult();
+            return result;
         } catch (SQLTransactionRollbackException e) {
             if (t != null) {
                 transactions.rollbackQuietly(s);

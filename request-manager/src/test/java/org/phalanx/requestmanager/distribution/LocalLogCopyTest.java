@@ -36,7 +36,7 @@ class LocalLogCopyTest {
             }
             assertEquals(List.of(Set.of("c2-db1", "c2-db2"), Set.of("c2-db1"), Set.of()), sentTo,
                     "another member's entry goes to all of ours; our own as sent; a replayed one is not copied twice");
-            copy.local().counted(1, 1);
+            copy.local().counted(1, 1, null);
             assertEquals(new RequestOutcome.Applied(1), outcomes.outcome("s", 1, 10), "counts reach the outcomes");
         }
     }

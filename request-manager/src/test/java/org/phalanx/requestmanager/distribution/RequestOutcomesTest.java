@@ -1,15 +1,23 @@
 package org.phalanx.requestmanager.distribution;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.recoverylog.GeneratedKeys;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.api.RequestOutcome;
+import org.phalanx.requestmanager.api.Result;
 
 class RequestOutcomesTest {
     private final RequestOutcomes outcomes = new RequestOutcomes(Duration.ofMinutes(1));
@@ -23,7 +31,7 @@ class RequestOutcomesTest {
     void aLoggedStatementIsAppliedWithTheCountItHadOnceCounted() {
         outcomes.logged(statement(1, "a:1"));
         assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("a", 1, 100));
-        outcomes.counted(1, 3);
+        outcomes.counted(1, 3, null);
         assertEquals(new RequestOutcome.Applied(3), outcomes.outcome("a", 1, 100));
     }
 
@@ -51,22 +59,141 @@ class RequestOutcomesTest {
     }
 
     @Test
-    void aRequestWithSeveralUnitsHasNoAnswer() {
-        outcomes.logged(statement(1, new RequestId("a", 1, true).toString()));
-        assertInstanceOf(RequestOutcome.Unknown.class, outcomes.outcome("a", 1, 100));
+    void aStatementLoggingSeveralUnitsThoughNotMarkedSoHasNoAnswer() {
         outcomes.logged(statement(2, "b:1"));
-        outcomes.logged(statement(3, "b:1")); // a second unit of the same request, though not marked so
+        outcomes.logged(statement(3, "b:1"));
         assertInstanceOf(RequestOutcome.Unknown.class, outcomes.outcome("b", 1, 100));
-        // failing one of them does not make the whole request unapplied
-        outcomes.logged(LogEntry.failed(4, 3, "u"));
-        assertInstanceOf(RequestOutcome.Unknown.class, outcomes.outcome("b", 1, 100));
+    }
+
+    @Test
+    void aBatchRunElementByElementIsAnsweredWithEachLoggedElementsCount() {
+        String batch = new RequestId("a", 1, true).toString();
+        outcomes.logged(statement(1, batch));
+        outcomes.logged(statement(2, batch));
+        outcomes.logged(statement(3, batch));
+        outcomes.counted(1, 1, null);
+        outcomes.counted(3, 2, null);
+        outcomes.logged(LogEntry.failed(4, 2, "u")); // the second element failed on every backend
+        assertEquals(new RequestOutcome.BatchApplied(new long[] {1, Statement.EXECUTE_FAILED, 2}, null),
+                outcomes.outcome("a", 1, 100));
+    }
+
+    @Test
+    void aBatchCutShortAnswersTheElementsTheLogHolds() {
+        String batch = new RequestId("a", 1, true).toString();
+        outcomes.logged(statement(1, batch));
+        outcomes.counted(1, 1, null);
+        outcomes.logged(statement(2, batch)); // its controller died here: never counted where it ran
+        assertEquals(new RequestOutcome.BatchApplied(new long[] {1, Statement.SUCCESS_NO_INFO}, null),
+                outcomes.outcome("a", 1, 100));
+    }
+
+    @Test
+    void theKeysAStatementGeneratedAreAnsweredWithItsCount() throws Exception {
+        outcomes.logged(statement(1, new RequestId("a", 1, false, List.of()).toString()));
+        outcomes.counted(1, 2, keys(41, 42));
+        RequestOutcome.Applied applied = (RequestOutcome.Applied) outcomes.outcome("a", 1, 100);
+        assertEquals(2, applied.count());
+        assertEquals(List.of(41L, 42L), column(applied.generatedKeys()));
+        assertEquals("id", applied.generatedKeys().metaData().getColumnLabel(1));
+    }
+
+    @Test
+    void aBatchsKeysAreEveryElementsInOrderUnlessOneWasNotKept() throws Exception {
+        String batch = new RequestId("a", 1, true, List.of("id")).toString();
+        outcomes.logged(statement(1, batch));
+        outcomes.logged(statement(2, batch));
+        outcomes.counted(1, 1, keys(7));
+        outcomes.counted(2, 1, keys(8));
+        RequestOutcome.BatchApplied applied = (RequestOutcome.BatchApplied) outcomes.outcome("a", 1, 100);
+        assertEquals(List.of(7L, 8L), column(applied.generatedKeys()));
+
+        outcomes.logged(statement(3, new RequestId("a", 2, true, List.of("id")).toString()));
+        outcomes.logged(statement(4, new RequestId("a", 2, true, List.of("id")).toString()));
+        outcomes.counted(3, 1, keys(9));
+        outcomes.counted(4, 1, null); // more keys than remembered
+        applied = (RequestOutcome.BatchApplied) outcomes.outcome("a", 2, 100);
+        assertArrayEquals(new long[] {1, 1}, applied.counts());
+        assertNull(applied.generatedKeys(), "some keys not kept: none answered, rather than some");
+    }
+
+    @Test
+    void countsAndKeysOutliveARestartThroughTheJournal(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("request-outcomes");
+        LogEntry keyed = statement(1, new RequestId("a", 1, false, List.of()).toString());
+        LogEntry batchElement = statement(2, new RequestId("b", 5, true).toString());
+        try (OutcomeJournal journal = new OutcomeJournal(file)) {
+            RequestOutcomes before = new RequestOutcomes(Duration.ofMinutes(1), journal);
+            before.logged(keyed);
+            before.logged(batchElement);
+            before.counted(1, 1, keys(100));
+            before.counted(2, 3, null);
+        }
+        // restarted: the copy's replay hands the entries over again, the backends do not apply them again
+        try (OutcomeJournal journal = new OutcomeJournal(file)) {
+            RequestOutcomes after = new RequestOutcomes(Duration.ofMinutes(1), journal);
+            after.logged(keyed);
+            after.logged(batchElement);
+            RequestOutcome.Applied applied = (RequestOutcome.Applied) after.outcome("a", 1, 100);
+            assertEquals(1, applied.count());
+            assertEquals(List.of(100L), column(applied.generatedKeys()));
+            assertEquals(new RequestOutcome.BatchApplied(new long[] {3}, null), after.outcome("b", 5, 100));
+        }
+        // without the journal (as before it existed) the count was lost with the process
+        RequestOutcomes memoryOnly = new RequestOutcomes(Duration.ofMinutes(1));
+        memoryOnly.logged(keyed);
+        assertEquals(new RequestOutcome.Applied(-1), memoryOnly.outcome("a", 1, 100));
+    }
+
+    @Test
+    void thePrimarysCountBeforeItsEntryIsHandedOverIsKeptForIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("request-outcomes");
+        try (OutcomeJournal journal = new OutcomeJournal(file)) {
+            RequestOutcomes primary = new RequestOutcomes(Duration.ofMinutes(1), journal);
+            primary.logged(statement(1, "a:1"));
+            primary.counted(2, 4, keys(9)); // run on a backend before the group's log committed it
+            primary.logged(statement(2, new RequestId("b", 1, false, List.of()).toString()));
+            assertEquals(4, ((RequestOutcome.Applied) primary.outcome("b", 1, 100)).count());
+            primary.counted(3, 1, null); // then killed after its backend committed, before the entry was handed over
+        }
+        try (OutcomeJournal journal = new OutcomeJournal(file)) {
+            RequestOutcomes restarted = new RequestOutcomes(Duration.ofMinutes(1), journal);
+            restarted.logged(statement(2, new RequestId("b", 1, false, List.of()).toString()));
+            restarted.logged(statement(3, "c:1"));
+            assertEquals(List.of(9L), column(((RequestOutcome.Applied) restarted.outcome("b", 1, 100)).generatedKeys()));
+            assertEquals(new RequestOutcome.Applied(1), restarted.outcome("c", 1, 100));
+        }
+    }
+
+    @Test
+    void afterASnapshotARequestSentBeforeItAndNotKnownHasNoAnswer() {
+        outcomes.replacedBySnapshot(10, List.of(statement(11, "a:1"), statement(12, "b:1")));
+        outcomes.logged(statement(12, "b:1")); // the copy's replay after the snapshot: seen already, once
+        assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("b", 1, 100));
+        assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("a", 1, 100));
+        assertEquals(new RequestOutcome.NotApplied(), outcomes.outcome("a", 2, 100), "after a:1 in the log: not logged");
+        // c's request may have been logged before position 10: compacted away, unknown here
+        assertInstanceOf(RequestOutcome.Unknown.class, outcomes.outcome("c", 1, 10_000));
+        assertEquals(new RequestOutcome.NotApplied(), outcomes.outcome("c", 1, 0), "sent after the snapshot");
+    }
+
+    private static GeneratedKeys keys(long... values) {
+        List<List<Object>> rows = new java.util.ArrayList<>();
+        for (long v : values) {
+            rows.add(List.of(v));
+        }
+        return new GeneratedKeys(List.of(new GeneratedKeys.Column("id", Types.BIGINT, "INTEGER")), rows);
+    }
+
+    private static List<Object> column(Result.Cached keys) {
+        return keys.rows().stream().map(r -> r[0]).toList();
     }
 
     @Test
     void aLaterRequestReplacesTheEarlierAndAnOlderQuestionHasNoAnswer() {
         outcomes.logged(statement(1, "a:1"));
         outcomes.logged(statement(2, "a:4"));
-        outcomes.counted(1, 1); // too late for request 1: forgotten
+        outcomes.counted(1, 1, null); // too late for request 1: forgotten
         assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("a", 4, 100));
         assertInstanceOf(RequestOutcome.Unknown.class, outcomes.outcome("a", 1, 100));
     }
@@ -81,6 +208,11 @@ class RequestOutcomesTest {
     void requestIdsReadBackAsWritten() {
         assertEquals(new RequestId("s", 3, false), RequestId.parse("s:3"));
         assertEquals(new RequestId("s", 3, true), RequestId.parse(new RequestId("s", 3, false).asSeveral().toString()));
+        RequestId named = new RequestId("s", 3, true, List.of("id", "odd:name,x"));
+        assertEquals(named, RequestId.parse(named.toString()), named.toString());
+        assertEquals(new RequestId("s", 3, false, List.of()), RequestId.parse("s:3:keys"));
+        assertEquals(null, RequestId.parse("s:3:keys=%zz"));
+        assertEquals(null, RequestId.parse("s:3:other"));
         assertEquals(null, RequestId.parse("garbage"));
         assertEquals(null, RequestId.parse("s:x"));
         assertEquals(null, RequestId.parse(null));
