@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.phalanx.engine.SqlState;
 
 /**
@@ -35,6 +37,12 @@ import org.phalanx.engine.SqlState;
  * wait-for graph (edges from a waiting transaction to every holder blocking it, shared holders
  * included, so two readers upgrading the same table are a cycle), or that waits longer than the
  * timeout, is refused with SQLState 40001 and its caller rolls it back everywhere.
+ *
+ * <p>A waiting transaction is woken only when one of the transactions that blocked it when it
+ * last looked releases its locks or stops waiting: nothing else can unblock it (a transaction that
+ * starts holding something it conflicts with only adds to its wait). Waking every waiter at each
+ * release instead made dozens of threads run, one after the other, to find themselves still
+ * blocked: under contention that cost more controller CPU than the requests themselves.
  */
 public final class LockManager {
     public static final String ALL = "*";
@@ -52,14 +60,21 @@ public final class LockManager {
     private final Map<String, Holders> holders = new HashMap<>();
     /** Per transaction, the resources it holds in either mode (what releaseAll gives back). */
     private final Map<Long, Set<String>> held = new HashMap<>();
+    /** A waiting transaction: what it asks for, who blocked it when it last looked, and how to wake it. */
+    private record Waiter(Access access, Set<Long> blockers, Condition wakeUp) {
+    }
+
+    /** Guards everything here; each waiter has its own condition. */
+    private final ReentrantLock lock = new ReentrantLock();
     /** Waiting transaction to what it waits for (the wait-for graph's edges go to its blockers). */
-    private final Map<Long, Access> waiting = new HashMap<>();
+    private final Map<Long, Waiter> waiting = new HashMap<>();
 
     /** Blocks until the transaction holds everything; what it already holds counts (a shared lock may upgrade). */
-    public synchronized void acquire(long tx, Access access, long timeoutMillis)
+    public void acquire(long tx, Access access, long timeoutMillis)
             throws SQLTransactionRollbackException, InterruptedException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
         boolean waited = false;
+        lock.lock();
         try {
             while (true) {
                 Set<Long> blockers = blockers(tx, access);
@@ -73,7 +88,7 @@ public final class LockManager {
                             "transaction rolled back to break a deadlock between transactions",
                             SqlState.SERIALIZATION_FAILURE.code());
                 }
-                long remaining = (deadline - System.nanoTime()) / 1_000_000L;
+                long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     throw new SQLTransactionRollbackException("transaction rolled back: waited more than "
                             + timeoutMillis + " ms for a conflicting transaction to finish (wanted "
@@ -82,10 +97,11 @@ public final class LockManager {
                             + names(held.getOrDefault(blockers.iterator().next(), Set.of())) + ")",
                             SqlState.SERIALIZATION_FAILURE.code());
                 }
-                waiting.put(tx, access);
+                Waiter me = new Waiter(access, blockers, lock.newCondition());
+                waiting.put(tx, me);
                 waited = true;
                 try {
-                    wait(remaining);
+                    me.wakeUp().awaitNanos(remaining);
                 } finally {
                     waiting.remove(tx);
                 }
@@ -93,7 +109,17 @@ public final class LockManager {
             grant(tx, access);
         } finally {
             if (waited) {
-                notifyAll(); // it no longer waits: readers queued behind it may go on
+                wakeWaitersBlockedBy(tx); // it no longer waits: readers queued behind it may go on
+            }
+            lock.unlock();
+        }
+    }
+
+    /** Wakes the waiters that {@code tx} blocked when they last looked: only a change of it can let them go on. */
+    private void wakeWaitersBlockedBy(long tx) {
+        for (Waiter w : waiting.values()) {
+            if (w.blockers().contains(tx)) {
+                w.wakeUp().signal();
             }
         }
     }
@@ -125,30 +151,45 @@ public final class LockManager {
     }
 
     /** Releases everything the transaction holds. */
-    public synchronized void releaseAll(long tx) {
-        Set<String> mine = held.remove(tx);
-        if (mine != null) {
-            for (String r : mine) {
-                Holders h = holders.get(r);
-                if (Long.valueOf(tx).equals(h.exclusive)) {
-                    h.exclusive = null;
+    public void releaseAll(long tx) {
+        lock.lock();
+        try {
+            Set<String> mine = held.remove(tx);
+            if (mine != null) {
+                for (String r : mine) {
+                    Holders h = holders.get(r);
+                    if (Long.valueOf(tx).equals(h.exclusive)) {
+                        h.exclusive = null;
+                    }
+                    h.shared.remove(tx);
+                    if (h.isFree()) {
+                        holders.remove(r);
+                    }
                 }
-                h.shared.remove(tx);
-                if (h.isFree()) {
-                    holders.remove(r);
-                }
+                wakeWaitersBlockedBy(tx);
             }
-            notifyAll();
+        } finally {
+            lock.unlock();
         }
     }
 
-    public synchronized boolean holdsAny(long tx) {
-        return held.containsKey(tx);
+    public boolean holdsAny(long tx) {
+        lock.lock();
+        try {
+            return held.containsKey(tx);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Whether the transaction is waiting for a lock now (management, and tests that need a waiter). */
-    public synchronized boolean isWaiting(long tx) {
-        return waiting.containsKey(tx);
+    public boolean isWaiting(long tx) {
+        lock.lock();
+        try {
+            return waiting.containsKey(tx);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Other transactions holding something that conflicts with {@code access}, and older ones it must queue behind. */
@@ -160,7 +201,7 @@ public final class LockManager {
         }
         for (Map.Entry<String, Holders> e : holders.entrySet()) {
             Holders h = e.getValue();
-            if (writesAny(access, Set.of(e.getKey()))) {
+            if (overlapsAny(access.writes(), e.getKey())) {
                 addOther(result, h.exclusive, tx);
                 for (Long reader : h.shared) {
                     addOther(result, reader, tx);
@@ -185,8 +226,8 @@ public final class LockManager {
      * it, came back ahead of that New-Order every time was a livelock).
      */
     private void waitingWriters(String r, long tx, Set<Long> result) {
-        for (Map.Entry<Long, Access> w : waiting.entrySet()) {
-            if (w.getKey() < tx && overlapsAny(w.getValue().writes(), r)) {
+        for (Map.Entry<Long, Waiter> w : waiting.entrySet()) {
+            if (w.getKey() < tx && overlapsAny(w.getValue().access().writes(), r)) {
                 result.add(w.getKey());
             }
         }
@@ -198,8 +239,8 @@ public final class LockManager {
      * newcomer could take a lock an older transaction was about to get, again and again.
      */
     private void olderWaiters(long tx, Access access, Set<Long> result) {
-        for (Map.Entry<Long, Access> w : waiting.entrySet()) {
-            Access theirs = w.getValue();
+        for (Map.Entry<Long, Waiter> w : waiting.entrySet()) {
+            Access theirs = w.getValue().access();
             if (w.getKey() < tx && (writesAny(access, theirs.reads()) || writesAny(access, theirs.writes())
                     || writesAny(theirs, access.reads()))) {
                 result.add(w.getKey());
@@ -244,9 +285,9 @@ public final class LockManager {
             if (!seen.add(t)) {
                 continue;
             }
-            Access wanted = waiting.get(t);
+            Waiter wanted = waiting.get(t);
             if (wanted != null) {
-                todo.addAll(blockers(t, wanted));
+                todo.addAll(blockers(t, wanted.access()));
             }
         }
         return false;
