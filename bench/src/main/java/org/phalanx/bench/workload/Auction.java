@@ -371,43 +371,16 @@ public final class Auction implements Workload {
                 }
             }
 
-            /** Runs {@code work} as one transaction, again when it is refused with 40001 (as on a database's serializable level). */
-            private void inTransaction(SqlWork work) throws SQLException {
+            /** Runs {@code work} as one transaction, again when it is refused with 40001. */
+            private void inTransaction(RetriedTransaction.Work work) throws SQLException {
                 c.setAutoCommit(false);
                 try {
-                    while (true) {
-                        try {
-                            work.run();
-                            c.commit();
-                            return;
-                        } catch (SQLException e) {
-                            rollbackAfter(e);
-                            if (!"40001".equals(e.getSQLState())) {
-                                throw e;
-                            }
-                            refusals.incrementAndGet();
-                        } catch (RuntimeException e) {
-                            rollbackAfter(e);
-                            throw e;
-                        }
-                    }
+                    RetriedTransaction.run(c, work, refusals);
                 } finally {
                     c.setAutoCommit(true);
-                }
-            }
-
-            private void rollbackAfter(Exception e) {
-                try {
-                    c.rollback();
-                } catch (SQLException suppressed) {
-                    e.addSuppressed(suppressed);
                 }
             }
         };
     }
 
-    @FunctionalInterface
-    private interface SqlWork {
-        void run() throws SQLException;
-    }
 }

@@ -480,27 +480,7 @@ public final class Bookstore implements Workload {
                 c.setReadOnly(readOnly); // between transactions, as JDBC applications declare a read-only one
             }
             c.setAutoCommit(false);
-            while (true) {
-                try {
-                    run(interaction);
-                    c.commit();
-                    return;
-                } catch (SQLException e) {
-                    rollbackAfter(e);
-                    if (!"40001".equals(e.getSQLState())) {
-                        throw e;
-                    }
-                    refusals.incrementAndGet();
-                }
-            }
-        }
-
-        private void rollbackAfter(Exception e) {
-            try {
-                c.rollback();
-            } catch (SQLException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            RetriedTransaction.run(c, () -> run(interaction), refusals);
         }
 
         /** The interactions that write nothing (Best Sellers with a work table writes it). */
@@ -673,7 +653,7 @@ public final class Bookstore implements Workload {
                 placeOrder();
                 c.commit();
             } catch (SQLException | RuntimeException e) {
-                rollbackAfter(e);
+                RetriedTransaction.rollbackAfter(c, e);
                 throw e;
             } finally {
                 c.setAutoCommit(true);
