@@ -30,6 +30,8 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.ReplicationLevel;
 
 /**
  * One controller's part in a distributed virtual database: primary-backup on the group's
@@ -95,8 +97,15 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      *                      when an operator asks)
      * @param sqlDialect    the SQL dialect the group's statements are written in, translated for backends of
      *                      other engines (null: that of the backends)
+     * @param replication   how this member's own backends share the tables (RAIDb-1, SingleDB: each holds
+     *                      every table; RAIDb-2, RAIDb-0: by {@code placement}, see {@link PartialPlacement})
+     * @param placement     this member's CREATE TABLE placement rules (partial replication only)
      */
-    public record Settings(Duration appendTimeout, boolean minorityReads, long compactAfter, Engine sqlDialect) {
+    public record Settings(Duration appendTimeout, boolean minorityReads, long compactAfter, Engine sqlDialect,
+                           ReplicationLevel replication, List<PlacementRule> placement) {
+        public Settings {
+            placement = List.copyOf(placement);
+        }
     }
 
     private final String virtualDatabase;
@@ -110,6 +119,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     /** Counts the times this member stopped following: a sync mark appended before the last one does not count. */
     private volatile long followings;
     private CompletableFuture<byte[]> syncing = CompletableFuture.completedFuture(null);
+    /** Whether this member's backends each hold only some tables (RAIDb-2, RAIDb-0): it then neither dumps nor restores. */
+    private final boolean partial;
+    /** Why a partial member could not learn its placement from its copy at start, or null. */
+    private String placementUnknown;
     /** Null on a witness. */
     private final LocalLogCopy copy;
     /** Null on a witness. */
@@ -160,14 +173,39 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.sqlDialect = settings.sqlDialect();
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
-        this.copy = local == null ? null : new LocalLogCopy(local,
-                backendConfigs.stream().map(BackendConfig::name).collect(Collectors.toSet()), outcomes);
+        this.partial = settings.replication().isPartial();
+        this.copy = local == null ? null : new LocalLogCopy(local, placement(virtualDatabase, config.self(),
+                backendConfigs, local, settings), outcomes);
+        if (copy != null && partial && placementUnknown != null) {
+            copy.damaged("member " + config.self() + " does not know where its tables are: " + placementUnknown);
+        }
         this.dumps = local == null ? null
                 : new MemberDumps(copy.local(), config.logDir().resolve("dumps"), config.groupName() + "-" + config.self());
         this.starter = starter;
         this.onPrimaryChange = onPrimaryChange;
         this.watcher = new Thread(this::watch, "phalanx-group-" + virtualDatabase);
         watcher.setDaemon(true);
+    }
+
+    /**
+     * Which of this member's backends each entry of the group's log applies to: all of them, or under
+     * partial replication those its placement says, learned again from its copy of the log at a start.
+     */
+    private EntryPlacement placement(String virtualDatabase, String self, List<BackendConfig> backendConfigs,
+                                     RecoveryLog local, Settings settings) {
+        if (!settings.replication().isPartial()) {
+            return EntryPlacement.everywhere(backendConfigs.stream().map(BackendConfig::name)
+                    .collect(Collectors.toSet()));
+        }
+        PartialPlacement placement = new PartialPlacement(backendConfigs, settings.replication(), settings.placement());
+        try {
+            placement.learn(local);
+            LOG.info("virtual database {}: {} replicates partially ({}): its copy of the group's log places its"
+                    + " tables, up to position {}", virtualDatabase, self, settings.replication(), local.lastPosition());
+        } catch (SQLException e) {
+            placementUnknown = e.getMessage();
+        }
+        return placement;
     }
 
     /**
@@ -190,8 +228,9 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
                 onPrimaryChange, settings);
         member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
         if (member.copy != null) {
+            // no backend of a partial member holds every table: none makes a dump of the whole database
             member.compaction = new LogCompaction(virtualDatabase, config, member.log, member.copy, member.dumps,
-                    settings.compactAfter(), member.watcher);
+                    member.partial ? 0 : settings.compactAfter(), member.watcher);
         }
         member.watcher.start();
         LOG.info("virtual database {}: {} joined group {} ({})", virtualDatabase, config.self(), config.groupName(),
@@ -304,6 +343,14 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return; // its copy holds all of it
         }
         if (handed < snapshot.from()) {
+            if (partial) {
+                // restoring would put every table on every backend, against this member's placement
+                copy.damaged("member " + config.self() + " replicates partially and cannot restore the group's dump"
+                        + " (the log after position " + snapshot.from() + "; its copy ends at position " + handed
+                        + "): bring it back before the others compact past it, or rebuild it as a member replicating"
+                        + " fully");
+                return;
+            }
             if (snapshot.dump() == null) {
                 copy.damaged("the group's snapshot carries the log after position " + snapshot.from()
                         + " without a dump, and this member's copy ends at position " + handed);
@@ -477,7 +524,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private Following<P> newFollowing(MemberDumps.Dump restore) {
         holders.markHeldElsewhere(copy.local());
         return new Following<>(virtualDatabase, config.self(), holders.usable(), copy.local(), restore, starter,
-                onPrimaryChange, sqlDialect);
+                onPrimaryChange, sqlDialect, copy::lastSchemaChange);
     }
 
     /** Appends a sync mark (one at a time; none while no leader can commit it). */
@@ -555,6 +602,11 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (compaction == null) {
             throw new SQLException("controller " + config.self() + " is a witness of group " + config.groupName()
                     + ": it keeps no dump, and its log is not compacted", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        if (partial) {
+            throw new SQLException("controller " + config.self() + " replicates partially in group " + config.groupName()
+                    + ": none of its backends holds every table, so it makes no dump of the whole database, and its"
+                    + " log is not compacted (compact another member's)", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         return compaction.request(wait);
     }

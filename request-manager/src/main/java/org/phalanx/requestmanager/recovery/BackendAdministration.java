@@ -217,6 +217,16 @@ public final class BackendAdministration {
         }
     }
 
+    /**
+     * Learns again which enabled backend holds which table: a group follower's readers, whose
+     * backends the log's replay changes under them (a table created there after they started).
+     */
+    public void relearnSchema() throws SQLException {
+        for (Backend b : backends.enabled()) {
+            SchemaLearner.learn(b, schema, new ArrayList<>());
+        }
+    }
+
     private boolean appliesTo(Backend b, LogEntry e) {
         if (!partial) {
             return true;
