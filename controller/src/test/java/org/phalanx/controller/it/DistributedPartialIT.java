@@ -1,0 +1,271 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.phalanx.controller.it.Sql.one;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.testkit.db.SqliteFiles;
+
+/**
+ * Partial replication inside a group (docs/distribution.md, Partial replication in a group): c1
+ * RAIDb-2 over three SQLite backends (each table on two), c2 RAIDb-1 over two, c3 RAIDb-2 with
+ * another placement. Under the bank load, with tables created while it runs, the primary (c1,
+ * partial) is killed (-9) and restarted, then a follower. Afterwards every backend holding a table
+ * holds it identical to every other holder on every member, each member holds each table on the
+ * backends its own rules say and on no other, and a follower's read-only session reads a table
+ * created while it was serving.
+ */
+class DistributedPartialIT {
+    private static final int CLIENTS = 8;
+    private static final Pattern TABLES = Pattern.compile("acc|transfers|notes|t_\\d+");
+
+    /** Where a member's rules may put a table: {@code count} of {@code backends} (first matching rule). */
+    private record Rule(Pattern table, Set<String> backends, int count) {
+    }
+
+    private static final List<List<Rule>> RULES = List.of(
+            List.of(new Rule(Pattern.compile("acc"), Set.of("db1", "db2"), 2),
+                    new Rule(Pattern.compile("transfers"), Set.of("db2", "db3"), 2),
+                    new Rule(Pattern.compile(".*"), Set.of("db1", "db2", "db3"), 2)),
+            List.of(new Rule(Pattern.compile(".*"), Set.of("db1", "db2"), 2)),
+            List.of(new Rule(Pattern.compile("acc|notes"), Set.of("db2", "db3"), 2),
+                    new Rule(Pattern.compile("transfers"), Set.of("db1"), 1),
+                    new Rule(Pattern.compile(".*"), Set.of("db1", "db2", "db3"), 2)));
+
+    @TempDir
+    Path dir;
+    private ControllerGroup group;
+    private final AtomicBoolean stop = new AtomicBoolean();
+    /** Rows of the tables created while the bank runs, acknowledged: "t_3:2". */
+    private final Set<String> rows = ConcurrentHashMap.newKeySet();
+    private final List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
+
+    @AfterEach
+    void stopGroup() {
+        if (group != null) {
+            group.close();
+        }
+    }
+
+    private SqliteFiles files(int member) {
+        return new SqliteFiles(dir.resolve("c" + (member + 1)),
+                member == 1 ? new String[] {"db1", "db2"} : new String[] {"db1", "db2", "db3"});
+    }
+
+    @Test
+    void eachMemberPlacesTablesByItsOwnRulesAndEveryHolderEndsIdentical() throws Exception {
+        List<List<String>> urls = new ArrayList<>();
+        for (int m = 0; m < 3; m++) {
+            SqliteFiles f = files(m);
+            urls.add(f.names().stream().map(f::url).toList());
+        }
+        group = new ControllerGroup(dir, 2, urls, false, false, false);
+        group.requestManager(0, """
+                <requestManager replication="RAIDb-2" waitPolicy="all">
+                    <createTable pattern="acc" policy="backends" backends="c1-db1 c1-db2"/>
+                    <createTable pattern="transfers" policy="backends" backends="c1-db2 c1-db3"/>
+                    <createTable policy="round-robin" count="2"/>
+                  </requestManager>""");
+        group.requestManager(2, """
+                <requestManager replication="RAIDb-2" waitPolicy="all">
+                    <createTable pattern="acc|notes" policy="backends" backends="c3-db2 c3-db3"/>
+                    <createTable pattern="transfers" policy="backends" backends="c3-db1"/>
+                    <createTable policy="random" count="2"/>
+                  </requestManager>""");
+        group.startAll();
+        makePrimary(0);
+        GroupBank.create(group.url());
+        GroupBank bank = new GroupBank(group.url(), CLIENTS);
+        Thread creator = new Thread(this::createTables, "table-creator");
+        bank.start();
+        creator.start();
+        try {
+            group.killAndRestartPrimaryThenFollower(Duration.ofSeconds(3)); // c1, the partial primary, first
+        } finally {
+            stop.set(true);
+            creator.join(60_000);
+            bank.stop();
+        }
+        assertTrue(bank.acknowledged.size() > 50, "too few transfers went through: " + bank.summary());
+        assertEquals(List.of(), unexpected, "errors creating and filling tables" + group.outputs());
+        bank.check(group);
+        String lastTable = checkCreatedRows();
+        assertFollowersRead(lastTable);
+        Map<String, Map<String, List<String>>> holders = awaitIdenticalHolders();
+        assertPlacedByEachMembersRules(holders);
+        System.out.println("distributed partial replication: " + bank.summary() + "; " + rows.size()
+                + " rows in tables created while running; holders " + holders);
+    }
+
+    /** Hands the primary role on until c-{@code member} holds it, so that a partial member serves first. */
+    private void makePrimary(int member) throws Exception {
+        for (int round = 0; round < 10; round++) {
+            int primary = group.primary(60);
+            assertTrue(primary >= 0, "no primary was elected" + group.outputs());
+            if (primary == member) {
+                return;
+            }
+            try (ControllerJmx jmx = group.jmx(primary)) {
+                jmx.stepDown();
+            }
+            Thread.sleep(1_000); // the next claim: not the member that resigned
+        }
+        throw new AssertionError(group.name(member) + " never became primary" + group.outputs());
+    }
+
+    /** Creates a table every 700 ms through the group, with five rows, while the bank runs. */
+    private void createTables() {
+        for (int n = 1; !stop.get(); n++) {
+            String table = "t_" + n;
+            try (Connection c = DriverManager.getConnection(group.url()); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE IF NOT EXISTS " + table + " (id INTEGER PRIMARY KEY, v INTEGER)");
+                for (int k = 1; k <= 5; k++) {
+                    s.executeUpdate("INSERT INTO " + table + " VALUES (" + k + ", " + k * n + ")");
+                    rows.add(table + ":" + k);
+                }
+            } catch (SQLException e) {
+                String state = e.getSQLState() == null ? "" : e.getSQLState();
+                if (!state.startsWith("08") && !state.startsWith("40")) { // a failover, which the bank also sees
+                    unexpected.add(table + ": " + state + " " + e.getMessage());
+                }
+            }
+            try {
+                Thread.sleep(700);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Every acknowledged row of the tables created while running is there; returns the last such table. */
+    private String checkCreatedRows() throws SQLException {
+        Map<String, Set<Long>> expected = new TreeMap<>();
+        for (String row : rows) {
+            String[] parts = row.split(":");
+            expected.computeIfAbsent(parts[0], t -> new TreeSet<>()).add(Long.parseLong(parts[1]));
+        }
+        assertTrue(expected.size() >= 5, "too few tables created while running: " + expected.keySet());
+        String last = null;
+        try (Connection c = DriverManager.getConnection(group.url()); Statement s = c.createStatement()) {
+            for (Map.Entry<String, Set<Long>> t : expected.entrySet()) {
+                Set<Long> present = new TreeSet<>();
+                try (ResultSet rs = s.executeQuery("SELECT id FROM " + t.getKey())) {
+                    while (rs.next()) {
+                        present.add(rs.getLong(1));
+                    }
+                }
+                assertTrue(present.containsAll(t.getValue()), t.getKey() + ": acknowledged rows " + t.getValue()
+                        + ", present " + present);
+                if (last == null || Integer.parseInt(t.getKey().substring(2)) > Integer.parseInt(last.substring(2))) {
+                    last = t.getKey();
+                }
+            }
+        }
+        return last;
+    }
+
+    /** Each follower's read-only session (current reads) finds a table created while it served, where it placed it. */
+    private void assertFollowersRead(String table) throws Exception {
+        int primary = group.primary(30);
+        long rowsThere;
+        try (Connection c = DriverManager.getConnection(group.url())) {
+            rowsThere = one(c, "SELECT COUNT(*) FROM " + table);
+        }
+        for (int m = 0; m < group.size(); m++) {
+            if (m == primary) {
+                continue;
+            }
+            try (Connection c = DriverManager.getConnection(group.url(m,
+                    "readOnly=true&followerReads=current&failoverTimeout=30000"))) {
+                assertEquals(rowsThere, one(c, "SELECT COUNT(*) FROM " + table), group.name(m) + " reads " + table);
+                assertEquals(GroupBank.ACCOUNTS * GroupBank.BALANCE, one(c, "SELECT SUM(bal) FROM acc"),
+                        group.name(m) + " reads the accounts");
+            }
+        }
+    }
+
+    /**
+     * Once the followers have caught up: per table, per member, the backends holding it; every holder
+     * of a table on every member holds the same rows (ordered checksums).
+     */
+    private Map<String, Map<String, List<String>>> awaitIdenticalHolders() throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String differences = "";
+        while (System.nanoTime() < end) {
+            Map<String, Map<String, List<String>>> holders = new TreeMap<>();
+            Map<String, Set<String>> checksums = new TreeMap<>();
+            for (int m = 0; m < group.size(); m++) {
+                SqliteFiles f = files(m);
+                for (String b : f.names()) {
+                    for (String table : tables(f, b)) {
+                        holders.computeIfAbsent(table, t -> new TreeMap<>())
+                                .computeIfAbsent(group.name(m), x -> new ArrayList<>()).add(b);
+                        checksums.computeIfAbsent(table, t -> new TreeSet<>()).add(f.checksum(b, table, "id"));
+                    }
+                }
+            }
+            differences = "";
+            for (Map.Entry<String, Set<String>> c : checksums.entrySet()) {
+                if (c.getValue().size() != 1) {
+                    differences += "\n" + c.getKey() + " held by " + holders.get(c.getKey()) + ": " + c.getValue();
+                }
+            }
+            if (differences.isEmpty()) {
+                return holders;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("holders of a table differ:" + differences + group.outputs());
+    }
+
+    /** Each member holds each table (none left nowhere) exactly where its first matching rule allows. */
+    private void assertPlacedByEachMembersRules(Map<String, Map<String, List<String>>> holders) {
+        assertTrue(holders.keySet().containsAll(List.of("acc", "transfers", "notes")), holders.keySet().toString());
+        for (Map.Entry<String, Map<String, List<String>>> t : holders.entrySet()) {
+            for (int m = 0; m < group.size(); m++) {
+                List<String> on = t.getValue().getOrDefault(group.name(m), List.of());
+                Rule rule = RULES.get(m).stream().filter(r -> r.table().matcher(t.getKey()).matches()).findFirst()
+                        .orElseThrow();
+                assertFalse(on.isEmpty(), group.name(m) + " holds " + t.getKey() + " nowhere: " + t.getValue());
+                assertTrue(rule.backends().containsAll(on) && on.size() == rule.count(), group.name(m) + " holds "
+                        + t.getKey() + " on " + on + ", its rules say " + rule.count() + " of " + rule.backends());
+            }
+        }
+    }
+
+    /** The workload's tables a backend file holds. */
+    private static List<String> tables(SqliteFiles f, String backend) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Connection c = f.direct(backend); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+            while (rs.next()) {
+                if (TABLES.matcher(rs.getString(1)).matches()) {
+                    names.add(rs.getString(1));
+                }
+            }
+        }
+        return names;
+    }
+}
