@@ -2,6 +2,7 @@ package org.phalanx.controller.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
 
@@ -26,6 +27,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.engine.Engine;
+import org.phalanx.requestmanager.recovery.AppliedPositions;
 import org.phalanx.testkit.db.SqliteFiles;
 
 /**
@@ -117,6 +120,56 @@ class DistributedPartialIT {
         assertPlacedByEachMembersRules(holders);
         System.out.println("distributed partial replication: " + bank.summary() + "; " + rows.size()
                 + " rows in tables created while running; holders " + holders);
+    }
+
+    @Test
+    void aMemberReplicatingFullyDoesNotTakeOverThoseOfAPartialMember() throws Exception {
+        List<List<String>> urls = new ArrayList<>();
+        SqliteFiles c1 = new SqliteFiles(dir.resolve("c1"), "db1", "db2");
+        urls.add(c1.names().stream().map(c1::url).toList());
+        group = new ControllerGroup(dir, 2, urls, false, false, false);
+        group.requestManager(0, """
+                <requestManager replication="RAIDb-2" waitPolicy="all">
+                    <createTable pattern="acc" policy="backends" backends="c1-db1"/>
+                    <createTable policy="backends" backends="c1-db2"/>
+                  </requestManager>""");
+        group.declareStandby(1, 0);
+        group.startAll();
+        makePrimary(1);
+        GroupBank.create(group.url());
+        awaitAppliedAndFloorsRaised(c1);
+        group.kill(0);
+        try (ControllerJmx jmx = group.jmx(1)) {
+            String refused = "";
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            do { // until the group's view has excluded the killed c1 (about a second)
+                Thread.sleep(500);
+                refused = ControllerJmx.messages(assertThrows(Exception.class, () -> jmx.takeOverBackends("c1")));
+            } while (refused.contains("is connected to group") && System.nanoTime() < end);
+            assertTrue(refused.contains("took only []"), refused);
+        }
+        String said = group.process(1).output();
+        assertTrue(said.contains("backend c1-db1 lacks tables the others hold (notes, transfers): its owner replicated"
+                + " partially"), group.outputs());
+        assertTrue(said.contains("backend c1-db2 lacks tables the others hold (acc)"), group.outputs());
+    }
+
+    /** c1 (a follower) has applied the accounts, and raised its backends' floors past every unit: nothing to replay. */
+    private void awaitAppliedAndFloorsRaised(SqliteFiles c1) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end) {
+            try (Connection db1 = c1.direct("db1"); Connection db2 = c1.direct("db2")) {
+                if (tables(c1, "db1").contains("acc") && one(db1, "SELECT COUNT(*) FROM acc") == GroupBank.ACCOUNTS
+                        && AppliedPositions.read(db1, Engine.SQLITE).above().isEmpty()
+                        && AppliedPositions.read(db2, Engine.SQLITE).above().isEmpty()) {
+                    return;
+                }
+            } catch (SQLException notYet) {
+                // the records are created with the first catch-up
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("c1 did not catch up" + group.outputs());
     }
 
     /** Hands the primary role on until c-{@code member} holds it, so that a partial member serves first. */
