@@ -42,19 +42,21 @@ import org.phalanx.testkit.db.SqliteFiles;
  */
 class DistributedPartialIT {
     private static final int CLIENTS = 8;
-    private static final Pattern TABLES = Pattern.compile("acc|transfers|notes|t_\\d+");
+    private static final Pattern TABLES = Pattern.compile("acc|transfers|notes|t_\\d+|late_1");
 
     /** Where a member's rules may put a table: {@code count} of {@code backends} (first matching rule). */
     private record Rule(Pattern table, Set<String> backends, int count) {
     }
 
     private static final List<List<Rule>> RULES = List.of(
-            List.of(new Rule(Pattern.compile("acc"), Set.of("db1", "db2"), 2),
-                    new Rule(Pattern.compile("transfers"), Set.of("db2", "db3"), 2),
+            List.of(new Rule(Pattern.compile("acc"), Set.of("db2", "db3"), 2),
+                    new Rule(Pattern.compile("transfers"), Set.of("db1", "db2"), 2),
+                    new Rule(Pattern.compile("late_.*"), Set.of("db1"), 1),
                     new Rule(Pattern.compile(".*"), Set.of("db1", "db2", "db3"), 2)),
             List.of(new Rule(Pattern.compile(".*"), Set.of("db1", "db2"), 2)),
             List.of(new Rule(Pattern.compile("acc|notes"), Set.of("db2", "db3"), 2),
                     new Rule(Pattern.compile("transfers"), Set.of("db1"), 1),
+                    new Rule(Pattern.compile("late_.*"), Set.of("db1"), 1),
                     new Rule(Pattern.compile(".*"), Set.of("db1", "db2", "db3"), 2)));
 
     @TempDir
@@ -87,14 +89,16 @@ class DistributedPartialIT {
         group = new ControllerGroup(dir, 2, urls, false, false, false);
         group.requestManager(0, """
                 <requestManager replication="RAIDb-2" waitPolicy="all">
-                    <createTable pattern="acc" policy="backends" backends="c1-db1 c1-db2"/>
-                    <createTable pattern="transfers" policy="backends" backends="c1-db2 c1-db3"/>
+                    <createTable pattern="acc" policy="backends" backends="c1-db2 c1-db3"/>
+                    <createTable pattern="transfers" policy="backends" backends="c1-db1 c1-db2"/>
+                    <createTable pattern="late_.*" policy="backends" backends="c1-db1"/>
                     <createTable policy="round-robin" count="2"/>
                   </requestManager>""");
         group.requestManager(2, """
                 <requestManager replication="RAIDb-2" waitPolicy="all">
                     <createTable pattern="acc|notes" policy="backends" backends="c3-db2 c3-db3"/>
                     <createTable pattern="transfers" policy="backends" backends="c3-db1"/>
+                    <createTable pattern="late_.*" policy="backends" backends="c3-db1"/>
                     <createTable policy="random" count="2"/>
                   </requestManager>""");
         group.startAll();
@@ -239,13 +243,21 @@ class DistributedPartialIT {
         return last;
     }
 
-    /** Each follower's read-only session (current reads) finds a table created while it served, where it placed it. */
+    /**
+     * Each follower's read-only session (current reads) finds a table created while it served; one
+     * replicating partially also knows where it placed a table created after its readers started:
+     * a join with a table on other backends of it is refused (0A000, saying where each is), as on
+     * its primary, rather than sent to backends that lack one of them.
+     */
     private void assertFollowersRead(String table) throws Exception {
         int primary = group.primary(30);
         long rowsThere;
-        try (Connection c = DriverManager.getConnection(group.url())) {
+        try (Connection c = DriverManager.getConnection(group.url()); Statement s = c.createStatement()) {
             rowsThere = one(c, "SELECT COUNT(*) FROM " + table);
+            s.executeUpdate("CREATE TABLE late_1 (id INTEGER PRIMARY KEY, v INTEGER)");
+            s.executeUpdate("INSERT INTO late_1 VALUES (1, 1), (2, 2), (3, 3)");
         }
+        int partialFollowers = 0;
         for (int m = 0; m < group.size(); m++) {
             if (m == primary) {
                 continue;
@@ -255,8 +267,20 @@ class DistributedPartialIT {
                 assertEquals(rowsThere, one(c, "SELECT COUNT(*) FROM " + table), group.name(m) + " reads " + table);
                 assertEquals(GroupBank.ACCOUNTS * GroupBank.BALANCE, one(c, "SELECT SUM(bal) FROM acc"),
                         group.name(m) + " reads the accounts");
+                assertEquals(3, one(c, "SELECT COUNT(*) FROM late_1"), group.name(m) + " reads late_1");
+                if (m != 1) {
+                    partialFollowers++;
+                    SQLException refused = assertThrows(SQLException.class,
+                            () -> one(c, "SELECT COUNT(*) FROM late_1 l JOIN acc a ON a.id = l.id"));
+                    String name = group.name(m);
+                    assertEquals("0A000", refused.getSQLState(), name + ": " + refused.getMessage());
+                    assertTrue(refused.getMessage().contains("late_1 is on " + name + "-db1")
+                            && refused.getMessage().contains("acc is on " + name + "-db2, " + name + "-db3"),
+                            refused.getMessage());
+                }
             }
         }
+        assertTrue(partialFollowers > 0, "c1 and c3 cannot both be primary");
     }
 
     /**

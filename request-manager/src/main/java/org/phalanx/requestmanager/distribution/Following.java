@@ -48,7 +48,7 @@ final class Following<P extends PrimaryDatabase> {
     /** Position of the last change of which backend holds which table (partial replication; -1: none). */
     private final LongSupplier lastSchemaChange;
     /** The log position up to which the readers know which backend holds which table. */
-    private long readersLearnedAt;
+    private volatile long readersLearnedAt;
 
     /**
      * @param backendConfigs the backends this member holds now
@@ -172,7 +172,9 @@ final class Following<P extends PrimaryDatabase> {
      * {@code deadline} (System.nanoTime) passes first or this follower stops.
      */
     void awaitCaughtUp(long position, long deadline, Runnable hurry) throws SQLException {
-        while (catchUp == null || catchUp.caughtUpTo() < position) {
+        // and, under partial replication, the readers know where the tables created up to there are
+        while (catchUp == null || catchUp.caughtUpTo() < position
+                || readersLearnedAt < Math.min(lastSchemaChange.getAsLong(), position)) {
             if (readers == null || System.nanoTime() - deadline > 0) {
                 throw new SQLException("controller " + self + " could not bring its backends to the group's log"
                         + " position " + position + " in time: read on another member, or on the primary",
