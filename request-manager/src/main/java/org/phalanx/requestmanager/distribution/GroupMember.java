@@ -121,8 +121,6 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private CompletableFuture<byte[]> syncing = CompletableFuture.completedFuture(null);
     /** Whether this member's backends each hold only some tables (RAIDb-2, RAIDb-0): it then neither dumps nor restores. */
     private final boolean partial;
-    /** Why a partial member could not learn its placement from its copy at start, or null. */
-    private String placementUnknown;
     /** Null on a witness. */
     private final LocalLogCopy copy;
     /** Null on a witness. */
@@ -174,10 +172,12 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.config = config;
         this.backendConfigs = List.copyOf(backendConfigs);
         this.partial = settings.replication().isPartial();
-        this.copy = local == null ? null : new LocalLogCopy(local, placement(virtualDatabase, config.self(),
-                backendConfigs, local, settings), outcomes);
-        if (copy != null && partial && placementUnknown != null) {
-            copy.damaged("member " + config.self() + " does not know where its tables are: " + placementUnknown);
+        EntryPlacement placement = partial ? new PartialPlacement(backendConfigs, settings.replication(),
+                settings.placement()) : EntryPlacement.everywhere(backendConfigs.stream().map(BackendConfig::name)
+                .collect(Collectors.toSet()));
+        this.copy = local == null ? null : new LocalLogCopy(local, placement, outcomes);
+        if (copy != null && placement instanceof PartialPlacement learning) {
+            learnPlacement(learning);
         }
         this.dumps = local == null ? null
                 : new MemberDumps(copy.local(), config.logDir().resolve("dumps"), config.groupName() + "-" + config.self());
@@ -188,24 +188,18 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     }
 
     /**
-     * Which of this member's backends each entry of the group's log applies to: all of them, or under
-     * partial replication those its placement says, learned again from its copy of the log at a start.
+     * Under partial replication, where this member's tables are, learned again at a start from its
+     * copy of the log (each entry names where it went); a member that cannot learn it copies nothing
+     * more, neither follows nor claims (its copy is damaged, logged).
      */
-    private EntryPlacement placement(String virtualDatabase, String self, List<BackendConfig> backendConfigs,
-                                     RecoveryLog local, Settings settings) {
-        if (!settings.replication().isPartial()) {
-            return EntryPlacement.everywhere(backendConfigs.stream().map(BackendConfig::name)
-                    .collect(Collectors.toSet()));
-        }
-        PartialPlacement placement = new PartialPlacement(backendConfigs, settings.replication(), settings.placement());
+    private void learnPlacement(PartialPlacement placement) {
         try {
-            placement.learn(local);
-            LOG.info("virtual database {}: {} replicates partially ({}): its copy of the group's log places its"
-                    + " tables, up to position {}", virtualDatabase, self, settings.replication(), local.lastPosition());
+            placement.learn(copy.local());
+            LOG.info("virtual database {}: {} replicates partially: its copy of the group's log places its tables,"
+                    + " up to position {}", virtualDatabase, config.self(), copy.local().lastPosition());
         } catch (SQLException e) {
-            placementUnknown = e.getMessage();
+            copy.damaged("member " + config.self() + " does not know where its tables are: " + e.getMessage());
         }
-        return placement;
     }
 
     /**

@@ -8,6 +8,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.recoverylog.RecoveryLogException;
 
 /**
  * This controller's copy of the group's recovery-log entries: each committed entry, in log order,
@@ -59,17 +60,24 @@ final class LocalLogCopy {
      */
     void hand(LogEntry entry, boolean appendedHere) {
         outcomes.logged(entry); // also on a replay after a restart: the client may ask about it still
-        if (entry.position() <= handed || damage != null) {
+        if (entry.position() <= handed) {
             return; // a replay after a restart: the copy has it
         }
         long position = entry.position();
-        LogEntry placed;
-        try {
-            placed = placement.placed(entry, appendedHere);
-        } catch (SQLException | RuntimeException e) {
-            damaged("log position " + position + " cannot be applied to this member's backends by its placement ("
-                    + e.getMessage() + "); the group's statements must be ones every member's placement can apply"
-                    + " (docs/distribution.md, Partial replication in a group)");
+        LogEntry placed = null;
+        if (damage == null) {
+            try {
+                placed = placement.placed(entry, appendedHere);
+            } catch (SQLException | RuntimeException e) {
+                damaged("log position " + position + " cannot be applied to this member's backends by its placement ("
+                        + e.getMessage() + "); the group's statements must be ones every member's placement can"
+                        + " apply (docs/distribution.md, Partial replication in a group)");
+            }
+        }
+        if (placed == null) {
+            if (appendedHere) { // the primary's backends must not commit what its copy lacks
+                own.put(position, CompletableFuture.failedFuture(new RecoveryLogException(damage)));
+            }
             return;
         }
         handed = position;

@@ -94,6 +94,9 @@ class PartialPlacementTest {
             copy.hand(statement(4, "CREATE TABLE transfers (id INTEGER)"), false);
             copy.hand(statement(5, "INSERT INTO transfers SELECT id FROM acc"), false); // no backend holds both
             copy.hand(statement(6, "INSERT INTO t_1 VALUES (1)"), false);
+            copy.hand(LogEntry.statement(7, "u", "INSERT INTO t_1 VALUES (2)", List.of(), Set.of("db1")), true);
+            assertTrue(copy.durable(7).isCompletedExceptionally(), "as primary, its backends must not commit what its"
+                    + " damaged copy lacks");
             assertTrue(copy.settle() || copy.damage() != null);
             assertTrue(copy.damage() != null && copy.damage().contains("log position 5 cannot be applied"),
                     String.valueOf(copy.damage()));
