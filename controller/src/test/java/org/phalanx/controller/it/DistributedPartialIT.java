@@ -35,10 +35,11 @@ import org.phalanx.testkit.db.SqliteFiles;
  * Partial replication inside a group (docs/distribution.md, Partial replication in a group): c1
  * RAIDb-2 over three SQLite backends (each table on two), c2 RAIDb-1 over two, c3 RAIDb-2 with
  * another placement. Under the bank load, with tables created while it runs, the primary (c1,
- * partial) is killed (-9) and restarted, then a follower. Afterwards every backend holding a table
- * holds it identical to every other holder on every member, each member holds each table on the
- * backends its own rules say and on no other, and a follower's read-only session reads a table
- * created while it was serving.
+ * partial) is killed (-9) and restarted, then a follower; then c3 (partial) is made primary.
+ * Afterwards every backend holding a table holds it identical to every other holder on every
+ * member, each member holds each table on the backends its own rules say and on no other, and a
+ * follower's read-only session reads a table created while it was serving. Also: a member
+ * replicating fully does not take over the backends of one replicating partially.
  */
 class DistributedPartialIT {
     private static final int CLIENTS = 8;
@@ -110,6 +111,8 @@ class DistributedPartialIT {
         creator.start();
         try {
             group.killAndRestartPrimaryThenFollower(Duration.ofSeconds(3)); // c1, the partial primary, first
+            makePrimary(2); // c3, partial too, starts serving from what it applied as a follower
+            Thread.sleep(3_000);
         } finally {
             stop.set(true);
             creator.join(60_000);
@@ -176,20 +179,27 @@ class DistributedPartialIT {
         throw new AssertionError("c1 did not catch up" + group.outputs());
     }
 
-    /** Hands the primary role on until c-{@code member} holds it, so that a partial member serves first. */
+    /**
+     * Hands the primary role to c-{@code member}: the third member is killed (-9), the primary steps
+     * down (a member that resigned is the others' last choice), then the third is restarted.
+     */
     private void makePrimary(int member) throws Exception {
-        for (int round = 0; round < 10; round++) {
-            int primary = group.primary(60);
-            assertTrue(primary >= 0, "no primary was elected" + group.outputs());
-            if (primary == member) {
-                return;
-            }
-            try (ControllerJmx jmx = group.jmx(primary)) {
-                jmx.stepDown();
-            }
-            Thread.sleep(1_000); // the next claim: not the member that resigned
+        int primary = group.primary(60);
+        assertTrue(primary >= 0, "no primary was elected" + group.outputs());
+        if (primary == member) {
+            return;
         }
-        throw new AssertionError(group.name(member) + " never became primary" + group.outputs());
+        int third = 3 - primary - member;
+        group.kill(third);
+        try (ControllerJmx jmx = group.jmx(primary)) {
+            jmx.stepDown();
+        }
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (group.primary(30) != member) {
+            assertTrue(System.nanoTime() < end, group.name(member) + " did not become primary" + group.outputs());
+            Thread.sleep(200);
+        }
+        group.start(third);
     }
 
     /** Creates a table every 700 ms through the group, with five rows, while the bank runs. */

@@ -68,6 +68,17 @@ class PartialPlacementTest {
     }
 
     @Test
+    void partitioningPutsEachNewTableOnOneBackendInTurn() throws SQLException {
+        List<BackendConfig> own = List.of(BackendConfig.builder("db1", "jdbc:sqlite:db1.db").build(),
+                BackendConfig.builder("db2", "jdbc:sqlite:db2.db").build());
+        PartialPlacement p = new PartialPlacement(own, ReplicationLevel.RAIDB_0, List.of());
+        assertEquals(Set.of("db1"), where(p, statement(1, "CREATE TABLE a (id INTEGER)")));
+        assertEquals(Set.of("db2"), where(p, statement(2, "CREATE TABLE b (id INTEGER)")));
+        assertEquals(Set.of("db1"), where(p, statement(3, "CREATE TABLE c (id INTEGER)")));
+        assertEquals(Set.of("db2"), where(p, statement(4, "INSERT INTO b VALUES (1)")));
+    }
+
+    @Test
     void ddlRolledBackOrFailedEverywhereIsUndoneAndAStatementItCannotApplyIsRefused() throws SQLException {
         PartialPlacement p = placement();
         where(p, statement(1, "CREATE TABLE acc (id INTEGER)"));
