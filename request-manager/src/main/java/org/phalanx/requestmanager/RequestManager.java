@@ -31,8 +31,6 @@ import org.phalanx.requestmanager.cache.CacheStage;
 import org.phalanx.requestmanager.cache.ResultCache;
 import org.phalanx.requestmanager.cache.ResultCacheStage;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.PlacementRule;
-import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.distribution.PrimaryDatabase;
@@ -101,7 +99,7 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         }
         SchemaView schema = new SchemaView();
         Routing routing = config.replication().isPartial()
-                ? new PartialReplication(schema, new Placement(config.placementRules(), defaultPlacement(config)))
+                ? new PartialReplication(schema, Placement.of(config.replication(), config.placementRules()))
                 : Routing.EVERYWHERE;
         if (statements.translates()) {
             routing = new DeclaredDialectReads(routing, config.sqlDialect());
@@ -161,13 +159,6 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
     /** A backend the request path took out of service because it failed. */
     private void backendFailed(Backend b) {
         admin.backendFailed(b);
-    }
-
-    /** Without a matching rule, RAIDb-2 puts a new table everywhere and RAIDb-0 on one backend in turn. */
-    private static PlacementRule defaultPlacement(RequestManagerConfig config) {
-        return config.replication() == ReplicationLevel.RAIDB_0
-                ? new PlacementRule(null, PlacementRule.Policy.ROUND_ROBIN, List.of(), 1, null)
-                : new PlacementRule(null, PlacementRule.Policy.ALL, List.of(), 0, null);
     }
 
     public String name() {
@@ -243,6 +234,11 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
     }
 
     /** The checkpoint a disabled backend can be replayed from, if any. */
+    @Override
+    public void relearnSchema() throws SQLException {
+        admin.relearnSchema();
+    }
+
     public Optional<Long> checkpointOf(String backendName) {
         return admin.checkpointOf(backendName);
     }

@@ -2,7 +2,7 @@ package org.phalanx.controller.config;
 
 import java.time.Duration;
 import java.util.Map;
-import org.phalanx.engine.Engine;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.distribution.GroupConfig;
 import org.phalanx.requestmanager.distribution.GroupMember;
 
@@ -25,9 +25,13 @@ public record DistributionConfig(GroupConfig group, Duration appendTimeout, bool
         standby = Map.copyOf(standby);
     }
 
-    /** @param sqlDialect the virtual database's declared SQL dialect (null: that of its backends) */
-    public GroupMember.Settings memberSettings(Engine sqlDialect) {
-        return new GroupMember.Settings(appendTimeout, minorityReads, compactAfter, sqlDialect);
+    /**
+     * @param requestManager the virtual database's request manager: its declared SQL dialect (null: that of its
+     *                       backends), its replication and placement rules
+     */
+    public GroupMember.Settings memberSettings(RequestManagerConfig requestManager) {
+        return new GroupMember.Settings(appendTimeout, minorityReads, compactAfter, requestManager.sqlDialect(),
+                requestManager.replication(), requestManager.placementRules());
     }
 
     public boolean witness() {

@@ -109,15 +109,37 @@ public final class VirtualDatabaseConfigReader {
         }
         checkBackendsAndLog(distribution, backends, recoveryLog);
         if (distribution != null && replication.isPartial()) {
-            // a follower applies every entry to every backend of its own; placement per member is not built
-            problems.add(root.child("distribution").orElseThrow().location(), "a distributed virtual database"
-                    + " replicates every table on every backend of each member: use replication=\"RAIDb-1\" (or"
-                    + " SingleDB), not " + replication.name().replace("RAIDB_", "RAIDb-"));
+            partialMember(root.child("distribution").orElseThrow(), replication);
+            distribution = new DistributionConfig(distribution.group(), distribution.appendTimeout(),
+                    distribution.minorityReads(), 0, distribution.standby());
         }
         VerificationSchedule verification = root.child("verification").map(e -> verification(e, recoveryLog)).orElse(null);
         problems.throwIfAny();
         return new VirtualDatabaseConfig(root.required("name"), file, users, backends, requestManager, recoveryLog,
                 distribution, verification);
+    }
+
+    /**
+     * A member replicating partially places each table on some of its backends by its own rules
+     * (docs/distribution.md, Partial replication in a group): none of its backends holds the whole
+     * database to dump, and another member's backends, placed by that member's rules, are not its to
+     * take over.
+     */
+    private void partialMember(XmlElement distribution, ReplicationLevel replication) {
+        String level = replicationText(replication);
+        for (XmlElement b : root.child("backends").orElseThrow().children("backend")) {
+            if (b.attribute("owner", null) != null) {
+                problems.add(b.location("owner"), "a member replicating partially (" + level + ") cannot take over"
+                        + " another member's backends: their tables are placed by that member's rules; declare"
+                        + " backends of other members only with replication=\"RAIDb-1\" or SingleDB");
+            }
+        }
+        String compactAfter = distribution.attribute("compactAfter", "0").trim();
+        if (!compactAfter.equals("0")) {
+            problems.add(distribution.location("compactAfter"), "a member replicating partially (" + level + ") does"
+                    + " not compact its log: none of its backends holds every table, so it makes no dump of the whole"
+                    + " database (leave compactAfter out)");
+        }
     }
 
     /**

@@ -177,7 +177,7 @@ public final class VirtualDatabase {
         GroupMember<RequestManager> member;
         try {
             member = GroupMember.start(config.name(), distribution.group(), config.backends(), distribution.standby(),
-                    local, distribution.memberSettings(config.requestManager().sqlDialect()), (groupLog, backends) -> {
+                    local, distribution.memberSettings(config.requestManager()), (groupLog, backends) -> {
                         // a follower's readers keep no log and no cache: the log's replay changes their backends
                         RequestManagerConfig rmConfig = groupLog == null
                                 ? config.requestManager().toBuilder().cache(null).build()

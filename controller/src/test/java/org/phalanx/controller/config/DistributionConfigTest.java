@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.distribution.GroupConfig;
+import org.phalanx.requestmanager.distribution.GroupMember;
 
 /** The {@code <distribution>} element: what it becomes, its defaults, and its refusals with their positions. */
 class DistributionConfigTest {
@@ -140,15 +142,55 @@ class DistributionConfigTest {
     }
 
     @Test
-    void aGroupReplicatesEveryTableOnEveryBackendOfEachMember() {
+    void aMemberMayReplicatePartiallyByItsOwnPlacementAndThenNeverCompacts() throws Exception {
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/><backend name=\"db2\" url=\"jdbc:sqlite:db2.db\"/>"
+                + "<backend name=\"db3\" url=\"jdbc:sqlite:db3.db\"/>", """
+                <requestManager replication="RAIDb-2">
+                  <createTable pattern="acc" policy="backends" backends="db1 db2"/>
+                  <createTable policy="round-robin" count="2"/>
+                </requestManager>
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        VirtualDatabaseConfig config = read();
+        GroupMember.Settings settings = config.distribution().memberSettings(config.requestManager());
+        assertEquals(ReplicationLevel.RAIDB_2, settings.replication());
+        assertEquals(2, settings.placement().size(), "the member's own placement rules");
+        assertEquals(List.of("db1", "db2"), settings.placement().get(0).backends());
+        assertEquals(0, config.distribution().compactAfter(), "no backend holds every table to dump");
+
         vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/><backend name=\"db2\" url=\"jdbc:sqlite:db2.db\"/>", """
+                <requestManager replication="RAIDb-0"/>
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        config = read();
+        assertEquals(ReplicationLevel.RAIDB_0, config.distribution().memberSettings(config.requestManager()).replication());
+    }
+
+    @Test
+    void aPartialMemberTakesOverNoBackendsOfOthersAndIsNotToldToCompact() {
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/><backend name=\"db2\" url=\"jdbc:sqlite:db2.db\"/>"
+                + "<backend name=\"c1-db1\" url=\"jdbc:sqlite:c1.db\" owner=\"c1\"/>", """
                 <requestManager replication="RAIDb-2"/>
                 <recoveryLog dir="log"/>
                 <distribution group="bank-group" member="c2">
                 %s</distribution>
                 """.formatted(MEMBERS));
         String problem = refusal();
-        assertTrue(problem.contains("use replication=\"RAIDb-1\"") && problem.contains("not RAIDb-2"), problem);
+        assertTrue(problem.contains("a member replicating partially (RAIDb-2) cannot take over another member's"
+                + " backends"), problem);
+
+        vdb("<backend name=\"db1\" url=\"jdbc:sqlite:db1.db\"/><backend name=\"db2\" url=\"jdbc:sqlite:db2.db\"/>", """
+                <requestManager replication="RAIDb-0"/>
+                <recoveryLog dir="log"/>
+                <distribution group="bank-group" member="c2" compactAfter="500">
+                %s</distribution>
+                """.formatted(MEMBERS));
+        problem = refusal();
+        assertTrue(problem.contains("(RAIDb-0) does not compact its log"), problem);
     }
 
     @Test

@@ -32,6 +32,8 @@ final class ControllerGroup implements AutoCloseable {
     private final int backendsPerMember;
     /** Per member, the members whose backends it also declares (standby, {@code owner="..."}). */
     private final List<List<Integer>> standbyOwners = new ArrayList<>();
+    /** Per member, its {@code <requestManager>} element (full replication unless a test says otherwise). */
+    private final List<String> requestManagers = new ArrayList<>();
     /** More attributes of every member's {@code <distribution>} element. */
     private String distributionAttributes = "";
     private ControllerProcess[] processes;
@@ -70,6 +72,7 @@ final class ControllerGroup implements AutoCloseable {
         }
         backendUrls.add(own);
         standbyOwners.add(new ArrayList<>());
+        requestManagers.add("<requestManager replication=\"RAIDb-1\" waitPolicy=\"all\"/>");
         names.add("c" + (names.size() + 1));
         clientPorts.add(Ports.free());
         groupPorts.add(Ports.free());
@@ -94,6 +97,12 @@ final class ControllerGroup implements AutoCloseable {
         for (int i = 0; i < names.size(); i++) {
             write(i);
         }
+    }
+
+    /** Member i's {@code <requestManager>} element, e.g. partial replication with its placement (before it starts). */
+    void requestManager(int i, String element) throws IOException {
+        requestManagers.set(i, element);
+        write(i);
     }
 
     /** Member i also declares the backends of member {@code owner}, to take them over (before they start). */
@@ -137,7 +146,7 @@ final class ControllerGroup implements AutoCloseable {
     private void write(int i) throws IOException {
         Path d = Files.createDirectories(folder(i));
         StringBuilder backends = new StringBuilder();
-        // each member names its backends its own way: a follower applies every entry to all of its own
+        // each member names its backends its own way: a follower applies each entry to those of its own its placement says
         backendElements(backends, i, "");
         for (int owner : standbyOwners.get(i)) {
             backendElements(backends, owner, " owner=\"" + names.get(owner) + "\"");
@@ -160,12 +169,12 @@ final class ControllerGroup implements AutoCloseable {
                   <users><user name="app" password="secret"/></users>
                   <backends>
                 %s  </backends>
-                  <requestManager replication="RAIDb-1" waitPolicy="all"/>
+                  %s
                 %s
                   <distribution group="bank-group" member="%s" logDir="group-log"%s>
                 %s  </distribution>
                 </virtualDatabase>
-                """.formatted(VDB, dialect, backends, witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
+                """.formatted(VDB, dialect, backends, requestManagers.get(i), witnesses.get(i) ? "" : "  <recoveryLog dir=\"log\"/>", names.get(i),
                 distributionAttributes, members));
         writeControllerXml(d, clientPorts.get(i), jmxPorts.get(i));
     }
@@ -231,6 +240,11 @@ final class ControllerGroup implements AutoCloseable {
         StringJoiner hosts = new StringJoiner(",");
         clientPorts.forEach(p -> hosts.add("127.0.0.1:" + p));
         return "jdbc:phalanx://" + hosts + "/" + VDB + "?user=app&password=secret";
+    }
+
+    /** A URL naming member i only, with more {@code options} (e.g. {@code readOnly=true}). */
+    String url(int i, String options) {
+        return "jdbc:phalanx://127.0.0.1:" + clientPorts.get(i) + "/" + VDB + "?user=app&password=secret&" + options;
     }
 
     /** The member serving sessions now, waiting up to {@code seconds} for one; -1 if none did. */

@@ -101,6 +101,15 @@ final class ControllerJmx implements AutoCloseable {
         return (CompositeData) server.getAttribute(vdb, "Group");
     }
 
+    /** Every message of an exception's chain: JMX wraps the controller's SQLException. */
+    static String messages(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            b.append(t.getMessage()).append(" / ");
+        }
+        return b.toString();
+    }
+
     void stepDown() throws Exception {
         server.invoke(vdb, "stepDown", null, null);
     }

@@ -38,8 +38,7 @@ class DistributedReadsIT {
     }
 
     private String direct(int member, String options) {
-        return "jdbc:phalanx://127.0.0.1:" + group.clientPort(member) + "/" + ControllerGroup.VDB
-                + "?user=app&password=secret&" + options;
+        return group.url(member, options);
     }
 
     /** Waits until the query answers {@code expected} there (a follower applies the log a moment later). */

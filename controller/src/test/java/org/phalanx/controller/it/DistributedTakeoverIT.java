@@ -63,7 +63,7 @@ class DistributedTakeoverIT {
             int other = 3 - holder;
             try (ControllerJmx jmx = group.jmx(holder)) {
                 Exception refused = assertThrows(Exception.class, () -> jmx.takeOverBackends(group.name(other)));
-                assertTrue(messages(refused).contains("is connected to group"), messages(refused));
+                assertTrue(ControllerJmx.messages(refused).contains("is connected to group"), ControllerJmx.messages(refused));
                 assertArrayEquals(new String[] {"c1-db1", "c1-db2"}, jmx.takeOverBackends("c1"));
                 assertEquals("ENABLED", backends(jmx.group()).get("c1-db1"), "taken into service on the primary");
             }
@@ -96,14 +96,6 @@ class DistributedTakeoverIT {
             states.put((String) r.get("key"), (String) r.get("value"));
         }
         return states;
-    }
-
-    private static String messages(Throwable e) {
-        StringBuilder b = new StringBuilder();
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            b.append(t.getMessage()).append(" / ");
-        }
-        return b.toString();
     }
 
     private void awaitOutput(int member, String text) throws Exception {

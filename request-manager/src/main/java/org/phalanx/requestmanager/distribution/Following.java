@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.Engine;
@@ -44,14 +45,20 @@ final class Following<P extends PrimaryDatabase> {
     private final boolean restored;
     private volatile P readers;
     private long readersRetryAt;
+    /** Position of the last change of which backend holds which table (partial replication; -1: none). */
+    private final LongSupplier lastSchemaChange;
+    /** The log position up to which the readers know which backend holds which table. */
+    private volatile long readersLearnedAt;
 
     /**
      * @param backendConfigs the backends this member holds now
      * @param restoreFrom    a dump to restore every backend from first (received in a snapshot), or null
      */
     Following(String virtualDatabase, String self, List<BackendConfig> backendConfigs, RecoveryLog local,
-              MemberDumps.Dump restoreFrom, GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd, Engine sqlDialect) {
+              MemberDumps.Dump restoreFrom, GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd, Engine sqlDialect,
+              LongSupplier lastSchemaChange) {
         this.virtualDatabase = virtualDatabase;
+        this.lastSchemaChange = lastSchemaChange;
         this.self = self;
         this.local = local;
         this.starter = starter;
@@ -117,6 +124,7 @@ final class Following<P extends PrimaryDatabase> {
             return;
         }
         catchUp.pass();
+        relearnSchema();
         if (noReads) {
             if (readers != null) {
                 LOG.warn("virtual database {}: {} stops serving read-only sessions: it sees less than a majority of"
@@ -128,6 +136,7 @@ final class Following<P extends PrimaryDatabase> {
         if (readers == null && !catchUp.followed().isEmpty() && catchUp.caughtUpTo() >= local.lastPosition()
                 && System.currentTimeMillis() >= readersRetryAt) {
             try {
+                readersLearnedAt = catchUp.caughtUpTo();
                 readers = starter.start(null, catchUp.followed().stream().map(Backend::config).toList());
                 LOG.info("virtual database {}: {} serves read-only sessions from its backends", virtualDatabase, self);
             } catch (SQLException | RuntimeException e) {
@@ -139,11 +148,33 @@ final class Following<P extends PrimaryDatabase> {
     }
 
     /**
+     * Under partial replication, once the backends hold a change of which backend holds which table
+     * (a table created, say), the readers learn it: else they would not know where to read it.
+     */
+    private void relearnSchema() {
+        long change = lastSchemaChange.getAsLong();
+        P reading = readers;
+        if (reading == null || change <= readersLearnedAt || catchUp.caughtUpTo() < change) {
+            return;
+        }
+        long at = catchUp.caughtUpTo();
+        try {
+            reading.relearnSchema();
+            readersLearnedAt = at;
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("virtual database {}: {} could not learn its backends' tables again for its readers (tried"
+                    + " again): {}", virtualDatabase, self, e.getMessage());
+        }
+    }
+
+    /**
      * Returns once the backends hold every committed unit up to {@code position}, or throws when
      * {@code deadline} (System.nanoTime) passes first or this follower stops.
      */
     void awaitCaughtUp(long position, long deadline, Runnable hurry) throws SQLException {
-        while (catchUp == null || catchUp.caughtUpTo() < position) {
+        // and, under partial replication, the readers know where the tables created up to there are
+        while (catchUp == null || catchUp.caughtUpTo() < position
+                || readersLearnedAt < Math.min(lastSchemaChange.getAsLong(), position)) {
             if (readers == null || System.nanoTime() - deadline > 0) {
                 throw new SQLException("controller " + self + " could not bring its backends to the group's log"
                         + " position " + position + " in time: read on another member, or on the primary",

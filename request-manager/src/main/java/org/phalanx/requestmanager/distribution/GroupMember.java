@@ -30,6 +30,8 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.ReplicationLevel;
 
 /**
  * One controller's part in a distributed virtual database: primary-backup on the group's
@@ -97,8 +99,15 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      *                      when an operator asks)
      * @param sqlDialect    the SQL dialect the group's statements are written in, translated for backends of
      *                      other engines (null: that of the backends)
+     * @param replication   how this member's own backends share the tables (RAIDb-1, SingleDB: each holds
+     *                      every table; RAIDb-2, RAIDb-0: by {@code placement}, see {@link PartialPlacement})
+     * @param placement     this member's CREATE TABLE placement rules (partial replication only)
      */
-    public record Settings(Duration appendTimeout, boolean minorityReads, long compactAfter, Engine sqlDialect) {
+    public record Settings(Duration appendTimeout, boolean minorityReads, long compactAfter, Engine sqlDialect,
+                           ReplicationLevel replication, List<PlacementRule> placement) {
+        public Settings {
+            placement = List.copyOf(placement);
+        }
     }
 
     private final String virtualDatabase;
@@ -112,6 +121,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     /** Counts the times this member stopped following: a sync mark appended before the last one does not count. */
     private volatile long followings;
     private CompletableFuture<byte[]> syncing = CompletableFuture.completedFuture(null);
+    /** Whether this member's backends each hold only some tables (RAIDb-2, RAIDb-0): it then neither dumps nor restores. */
+    private final boolean partial;
     /** Null on a witness. */
     private final LocalLogCopy copy;
     /** Null on a witness. */
@@ -165,14 +176,35 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.backendConfigs = List.copyOf(backendConfigs);
         this.outcomeJournal = local == null ? null : new OutcomeJournal(config.logDir().resolve("request-outcomes"));
         this.outcomes = new RequestOutcomes(OUTCOME_RETENTION, outcomeJournal);
-        this.copy = local == null ? null : new LocalLogCopy(local,
-                backendConfigs.stream().map(BackendConfig::name).collect(Collectors.toSet()), outcomes);
+        this.partial = settings.replication().isPartial();
+        EntryPlacement placement = partial ? new PartialPlacement(backendConfigs, settings.replication(),
+                settings.placement()) : EntryPlacement.everywhere(backendConfigs.stream().map(BackendConfig::name)
+                .collect(Collectors.toSet()));
+        this.copy = local == null ? null : new LocalLogCopy(local, placement, outcomes);
+        if (copy != null && placement instanceof PartialPlacement learning) {
+            learnPlacement(learning);
+        }
         this.dumps = local == null ? null
                 : new MemberDumps(copy.local(), config.logDir().resolve("dumps"), config.groupName() + "-" + config.self());
         this.starter = starter;
         this.onPrimaryChange = onPrimaryChange;
         this.watcher = new Thread(this::watch, "phalanx-group-" + virtualDatabase);
         watcher.setDaemon(true);
+    }
+
+    /**
+     * Under partial replication, where this member's tables are, learned again at a start from its
+     * copy of the log (each entry names where it went); a member that cannot learn it copies nothing
+     * more, neither follows nor claims (its copy is damaged, logged).
+     */
+    private void learnPlacement(PartialPlacement placement) {
+        try {
+            placement.learn(copy.local());
+            LOG.info("virtual database {}: {} replicates partially: its copy of the group's log places its tables,"
+                    + " up to position {}", virtualDatabase, config.self(), copy.local().lastPosition());
+        } catch (SQLException e) {
+            copy.damaged("member " + config.self() + " does not know where its tables are: " + e.getMessage());
+        }
     }
 
     /**
@@ -194,8 +226,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, standby, local, starter,
                 onPrimaryChange, settings);
         member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
-        member.compaction = new LogCompaction(virtualDatabase, config, member.log, settings.compactAfter(),
-                member.watcher, member.copy == null ? LogCompaction.witness(virtualDatabase, config, member.log)
+        // no backend of a partial member holds every table: none makes a dump of the whole database
+        member.compaction = new LogCompaction(virtualDatabase, config, member.log,
+                member.partial ? 0 : settings.compactAfter(), member.watcher, member.copy == null
+                ? LogCompaction.witness(virtualDatabase, config, member.log)
                 : LogCompaction.withDump(virtualDatabase, config, member.log, member.copy, member.dumps,
                         () -> member.primary, () -> member.following));
         member.watcher.start();
@@ -311,6 +345,14 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return; // its copy holds all of it
         }
         if (handed < snapshot.from()) {
+            if (partial) {
+                // restoring would put every table on every backend, against this member's placement
+                copy.damaged("member " + config.self() + " replicates partially and cannot restore the group's dump"
+                        + " (the log after position " + snapshot.from() + "; its copy ends at position " + handed
+                        + "): bring it back before the others compact past it, or rebuild it as a member replicating"
+                        + " fully");
+                return;
+            }
             if (snapshot.dump() == null) {
                 copy.damaged("the group's snapshot carries the log after position " + snapshot.from()
                         + " without a dump, and this member's copy ends at position " + handed);
@@ -488,7 +530,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private Following<P> newFollowing(MemberDumps.Dump restore) {
         holders.markHeldElsewhere(copy.local());
         return new Following<>(virtualDatabase, config.self(), holders.usable(), copy.local(), restore, starter,
-                onPrimaryChange, sqlDialect);
+                onPrimaryChange, sqlDialect, copy::lastSchemaChange);
     }
 
     /** Appends a sync mark (one at a time; none while no leader can commit it). */
@@ -565,6 +607,11 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * still holds.
      */
     public long compactLog(Duration wait) throws SQLException {
+        if (partial) {
+            throw new SQLException("controller " + config.self() + " replicates partially in group " + config.groupName()
+                    + ": none of its backends holds every table, so it makes no dump of the whole database, and its"
+                    + " log is not compacted (compact another member's)", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
         return compaction.request(wait);
     }
 

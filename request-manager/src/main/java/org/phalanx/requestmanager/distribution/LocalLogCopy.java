@@ -1,13 +1,14 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.sql.SQLException;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.recoverylog.RecoveryLogException;
 
 /**
  * This controller's copy of the group's recovery-log entries: each committed entry, in log order,
@@ -24,17 +25,17 @@ final class LocalLogCopy {
     /** The local log as the request manager and the follower's replay see it: what they count goes to {@link #outcomes}. */
     private final RecoveryLog view;
     private final RequestOutcomes outcomes;
-    private final Set<String> backends;
+    private final EntryPlacement placement;
     /** Durability of the entries this member appended itself, by position, until asked for. */
     private final Map<Long, CompletableFuture<Void>> own = new ConcurrentHashMap<>();
     /** Written by the applier only; read by others too (a follower's read barrier). */
     private volatile long handed;
     private volatile String damage;
 
-    /** @param backends this member's backend names */
-    LocalLogCopy(RecoveryLog local, Set<String> backends, RequestOutcomes outcomes) {
+    /** @param placement which of this member's backends each entry applies to */
+    LocalLogCopy(RecoveryLog local, EntryPlacement placement, RequestOutcomes outcomes) {
         this.local = local;
-        this.backends = Set.copyOf(backends);
+        this.placement = placement;
         this.outcomes = outcomes;
         this.handed = local.lastPosition();
         this.view = new ForwardingRecoveryLog(local) {
@@ -52,9 +53,10 @@ final class LocalLogCopy {
 
     /**
      * Called by the applier only (one entry at a time, in log order). An entry another member
-     * appended names that member's backends; here it applies to all of this member's (each member's
-     * backends replicate the whole log), so the copy names those: this member's replay and crash
-     * recovery go by the names in its copy.
+     * appended names that member's backends; here it applies to those of this member's that its
+     * placement says (all of them under full replication), so the copy names those: this member's
+     * replay and crash recovery go by the names in its copy. An entry the placement cannot apply
+     * damages the copy, which then takes nothing more: a restart meets the same entry again.
      */
     void hand(LogEntry entry, boolean appendedHere) {
         outcomes.logged(entry); // also on a replay after a restart: the client may ask about it still
@@ -62,9 +64,24 @@ final class LocalLogCopy {
             return; // a replay after a restart: the copy has it
         }
         long position = entry.position();
+        LogEntry placed = null;
+        if (damage == null) {
+            try {
+                placed = placement.placed(entry, appendedHere);
+            } catch (SQLException | RuntimeException e) {
+                damaged("log position " + position + " cannot be applied to this member's backends by its placement ("
+                        + e.getMessage() + "); the group's statements must be ones every member's placement can"
+                        + " apply (docs/distribution.md, Partial replication in a group)");
+            }
+        }
+        if (placed == null) {
+            if (appendedHere) { // the primary's backends must not commit what its copy lacks
+                own.put(position, CompletableFuture.failedFuture(new RecoveryLogException(damage)));
+            }
+            return;
+        }
         handed = position;
-        CompletableFuture<Void> durable = local.appendAsync(appendedHere || entry.backends().isEmpty()
-                ? entry : entry.withBackends(backends));
+        CompletableFuture<Void> durable = local.appendAsync(placed);
         if (appendedHere) {
             own.put(position, durable);
         }
@@ -73,6 +90,11 @@ final class LocalLogCopy {
                 damaged("the local recovery log refused log position " + position + ": " + e.getMessage());
             }
         });
+    }
+
+    /** The position of the last entry that changed which of this member's backends holds which table (-1: none). */
+    long lastSchemaChange() {
+        return placement.lastSchemaChange();
     }
 
     /** The last position handed to the copy. */

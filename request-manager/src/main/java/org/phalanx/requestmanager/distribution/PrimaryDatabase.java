@@ -29,6 +29,12 @@ public interface PrimaryDatabase {
      */
     void adoptBackend(String backendName) throws SQLException;
 
+    /**
+     * Learns again which backend holds which table (a follower's readers under partial replication,
+     * after the log's replay created, dropped or renamed tables on its backends).
+     */
+    void relearnSchema() throws SQLException;
+
     /** Backend name to state, in configuration order. */
     Map<String, BackendState> backendStates();
 }

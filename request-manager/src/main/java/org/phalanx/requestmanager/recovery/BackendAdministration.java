@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -167,6 +168,17 @@ public final class BackendAdministration {
      * then, with writes paused for the final catch-up only, puts it back in service.
      */
     public void enableBackend(String backendName) throws SQLException {
+        enable(backendName, b -> {
+        });
+    }
+
+    /** Checks a backend, replayed to the log's end with writes paused, before it is put in service. */
+    @FunctionalInterface
+    private interface ServiceCheck {
+        void check(Backend b) throws SQLException;
+    }
+
+    private void enable(String backendName, ServiceCheck beforeService) throws SQLException {
         Backend b = backends.named(backendName);
         if (b.isEnabled()) {
             return;
@@ -194,6 +206,7 @@ public final class BackendAdministration {
                     logWriter.awaitAppended();
                     replay.replayUntil(scheduler.lastPosition());
                     replay.finish();
+                    beforeService.check(b);
                     if (recorded) {
                         // it holds everything up to here: its record drops the units it got by replay, which
                         // were not sent to it and which crash recovery would take for a contradiction
@@ -214,6 +227,41 @@ public final class BackendAdministration {
                 states.failed(b); // partly replayed: its position is no longer the checkpoint
             }
             throw e;
+        }
+    }
+
+    /**
+     * Learns again which enabled backend holds which table: a group follower's readers, whose
+     * backends the log's replay changes under them (a table created there after they started).
+     */
+    public void relearnSchema() throws SQLException {
+        for (Backend b : backends.enabled()) {
+            SchemaLearner.learn(b, schema, new ArrayList<>());
+        }
+    }
+
+    /**
+     * Under full replication a backend taken over must hold every table the others hold: one its
+     * owner replicated partially (RAIDb-2, RAIDb-0) lacks some, and replaying the log from its
+     * record would not create them (tables created before its record's floor).
+     */
+    private void holdsEveryTable(Backend b) throws SQLException {
+        if (partial) {
+            return;
+        }
+        Set<String> lacking = new TreeSet<>();
+        for (Backend other : backends.enabled()) { // their metadata: full replication keeps no view of tables
+            try (Connection c = other.connection(other.config().credentials())) {
+                lacking.addAll(SchemaLearner.tables(c));
+            }
+        }
+        try (Connection c = b.connection(b.config().credentials())) {
+            lacking.removeAll(SchemaLearner.tables(c));
+        }
+        if (!lacking.isEmpty()) {
+            throw new SQLException("backend " + b.name() + " lacks tables the others hold (" + String.join(", ", lacking)
+                    + "): its owner replicated partially (RAIDb-2, RAIDb-0), and a member replicating fully cannot"
+                    + " take it over; restore a dump onto it, then enable it", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
     }
 
@@ -260,7 +308,7 @@ public final class BackendAdministration {
         }
         log.setCheckpoint("backend-" + backendName, floor); // a purge keeps what it lacks
         states.disabledAt(b, floor);
-        enableBackend(backendName);
+        enable(backendName, this::holdsEveryTable);
         LOG.info("virtual database {}: backend {} taken over (it held the log up to position {})", name, backendName,
                 floor);
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.backend.Backend;
 
 /** Applies the CREATE TABLE placement rules: the first rule matching the table name decides. */
@@ -24,6 +25,13 @@ public final class Placement {
         for (int i = 0; i < rules.size(); i++) {
             turns.add(new AtomicInteger());
         }
+    }
+
+    /** The rules of a replication level: without a matching one, RAIDb-2 puts a new table everywhere and RAIDb-0 on one backend in turn. */
+    public static Placement of(ReplicationLevel replication, List<PlacementRule> rules) {
+        return new Placement(rules, replication == ReplicationLevel.RAIDB_0
+                ? new PlacementRule(null, PlacementRule.Policy.ROUND_ROBIN, List.of(), 1, null)
+                : new PlacementRule(null, PlacementRule.Policy.ALL, List.of(), 0, null));
     }
 
     /** The enabled backends a new table goes to. */

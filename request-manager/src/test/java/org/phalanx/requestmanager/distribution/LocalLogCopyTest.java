@@ -22,7 +22,7 @@ class LocalLogCopyTest {
     void anotherMembersEntryAppliesToAllOfThisMembersBackendsAndItsOwnStaysAsSent() throws Exception {
         RequestOutcomes outcomes = new RequestOutcomes(Duration.ofMinutes(1));
         try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
-            LocalLogCopy copy = new LocalLogCopy(log, Set.of("c2-db1", "c2-db2"), outcomes);
+            LocalLogCopy copy = new LocalLogCopy(log, EntryPlacement.everywhere(Set.of("c2-db1", "c2-db2")), outcomes);
             // the primary c1 had one of its backends disabled: its entry names the other only
             copy.hand(LogEntry.statement(1, "u", "INSERT INTO t VALUES (1)", List.of(), Set.of("c1-db1"))
                     .withRequestId("s:1"), false);

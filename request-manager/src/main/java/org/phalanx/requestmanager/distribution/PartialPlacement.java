@@ -1,0 +1,159 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.phalanx.recoverylog.CloseableIterator;
+import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.ReplicationLevel;
+import org.phalanx.requestmanager.recovery.LoggedSettings;
+import org.phalanx.requestmanager.routing.PartialReplication;
+import org.phalanx.requestmanager.routing.Placement;
+import org.phalanx.requestmanager.routing.SchemaView;
+
+/**
+ * A member replicating partially (RAIDb-2, RAIDb-0; docs/distribution.md, Partial replication in a
+ * group): each entry of the group's log applies to the backends of this member that hold the tables
+ * it writes, and a CREATE TABLE to those this member's own placement rules choose — the same routing
+ * as a single controller's ({@link PartialReplication}), over a schema view kept in log order.
+ *
+ * <p>The view follows the log, not the backends (which lag behind it): it is rebuilt at a restart
+ * from the member's whole copy, whose entries name where each was applied ({@link #learn}). A
+ * transaction's COMMIT and ROLLBACK go where its writes went; the DDL of a transaction rolled back,
+ * or of a write the primary reports failed everywhere, is undone in the view.
+ */
+final class PartialPlacement implements EntryPlacement {
+    /** DDL effects kept for a FAILED entry that may follow; the primary reports a failure within a few entries. */
+    private static final int UNDOABLE = 1_000;
+
+    /** This member's backends, as the routing's keys: never connected here. */
+    private final List<Backend> backends = new ArrayList<>();
+    private final SchemaView schema = new SchemaView();
+    private final PartialReplication routing;
+    private final SqlAnalyzer analyzer = new SqlAnalyzer(10_000);
+    /** Each open transaction's backends, so far. */
+    private final Map<Long, Set<String>> open = new HashMap<>();
+    /** What undoes each open transaction's DDL in the view, in the order it ran. */
+    private final Map<Long, List<Runnable>> openUndo = new HashMap<>();
+    /** What undoes the DDL of a recent auto-commit write or commit, by its position. */
+    private final Map<Long, List<Runnable>> recentUndo = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, List<Runnable>> eldest) {
+            return size() > UNDOABLE;
+        }
+    };
+    private volatile long lastSchemaChange = -1;
+
+    PartialPlacement(List<BackendConfig> own, ReplicationLevel replication, List<PlacementRule> rules) {
+        for (BackendConfig bc : own) {
+            backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
+            }));
+        }
+        this.routing = new PartialReplication(schema, Placement.of(replication, rules));
+    }
+
+    /**
+     * Learns where every table is from this member's copy of the group's log, which must be whole:
+     * entries a compaction purged no longer say where their tables went.
+     */
+    void learn(RecoveryLog copy) throws SQLException {
+        if (copy.purgedThrough() > 0) {
+            throw new SQLException("its copy of the group's log was compacted up to position " + copy.purgedThrough()
+                    + ", and a member replicating partially learns where its tables are from its whole copy: rebuild"
+                    + " it as a new member (a new log folder, empty backends)");
+        }
+        try (CloseableIterator<LogEntry> entries = copy.read(0)) {
+            while (entries.hasNext()) {
+                placed(entries.next(), true);
+            }
+        } catch (SQLException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new SQLException("its copy of the group's log cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized LogEntry placed(LogEntry e, boolean named) throws SQLException {
+        switch (e.kind()) {
+            case STATEMENT, WRITE: {
+                SqlAnalysis a = analyzer.analyze(LoggedSettings.fromLog(e.sql()).sql());
+                Set<String> names = new LinkedHashSet<>();
+                if (named) {
+                    names.addAll(e.backends());
+                } else {
+                    routing.writeTargets(a, backends).forEach(b -> names.add(b.name()));
+                }
+                List<Runnable> undo = new ArrayList<>();
+                for (Backend b : backends) {
+                    Runnable u = names.contains(b.name()) ? routing.applied(b, a) : null;
+                    if (u != null) {
+                        undo.add(u);
+                    }
+                }
+                if (!undo.isEmpty()) {
+                    lastSchemaChange = e.position();
+                }
+                if (e.kind() == LogEntry.Kind.WRITE) {
+                    open.computeIfAbsent(e.transactionId(), t -> new LinkedHashSet<>()).addAll(names);
+                    openUndo.computeIfAbsent(e.transactionId(), t -> new ArrayList<>()).addAll(undo);
+                } else if (!undo.isEmpty()) {
+                    recentUndo.put(e.position(), undo);
+                }
+                return named ? e : e.withBackends(names);
+            }
+            case COMMIT, ROLLBACK: {
+                Set<String> names = open.remove(e.transactionId());
+                List<Runnable> undo = openUndo.remove(e.transactionId());
+                if (undo != null && !undo.isEmpty()) {
+                    if (e.kind() == LogEntry.Kind.ROLLBACK) {
+                        undo(undo, e.position());
+                    } else {
+                        recentUndo.put(e.position(), undo); // the commit may still be reported failed
+                    }
+                }
+                return named ? e : e.withBackends(names == null ? Set.of() : names);
+            }
+            case FAILED: {
+                List<Runnable> undo = recentUndo.remove(e.transactionId()); // the failed write's position
+                if (undo != null) {
+                    undo(undo, e.position());
+                }
+                return e;
+            }
+            default:
+                return e;
+        }
+    }
+
+    private void undo(List<Runnable> undo, long position) {
+        List<Runnable> reversed = new ArrayList<>(undo);
+        Collections.reverse(reversed);
+        reversed.forEach(Runnable::run);
+        lastSchemaChange = position;
+    }
+
+    @Override
+    public long lastSchemaChange() {
+        return lastSchemaChange;
+    }
+
+    /** The tables this member's backend {@code name} holds as of the last entry placed, sorted. */
+    synchronized List<String> tablesOf(String name) {
+        return backends.stream().filter(b -> b.name().equals(name)).findFirst().map(schema::tablesOf)
+                .orElse(List.of());
+    }
+}
