@@ -66,7 +66,8 @@ sealed interface GroupEntry {
     /**
      * A mark a member appends after joining or stepping down: once it is applied there, the member
      * has applied every entry committed before it (take-overs included), so it knows which of its
-     * backends are its own before touching any.
+     * backends are its own before touching any. A member whose copy of the log is damaged appends
+     * none: a sync mark also tells the others that its member follows the log (a give-back needs it).
      */
     record Sync(long epoch, String member) implements GroupEntry {
     }

@@ -61,9 +61,11 @@ import org.phalanx.requestmanager.config.BackendConfig;
  * <p>A member may declare backends of another member that it can reach ({@code standby}); the
  * primary takes them over when an operator says their owner is gone ({@link #takeOver}): a
  * {@link GroupEntry.Takeover} in the log, after which the primary brings them to the log's end by
- * their own records and serves with them, and their owner never touches them again. A member
- * starts following only once a {@link GroupEntry.Sync} of its own is applied, so that it knows,
- * before touching any backend, which of them it holds.
+ * their own records and serves with them, and their owner does not touch them until the primary
+ * holding them gives them back ({@link #giveBack}): it stops using them, then a
+ * {@link GroupEntry.GiveBack} in the log makes them the owner's again, which follows them by their
+ * records. A member starts following only once a {@link GroupEntry.Sync} of its own is applied, so
+ * that it knows, before touching any backend, which of them it holds.
  */
 public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(GroupMember.class);
