@@ -588,8 +588,13 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
                     + " of the log is damaged; see its log)", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         List<String> names = List.copyOf(taken.keySet());
-        for (String name : names) {
-            rm.releaseBackend(name, owner); // drained: what it holds is exactly the log up to a position before the entry
+        try {
+            for (String name : names) {
+                rm.releaseBackend(name, owner); // drained: it holds exactly the log up to a position before the entry
+            }
+        } catch (SQLException | RuntimeException e) {
+            holders.adopt(rm, copy.local()); // nothing appended: this member still holds them all, and uses them again
+            throw e;
         }
         try {
             appendAsPrimary(new GroupEntry.GiveBack(r.epoch(), owner, config.self(), names), "give-back");
