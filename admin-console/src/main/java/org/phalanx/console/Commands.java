@@ -248,6 +248,26 @@ final class Commands {
         }
     }
 
+    @Command(name = "give-back", description = "On the primary of a distributed virtual database: give the backends"
+            + " it took over from a member back to it, once that member is back and follows the group's log.")
+    static final class GiveBack extends Base {
+        @Parameters(index = "0", paramLabel = "<vdb>")
+        String vdb;
+        @Parameters(index = "1", paramLabel = "<member>")
+        String member;
+
+        GiveBack(Context ctx) {
+            super(ctx);
+        }
+
+        @Override
+        void run() throws Exception {
+            String[] given = client().vdb(vdb).giveBackBackends(member);
+            println("backends given back to " + member + ", which catches them up and uses them: "
+                    + String.join(", ", given));
+        }
+    }
+
     @Command(name = "add-member", description = "Add a controller to a distributed virtual database's group.")
     static final class AddMember extends Base {
         @Parameters(index = "0", paramLabel = "<vdb>")

@@ -29,7 +29,7 @@ public final class ConsoleMain implements Callable<Integer> {
             Commands.DeleteDump.class, Commands.PurgeLog.class, Commands.FlushCache.class, Monitor.class, Sql.class,
             Commands.Load.class, Commands.Unload.class, Commands.Shutdown.class, Commands.StepDown.class,
             Commands.AddMember.class, Commands.RemoveMember.class, Commands.CompactLog.class,
-            Commands.TakeOver.class, Commands.Verify.class);
+            Commands.TakeOver.class, Commands.GiveBack.class, Commands.Verify.class);
 
     @Option(names = "--jmx", paramLabel = "host:port", description = "The controller's JMX address (default ${DEFAULT-VALUE}).",
             defaultValue = "127.0.0.1:1090")

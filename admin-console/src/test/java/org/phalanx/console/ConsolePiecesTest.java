@@ -34,7 +34,7 @@ class ConsolePiecesTest {
                 new PrintWriter(out)), ctx);
         List<String> commands = completer.candidates(List.of(), "");
         assertTrue(commands.containsAll(List.of("show", "enable", "disable", "backup", "restore", "monitor", "sql",
-                "step-down", "add-member", "remove-member", "exit")), commands.toString());
+                "step-down", "add-member", "remove-member", "take-over", "give-back", "exit")), commands.toString());
         assertEquals(List.of("vdbs", "backends", "dumps", "checkpoints", "stats", "config", "group"),
                 completer.candidates(List.of("show"), ""));
         assertTrue(completer.candidates(List.of("restore", "mydb", "b1"), "--").contains("--force"));

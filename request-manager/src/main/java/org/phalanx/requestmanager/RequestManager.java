@@ -233,6 +233,11 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         admin.adoptBackend(backendName);
     }
 
+    @Override
+    public void releaseBackend(String backendName, String owner) throws SQLException {
+        admin.releaseBackend(backendName, owner);
+    }
+
     /** The checkpoint a disabled backend can be replayed from, if any. */
     @Override
     public void relearnSchema() throws SQLException {

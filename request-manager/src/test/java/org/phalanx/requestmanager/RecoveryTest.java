@@ -320,6 +320,38 @@ class RecoveryTest {
         }
     }
 
+    /**
+     * A group's primary giving a backend back to its owner (docs/distribution.md, Giving backends
+     * back): drained and out of service, no checkpoint to enable it from here, left alone across a
+     * restart; taken over again later, its own record brings it to the log's end.
+     */
+    @Test
+    void aBackendGivenBackIsLeftAloneHereUntilTakenOverAgain() throws Exception {
+        start(WaitPolicy.FIRST);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+            rm.releaseBackend("b3", "c1");
+            assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
+            assertTrue(rm.checkpointOf("b3").isEmpty(), "its owner replays by its record, not from a checkpoint here");
+            SQLException refused = assertThrows(SQLException.class, () -> rm.enableBackend("b3"));
+            assertEquals("55000", refused.getSQLState());
+            update(s, "INSERT INTO t VALUES (2)");
+        }
+        restart();
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"), "held elsewhere: left alone at start");
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (3)");
+        }
+        assertEquals(Set.of(1), ids("b3"), "nothing written to it since it was given back");
+        rm.adoptBackend("b3"); // taken over again
+        assertEquals(BackendState.ENABLED, rm.backendStates().get("b3"));
+        rm.close();
+        rm = null;
+        assertIdentical("t", NAMES);
+        assertEquals(Set.of(1, 2, 3), ids("b3"));
+    }
+
     @Test
     void backendsStatesAndCheckpointsSurviveARestart() throws Exception {
         start(WaitPolicy.FIRST);

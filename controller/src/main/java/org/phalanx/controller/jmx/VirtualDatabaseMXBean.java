@@ -136,4 +136,11 @@ public interface VirtualDatabaseMXBean {
      * (gone for good) that this controller declares with {@code owner}; returns those taken into service.
      */
     String[] takeOverBackends(String member) throws SQLException;
+
+    /**
+     * On the primary of a distributed virtual database: gives the backends it took over from
+     * {@code member} back to it (which must be connected and follow the group's log); returns those
+     * given back.
+     */
+    String[] giveBackBackends(String member) throws SQLException;
 }

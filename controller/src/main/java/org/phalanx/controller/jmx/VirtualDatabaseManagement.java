@@ -445,6 +445,15 @@ public final class VirtualDatabaseManagement extends NotificationBroadcasterSupp
     }
 
     @Override
+    public String[] giveBackBackends(String member) throws SQLException {
+        try {
+            return group("give backends back").giveBack(member).toArray(String[]::new);
+        } catch (SQLException e) {
+            throw clean(e);
+        }
+    }
+
+    @Override
     public long compactGroupLog() throws SQLException {
         try {
             return group("compact the group's log").compactLog(Duration.ofMinutes(5));

@@ -123,6 +123,11 @@ final class ControllerJmx implements AutoCloseable {
         return (String[]) server.invoke(vdb, "takeOverBackends", new Object[]{member}, ONE_STRING);
     }
 
+    /** On the primary: gives the backends it took over from {@code member} back to it; those given back. */
+    String[] giveBackBackends(String member) throws Exception {
+        return (String[]) server.invoke(vdb, "giveBackBackends", new Object[]{member}, ONE_STRING);
+    }
+
     /** Compacts this member's copy of the group's log; the dump's log position. */
     long compactGroupLog() throws Exception {
         return (Long) server.invoke(vdb, "compactGroupLog", null, null);

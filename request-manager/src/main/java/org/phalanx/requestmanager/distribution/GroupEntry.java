@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * What a distributed virtual database's replicated log holds: claims of the primary role, the
- * primary's recovery-log entries and take-overs of backends, each stamped with the epoch of the
+ * primary's recovery-log entries, take-overs of backends and their give-backs, each stamped with the epoch of the
  * claim that made its writer primary; and members' sync marks.
  */
 sealed interface GroupEntry {
@@ -19,6 +19,7 @@ sealed interface GroupEntry {
     byte LOGGED = 'L';
     byte TAKEOVER = 'T';
     byte SYNC = 'S';
+    byte GIVE_BACK = 'G';
 
     /**
      * A member asks to become primary for {@code epoch} (one above the epoch it saw); the first
@@ -51,9 +52,22 @@ sealed interface GroupEntry {
     }
 
     /**
+     * The primary of {@code epoch}, {@code by}, which holds the backends {@code backends} of member
+     * {@code owner} (taken over), gives them back: from here on, on every member, they are {@code
+     * owner}'s again (docs/distribution.md, Giving backends back). {@code by} stopped writing to them
+     * before it appended this.
+     */
+    record GiveBack(long epoch, String owner, String by, List<String> backends) implements GroupEntry {
+        public GiveBack {
+            backends = List.copyOf(backends);
+        }
+    }
+
+    /**
      * A mark a member appends after joining or stepping down: once it is applied there, the member
      * has applied every entry committed before it (take-overs included), so it knows which of its
-     * backends are its own before touching any.
+     * backends are its own before touching any. A member whose copy of the log is damaged appends
+     * none: a sync mark also tells the others that its member follows the log (a give-back needs it).
      */
     record Sync(long epoch, String member) implements GroupEntry {
     }
@@ -68,13 +82,10 @@ sealed interface GroupEntry {
                 out.writeUTF(c.run());
             } else if (this instanceof Takeover t) {
                 out.writeByte(TAKEOVER);
-                out.writeLong(t.epoch());
-                out.writeUTF(t.owner());
-                out.writeUTF(t.by());
-                out.writeInt(t.backends().size());
-                for (String b : t.backends()) {
-                    out.writeUTF(b);
-                }
+                writeHanding(out, t.epoch(), t.owner(), t.by(), t.backends());
+            } else if (this instanceof GiveBack g) {
+                out.writeByte(GIVE_BACK);
+                writeHanding(out, g.epoch(), g.owner(), g.by(), g.backends());
             } else if (this instanceof Sync sync) {
                 out.writeByte(SYNC);
                 out.writeLong(sync.epoch());
@@ -98,17 +109,30 @@ sealed interface GroupEntry {
         return switch (kind) {
             case CLAIM -> new Claim(epoch, in.readUTF(), in.readUTF());
             case LOGGED -> new Logged(epoch, in.readAllBytes());
-            case TAKEOVER -> {
-                String owner = in.readUTF();
-                String by = in.readUTF();
-                List<String> backends = new ArrayList<>();
-                for (int n = in.readInt(); n > 0; n--) {
-                    backends.add(in.readUTF());
-                }
-                yield new Takeover(epoch, owner, by, backends);
-            }
+            case TAKEOVER -> new Takeover(epoch, in.readUTF(), in.readUTF(), backends(in));
+            case GIVE_BACK -> new GiveBack(epoch, in.readUTF(), in.readUTF(), backends(in));
             case SYNC -> new Sync(epoch, in.readUTF());
             default -> throw new IOException("unknown group log entry kind " + kind);
         };
+    }
+
+    /** A take-over's or a give-back's fields after its kind: they say the same things, the other way round. */
+    private static void writeHanding(DataOutputStream out, long epoch, String owner, String by, List<String> backends)
+            throws IOException {
+        out.writeLong(epoch);
+        out.writeUTF(owner);
+        out.writeUTF(by);
+        out.writeInt(backends.size());
+        for (String b : backends) {
+            out.writeUTF(b);
+        }
+    }
+
+    private static List<String> backends(DataInputStream in) throws IOException {
+        List<String> backends = new ArrayList<>();
+        for (int n = in.readInt(); n > 0; n--) {
+            backends.add(in.readUTF());
+        }
+        return backends;
     }
 }

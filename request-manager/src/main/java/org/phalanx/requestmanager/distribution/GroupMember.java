@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -62,9 +63,11 @@ import org.phalanx.requestmanager.config.ReplicationLevel;
  * <p>A member may declare backends of another member that it can reach ({@code standby}); the
  * primary takes them over when an operator says their owner is gone ({@link #takeOver}): a
  * {@link GroupEntry.Takeover} in the log, after which the primary brings them to the log's end by
- * their own records and serves with them, and their owner never touches them again. A member
- * starts following only once a {@link GroupEntry.Sync} of its own is applied, so that it knows,
- * before touching any backend, which of them it holds.
+ * their own records and serves with them, and their owner does not touch them until the primary
+ * holding them gives them back ({@link #giveBack}): it stops using them, then a
+ * {@link GroupEntry.GiveBack} in the log makes them the owner's again, which follows them by their
+ * records. A member starts following only once a {@link GroupEntry.Sync} of its own is applied, so
+ * that it knows, before touching any backend, which of them it holds.
  */
 public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(GroupMember.class);
@@ -271,7 +274,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             LockSupport.unpark(watcher);
             return APPLIED_ANSWER;
         }
-        if (entry instanceof GroupEntry.Sync) {
+        if (entry instanceof GroupEntry.Sync sync) {
+            holders.synced(sync.member()); // it follows the log: backends may be given back to it
             return APPLIED_ANSWER; // its append completing tells the member that appended it all it needs
         }
         if (entry instanceof GroupEntry.Takeover t) {
@@ -282,6 +286,17 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             holders.apply(t);
             LOG.info("virtual database {}: group {}: {} holds backends {} of {} from here on", virtualDatabase,
                     config.groupName(), t.by(), t.backends(), t.owner());
+            LockSupport.unpark(watcher);
+            return APPLIED_ANSWER;
+        }
+        if (entry instanceof GroupEntry.GiveBack g) {
+            PrimaryRole now = role;
+            if (g.epoch() != now.epoch() || !g.by().equals(now.member())) {
+                return REFUSED_ANSWER; // its primary was deposed before the log ordered it
+            }
+            holders.apply(g);
+            LOG.info("virtual database {}: group {}: {} holds its backends {} again from here on (given back by {})",
+                    virtualDatabase, config.groupName(), g.owner(), g.backends(), g.by());
             LockSupport.unpark(watcher);
             return APPLIED_ANSWER;
         }
@@ -307,7 +322,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      */
     private void saveState(DataOutput out) throws IOException {
         if (copy == null) {
-            GroupSnapshot.writeRole(out, role, holders.takenOver());
+            GroupSnapshot.writeRole(out, role, holders.state());
             return;
         }
         copy.settle(); // what was handed over is durable, so the copy can be read up to there
@@ -317,7 +332,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         boolean withDump = dump != null && dump.position() >= purged;
         long from = withDump ? dump.position() : purged;
         try (CloseableIterator<LogEntry> entries = local.read(from)) {
-            GroupSnapshot.write(out, role, holders.takenOver(), copy.handed(), from, withDump ? dump.file() : null, entries);
+            GroupSnapshot.write(out, role, holders.state(), copy.handed(), from, withDump ? dump.file() : null, entries);
         }
     }
 
@@ -328,7 +343,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private void loadState(DataInput in) throws IOException {
         GroupSnapshot snapshot = GroupSnapshot.read(in);
         role = snapshot.role();
-        holders.takenOver(snapshot.holders());
+        holders.state(snapshot.holders());
         LockSupport.unpark(watcher);
         if (copy == null) {
             return; // a witness keeps the role only
@@ -529,14 +544,15 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     private Following<P> newFollowing(MemberDumps.Dump restore) {
         holders.markHeldElsewhere(copy.local());
+        holders.markHeldHere(copy.local()); // given back: followed by their own records
         return new Following<>(virtualDatabase, config.self(), holders.usable(), copy.local(), restore, starter,
                 onPrimaryChange, sqlDialect, copy::lastSchemaChange);
     }
 
-    /** Appends a sync mark (one at a time; none while no leader can commit it). */
+    /** Appends a sync mark (one at a time; none while no leader can commit it, nor while its copy is damaged). */
     private void sync(PrimaryRole r) {
-        if (!syncing.isDone() || log.leader() == null) {
-            return;
+        if (!syncing.isDone() || log.leader() == null || copy.damage() != null) {
+            return; // a member whose copy is damaged follows nothing: it says nothing (no backend is given back to it)
         }
         long round = followings;
         syncing = log.append(new GroupEntry.Sync(r.epoch(), config.self()).encode());
@@ -560,10 +576,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     public List<String> takeOver(String owner) throws SQLException {
         P rm = primary;
         PrimaryRole r = role;
-        if (rm == null || !r.heldBy(config.self(), run)) {
-            throw new SQLException("controller " + config.self() + " is not the primary of group " + config.groupName()
-                    + ": backends are taken over by the primary", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
-        }
+        requirePrimary(rm, r, "backends are taken over by the primary");
         if (log.connected().contains(owner)) {
             throw new SQLException("member " + owner + " is connected to group " + config.groupName() + " and still"
                     + " uses its backends: stop it first", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
@@ -574,20 +587,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
                     + " that it does not hold already (a <backend owner=\"" + owner + "\"> in its file)",
                     SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
-        byte[] answer;
-        try {
-            answer = log.append(new GroupEntry.Takeover(r.epoch(), owner, config.self(), names).encode()).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
-        } catch (ExecutionException e) {
-            throw new SQLException("the group's log did not record the take-over: " + e.getCause().getMessage(),
-                    SqlState.IO_ERROR.code(), e.getCause());
-        }
-        if (answer == null || answer.length != 1 || answer[0] != APPLIED) {
-            throw new SQLException("controller " + config.self() + " is no longer the primary of group "
-                    + config.groupName(), SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
-        }
+        appendAsPrimary(new GroupEntry.Takeover(r.epoch(), owner, config.self(), names), "take-over");
         List<String> adopted = holders.adopt(rm, copy.local());
         if (!adopted.containsAll(names)) {
             throw new SQLException("controller " + config.self() + " holds backends " + names + " of " + owner
@@ -595,6 +595,92 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
                     + " then enable them)", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         return adopted;
+    }
+
+    /**
+     * Operator action on the primary: gives the backends it took over from {@code owner} back to it,
+     * now that it is back and follows the log (docs/distribution.md, Giving backends back). This
+     * member first stops using them — every write queued on them runs, none after — then the log
+     * records the give-back: from there on, on every member, they are {@code owner}'s, which brings
+     * each to the log's end by its own record of applied positions and uses it again (as follower,
+     * and as primary once it holds the role). Refused unless {@code owner} is connected and follows
+     * the log (a sync mark of it applied since its backends were taken over), and this member holds
+     * every backend taken from it. Returns the backends given back.
+     */
+    public List<String> giveBack(String owner) throws SQLException {
+        P rm = primary;
+        PrimaryRole r = role;
+        requirePrimary(rm, r, "backends are given back by the primary that holds them");
+        Map<String, String> taken = holders.takenFrom(owner);
+        if (taken.isEmpty()) {
+            throw new SQLException("no backend of member " + owner + " is taken over (that controller " + config.self()
+                    + " declares with owner=\"" + owner + "\"): nothing to give back",
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        Map<String, String> elsewhere = new TreeMap<>(taken);
+        elsewhere.values().removeIf(config.self()::equals);
+        if (!elsewhere.isEmpty()) {
+            // a follower's catch-up could not stop at the give-back's position, and would race the owner's
+            throw new SQLException("backends of member " + owner + " are held by other members " + elsewhere
+                    + ": only the primary holding them gives them back (hand the primary role to it first)",
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        if (!log.connected().contains(owner)) {
+            throw new SQLException("member " + owner + " is not connected to group " + config.groupName()
+                    + ": start it first, then give its backends back", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        if (!holders.follows(owner)) {
+            throw new SQLException("member " + owner + " has not followed the log of group " + config.groupName()
+                    + " since its backends were taken over (no sync mark of it applied: it is starting, or its copy"
+                    + " of the log is damaged; see its log)", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        List<String> names = List.copyOf(taken.keySet());
+        try {
+            for (String name : names) {
+                rm.releaseBackend(name, owner); // drained: it holds exactly the log up to a position before the entry
+            }
+        } catch (SQLException | RuntimeException e) {
+            holders.adopt(rm, copy.local()); // nothing appended: this member still holds them all, and uses them again
+            throw e;
+        }
+        try {
+            appendAsPrimary(new GroupEntry.GiveBack(r.epoch(), owner, config.self(), names), "give-back");
+        } catch (SQLException e) {
+            // the entry's outcome is unknown (Raft may still commit it): this member steps down, as for a failed
+            // write; whoever claims next has applied it or never will, and a primary start adopts what it still holds
+            givenUp = r.epoch();
+            LockSupport.unpark(watcher);
+            throw new SQLException(e.getMessage() + "; backends " + names + " are out of service here and "
+                    + config.self() + " steps down: the group's log decides who holds them", e.getSQLState(), e);
+        }
+        LOG.info("virtual database {}: {} gave backends {} back to {}", virtualDatabase, config.self(), names, owner);
+        return names;
+    }
+
+    private void requirePrimary(P rm, PrimaryRole r, String why) throws SQLException {
+        if (rm == null || !r.heldBy(config.self(), run)) {
+            throw new SQLException("controller " + config.self() + " is not the primary of group " + config.groupName()
+                    + (r.member() == null ? "" : " (" + r.member() + " is)") + ": " + why,
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+    }
+
+    /** Appends an entry of this primary's epoch and waits until it is applied here; refused if its epoch is over. */
+    private void appendAsPrimary(GroupEntry entry, String what) throws SQLException {
+        byte[] answer;
+        try {
+            answer = log.append(entry.encode()).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
+        } catch (ExecutionException e) {
+            throw new SQLException("the group's log did not record the " + what + ": " + e.getCause().getMessage(),
+                    SqlState.IO_ERROR.code(), e.getCause());
+        }
+        if (answer == null || answer.length != 1 || answer[0] != APPLIED) {
+            throw new SQLException("controller " + config.self() + " is no longer the primary of group "
+                    + config.groupName(), SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
     }
 
     // ------------------------------------------------------------------ compaction

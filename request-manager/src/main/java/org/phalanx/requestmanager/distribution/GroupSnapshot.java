@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.LogEntry;
@@ -16,21 +18,24 @@ import org.phalanx.recoverylog.LogEntry;
 /**
  * What a member's snapshot of the group's log holds in place of the entries it replaces
  * ({@link ReplicatedLog#compact()}): who is primary, which members hold backends taken over from
- * others, and, from a data member, the recovery-log
+ * others (and which owners follow the log again, for a give-back), and, from a data member, the recovery-log
  * entries those entries carried — the ones after the member's last dump of the virtual database,
  * with that dump, or all of them while it has none. A member that lacks only entries takes them;
  * one that lacks what the dump replaced restores the dump onto its backends first.
  *
  * @param role     who is primary at the snapshot's index
- * @param holders  backends taken over, by name, with the member holding each
+ * @param holders  backends taken over, by name, with the member holding each, and the members that followed the
+ *                 log since their backends were taken over (to whom they may be given back)
  * @param position the last recovery-log position the snapshot carries; -1 for a witness's, which carries none
  * @param from     the entries are those after this position (the dump's, or 0)
  * @param dump     the dump taken at {@code from}, or null
  * @param entries  the recovery-log entries after {@code from}, up to {@code position}
  */
-record GroupSnapshot(PrimaryRole role, Map<String, String> holders, long position, long from, byte[] dump,
+record GroupSnapshot(PrimaryRole role, BackendHolders.State holders, long position, long from, byte[] dump,
                      List<LogEntry> entries) {
-    private static final byte VERSION = 1;
+    /** Version 2 adds the members following (give-backs); a version 1 snapshot is read with none. */
+    private static final byte VERSION = 2;
+    private static final byte WITHOUT_FOLLOWING = 1;
 
     /** Whether it carries the recovery log (a witness's snapshot does not). */
     boolean carriesLog() {
@@ -38,14 +43,14 @@ record GroupSnapshot(PrimaryRole role, Map<String, String> holders, long positio
     }
 
     /** A witness's: the role and the holders only. */
-    static void writeRole(DataOutput out, PrimaryRole role, Map<String, String> holders) throws IOException {
+    static void writeRole(DataOutput out, PrimaryRole role, BackendHolders.State holders) throws IOException {
         out.writeByte(VERSION);
         writeRoleOnly(out, role, holders);
         out.writeLong(-1);
     }
 
     /** A data member's: the role, the dump (if any) and the entries after it, streamed from its copy of the log. */
-    static void write(DataOutput out, PrimaryRole role, Map<String, String> holders, long position, long from,
+    static void write(DataOutput out, PrimaryRole role, BackendHolders.State holders, long position, long from,
                       Path dump, Iterator<LogEntry> entries) throws IOException {
         out.writeByte(VERSION);
         writeRoleOnly(out, role, holders);
@@ -72,18 +77,23 @@ record GroupSnapshot(PrimaryRole role, Map<String, String> holders, long positio
 
     static GroupSnapshot read(DataInput in) throws IOException {
         byte version = in.readByte();
-        if (version != VERSION) {
+        if (version != VERSION && version != WITHOUT_FOLLOWING) {
             throw new IOException("unknown group snapshot version " + version);
         }
         PrimaryRole role = new PrimaryRole(in.readLong(), orNull(in.readUTF()), orNull(in.readUTF()),
                 orNull(in.readUTF()));
-        Map<String, String> holders = new TreeMap<>();
+        Map<String, String> takenOver = new TreeMap<>();
         for (int n = in.readInt(); n > 0; n--) {
-            holders.put(in.readUTF(), in.readUTF());
+            takenOver.put(in.readUTF(), in.readUTF());
         }
+        Set<String> following = new HashSet<>();
+        for (int n = version == WITHOUT_FOLLOWING ? 0 : in.readInt(); n > 0; n--) {
+            following.add(in.readUTF());
+        }
+        BackendHolders.State holders = new BackendHolders.State(takenOver, following);
         long position = in.readLong();
         if (position < 0) {
-            return new GroupSnapshot(role, Map.copyOf(holders), -1, -1, null, List.of());
+            return new GroupSnapshot(role, holders, -1, -1, null, List.of());
         }
         long from = in.readLong();
         byte[] dump = bytes(in);
@@ -91,19 +101,23 @@ record GroupSnapshot(PrimaryRole role, Map<String, String> holders, long positio
         for (byte[] e = bytes(in); e != null; e = bytes(in)) {
             entries.add(EntryBytes.decode(e));
         }
-        return new GroupSnapshot(role, Map.copyOf(holders), position, from, dump, entries);
+        return new GroupSnapshot(role, holders, position, from, dump, entries);
     }
 
-    private static void writeRoleOnly(DataOutput out, PrimaryRole role, Map<String, String> holders)
+    private static void writeRoleOnly(DataOutput out, PrimaryRole role, BackendHolders.State holders)
             throws IOException {
         out.writeLong(role.epoch());
         out.writeUTF(orEmpty(role.member()));
         out.writeUTF(orEmpty(role.run()));
         out.writeUTF(orEmpty(role.resigned()));
-        out.writeInt(holders.size());
-        for (Map.Entry<String, String> h : holders.entrySet()) {
+        out.writeInt(holders.takenOver().size());
+        for (Map.Entry<String, String> h : new TreeMap<>(holders.takenOver()).entrySet()) {
             out.writeUTF(h.getKey());
             out.writeUTF(h.getValue());
+        }
+        out.writeInt(holders.following().size());
+        for (String member : holders.following().stream().sorted().toList()) {
+            out.writeUTF(member);
         }
     }
 

@@ -35,6 +35,12 @@ public interface PrimaryDatabase {
      */
     void relearnSchema() throws SQLException;
 
+    /**
+     * Stops using a backend it holds for another member, {@code owner}, before giving it back: once
+     * this returns, every write queued on it has run and no other will be.
+     */
+    void releaseBackend(String backendName, String owner) throws SQLException;
+
     /** Backend name to state, in configuration order. */
     Map<String, BackendState> backendStates();
 }

@@ -314,6 +314,24 @@ public final class BackendAdministration {
     }
 
     /**
+     * Stops using a backend this controller gives back to its owner, another member of the group
+     * (docs/distribution.md, Giving backends back): taken out of service as by a disable — writes
+     * pause until it has applied everything queued — so that nothing is written to it after this
+     * returns, and saved as held by {@code owner}. Its owner brings it to the log's end by its own
+     * record of applied positions, so this controller keeps no checkpoint for it (a purge may pass).
+     */
+    public void releaseBackend(String backendName, String owner) throws SQLException {
+        requireLog("give a backend back");
+        Backend b = backends.named(backendName);
+        disableBackend(backendName);
+        b.checkNothingRunning(); // a statement a hung server still runs could commit after the owner's replay
+        log.removeCheckpoint("backend-" + backendName);
+        states.noCheckpoint(b); // not to be enabled from here: the owner holds it
+        BackendHolding.heldElsewhere(log, backendName, owner);
+        LOG.info("virtual database {}: backend {} is given back to member {}", name, backendName, owner);
+    }
+
+    /**
      * Takes a backend out of service at a checkpoint: writes pause until it has applied everything
      * queued, so its data is exactly the log up to that position and it can be replayed later.
      */

@@ -27,4 +27,17 @@ public final class BackendHolding {
         String state = log.states().get(BackendStates.key(backendName));
         return state != null && state.startsWith(BackendStates.ELSEWHERE_AT);
     }
+
+    /**
+     * Saves that this controller holds the backend again (given back to it), if it was saved as held
+     * elsewhere: as "enabled", which start-up and a follower's catch-up check against the log by the
+     * backend's own record of applied positions, as after a crash. Returns whether that is news.
+     */
+    public static boolean heldHere(RecoveryLog log, String backendName) {
+        if (!isHeldElsewhere(log, backendName)) {
+            return false;
+        }
+        log.putState(BackendStates.key(backendName), BackendStates.ENABLED);
+        return true;
+    }
 }

@@ -26,6 +26,8 @@ class GroupSnapshotTest {
     Path dir;
 
     private static final PrimaryRole ROLE = new PrimaryRole(3, "c2", "run-7", "c1");
+    /** c3's backend held by c2, and c1 back and following: what a give-back to c1 needs to know. */
+    private static final BackendHolders.State HOLDERS = new BackendHolders.State(Map.of("c3-db1", "c2"), Set.of("c1"));
 
     @Test
     void aDataMembersSnapshotCarriesTheRoleItsDumpAndTheEntriesAfterItUpToItsPosition() throws Exception {
@@ -36,11 +38,11 @@ class GroupSnapshotTest {
                 LogEntry.commit(13, 5, "u", Set.of("db1")),
                 LogEntry.statement(14, "u", "INSERT INTO t VALUES (2)", List.of(), Set.of("db1")));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        GroupSnapshot.write(new DataOutputStream(bytes), ROLE, Map.of("c3-db1", "c2"), 13, 10, dump, entries.iterator());
+        GroupSnapshot.write(new DataOutputStream(bytes), ROLE, HOLDERS, 13, 10, dump, entries.iterator());
 
         GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(ROLE, read.role());
-        assertEquals(Map.of("c3-db1", "c2"), read.holders());
+        assertEquals(HOLDERS, read.holders());
         assertTrue(read.carriesLog());
         assertEquals(13, read.position());
         assertEquals(10, read.from());
@@ -53,7 +55,7 @@ class GroupSnapshotTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
             log.append(LogEntry.statement(1, "u", "INSERT INTO t VALUES (1)", List.of(), Set.of("db1")));
-            GroupSnapshot.write(new DataOutputStream(bytes), PrimaryRole.NONE, Map.of(), 1, 0, null, log.read(0));
+            GroupSnapshot.write(new DataOutputStream(bytes), PrimaryRole.NONE, BackendHolders.State.NONE, 1, 0, null, log.read(0));
         }
         GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(PrimaryRole.NONE, read.role());
@@ -61,10 +63,28 @@ class GroupSnapshotTest {
         assertEquals(1, read.entries().size());
 
         bytes.reset();
-        GroupSnapshot.writeRole(new DataOutputStream(bytes), ROLE, Map.of("c3-db1", "c2"));
+        GroupSnapshot.writeRole(new DataOutputStream(bytes), ROLE, HOLDERS);
         GroupSnapshot witness = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(ROLE, witness.role());
-        assertEquals(Map.of("c3-db1", "c2"), witness.holders());
+        assertEquals(HOLDERS, witness.holders(), "a witness's snapshot carries the holders too");
         assertFalse(witness.carriesLog());
+    }
+
+    @Test
+    void aSnapshotOfTheFirstVersionIsReadWithNoMemberFollowing() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeByte(1); // as written before give-backs: the role, the holders, no members following
+        out.writeLong(ROLE.epoch());
+        out.writeUTF(ROLE.member());
+        out.writeUTF(ROLE.run());
+        out.writeUTF(ROLE.resigned());
+        out.writeInt(1);
+        out.writeUTF("c3-db1");
+        out.writeUTF("c2");
+        out.writeLong(-1);
+        GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertEquals(ROLE, read.role());
+        assertEquals(new BackendHolders.State(Map.of("c3-db1", "c2"), Set.of()), read.holders());
     }
 }
