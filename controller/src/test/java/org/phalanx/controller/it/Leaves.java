@@ -22,7 +22,12 @@ final class Leaves {
     }
 
     Connection leaf(String leaf) throws SQLException {
-        return new SqliteFiles(dir.resolve(subOf(leaf)), leaf).direct(leaf);
+        return files(leaf).direct(leaf);
+    }
+
+    /** The leaf's file, in its sub-controller's folder. */
+    SqliteFiles files(String leaf) {
+        return new SqliteFiles(dir.resolve(subOf(leaf)), leaf);
     }
 
     private static String subOf(String leaf) {

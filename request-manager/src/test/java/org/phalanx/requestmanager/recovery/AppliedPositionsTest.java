@@ -27,17 +27,17 @@ class AppliedPositionsTest {
     @Test
     void aFloorIsNeverLowered() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("b.db"))) {
-            AppliedPositions.reset(c, Engine.SQLITE, 100);
-            AppliedPositions.record(c, Engine.SQLITE, 103);
-            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3716); // an enable's replay brought it to 3716
-            AppliedPositions.record(c, Engine.SQLITE, 3717);
-            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3000); // late: a checkpoint from before it was disabled
-            AppliedPositions.Applied applied = AppliedPositions.read(c, Engine.SQLITE);
+            AppliedPositions.reset(c, AppliedTable.of(Engine.SQLITE), 100);
+            AppliedPositions.record(c, AppliedTable.of(Engine.SQLITE), 103);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(Engine.SQLITE), 3716); // an enable's replay brought it to 3716
+            AppliedPositions.record(c, AppliedTable.of(Engine.SQLITE), 3717);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(Engine.SQLITE), 3000); // late: a checkpoint from before it was disabled
+            AppliedPositions.Applied applied = AppliedPositions.read(c, AppliedTable.of(Engine.SQLITE));
             assertEquals(3716, applied.floor());
             assertEquals(new TreeSet<>(Set.of(3717L)), applied.above());
 
-            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3800);
-            applied = AppliedPositions.read(c, Engine.SQLITE);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(Engine.SQLITE), 3800);
+            applied = AppliedPositions.read(c, AppliedTable.of(Engine.SQLITE));
             assertEquals(3800, applied.floor());
             assertEquals(Set.of(), applied.above());
         }
@@ -58,15 +58,15 @@ class AppliedPositionsTest {
             s.executeUpdate("CREATE TABLE phalanx_applied (position BIGINT NOT NULL PRIMARY KEY)");
             s.executeUpdate("INSERT INTO phalanx_applied VALUES (40), (42)");
             Engine e = pg ? Engine.POSTGRESQL : Engine.MARIADB;
-            AppliedPositions.Applied applied = AppliedPositions.read(c, e);
+            AppliedPositions.Applied applied = AppliedPositions.read(c, AppliedTable.of(e));
             assertEquals(40, applied.floor());
             assertEquals(new TreeSet<>(Set.of(42L)), applied.above());
             try (java.sql.ResultSet rs = c.getMetaData().getTables(pg ? null : c.getCatalog(), pg ? c.getSchema() : null,
                     "phalanx_applied", null)) {
                 org.junit.jupiter.api.Assertions.assertFalse(rs.next(), "the old table is gone");
             }
-            AppliedPositions.record(c, e, 43);
-            assertEquals(new TreeSet<>(Set.of(42L, 43L)), AppliedPositions.read(c, e).above());
+            AppliedPositions.record(c, AppliedTable.of(e), 43);
+            assertEquals(new TreeSet<>(Set.of(42L, 43L)), AppliedPositions.read(c, AppliedTable.of(e)).above());
         } finally {
             if (pg) {
                 TestDatabases.dropPostgres(db);
