@@ -44,6 +44,29 @@ class AppliedPositionsTest {
     }
 
     /**
+     * The record a controller keeps in a nested controller's virtual database is a table of its
+     * own, apart from the sub-controller's {@code phalanx_applied} on the same leaves (here one
+     * SQLite file stands for a leaf holding both): neither reads or changes the other's rows.
+     */
+    @Test
+    void theRecordOfTheControllerAboveIsApartFromTheSubsOwn() throws Exception {
+        AppliedTable upper = AppliedTable.nested(org.phalanx.recoverylog.ControllerTables.upperApplied(
+                "jdbc:phalanx://127.0.0.1:25322/sub1"));
+        AppliedTable own = AppliedTable.of(Engine.SQLITE);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("leaf.db"))) {
+            AppliedPositions.reset(c, own, 7);
+            AppliedPositions.reset(c, upper, 500);
+            AppliedPositions.record(c, upper, 502);
+            AppliedPositions.record(c, own, 8);
+            AppliedPositions.raiseFloor(c, upper, 501);
+            assertEquals(501, AppliedPositions.read(c, upper).floor());
+            assertEquals(new TreeSet<>(Set.of(502L)), AppliedPositions.read(c, upper).above());
+            assertEquals(7, AppliedPositions.read(c, own).floor());
+            assertEquals(new TreeSet<>(Set.of(8L)), AppliedPositions.read(c, own).above());
+        }
+    }
+
+    /**
      * On PostgreSQL and MariaDB the record lives outside the application's schema (schema or
      * database {@code phalanx}); the table an earlier version kept beside the application's is
      * moved there at the first read, rows and all, so an upgrade loses nothing.
