@@ -62,9 +62,12 @@ public final class AppliedPositions {
     /** Creates the table if missing and sets it to "everything up to {@code floor} applied, nothing after". */
     public static void reset(Connection c, AppliedTable t, long floor) throws SQLException {
         t.ensure(c);
+        if (!t.emptiesInTransaction()) {
+            t.empty(c); // a crash before the floor is in leaves an empty record: unreadable, as it should be
+        }
         inTransaction(c, () -> {
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("DELETE FROM " + t.table() + t.where(""));
+            if (t.emptiesInTransaction()) {
+                t.empty(c);
             }
             record(c, t, floor);
         });
@@ -73,9 +76,7 @@ public final class AppliedPositions {
     /** Creates the table if missing and empties it: nothing is known about what the backend holds. */
     public static void clear(Connection c, AppliedTable t) throws SQLException {
         t.ensure(c);
-        try (Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM " + t.table() + t.where(""));
-        }
+        t.empty(c);
     }
 
     /**

@@ -105,6 +105,31 @@ public record AppliedTable(Engine engine, String table, String mine, String inse
         }
     }
 
+    /**
+     * Empties this backend's rows. On a nested controller by dropping the table and creating it
+     * again, in auto-commit: a DELETE's row count would differ between the sub-controller's
+     * backends when they have diverged (the reason a restore empties the record), and the sub would
+     * take the backends counting otherwise out of service, so the restore would not reach them; DDL
+     * carries no count. Elsewhere a DELETE, which may share the caller's transaction.
+     */
+    void empty(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            if (emptiesInTransaction()) {
+                s.executeUpdate("DELETE FROM " + table + where(""));
+                return;
+            }
+            s.executeUpdate("DROP TABLE IF EXISTS " + table);
+            for (String sql : create) {
+                s.executeUpdate(sql);
+            }
+        }
+    }
+
+    /** Whether {@link #empty} may run inside a transaction (not on a nested controller, where it is DDL). */
+    boolean emptiesInTransaction() {
+        return engine != Engine.PHALANX;
+    }
+
     /** {@code WHERE} this backend's rows, and {@code more} if not empty. */
     String where(String more) {
         return " WHERE " + mine + (more.isEmpty() ? "" : " AND " + more);
