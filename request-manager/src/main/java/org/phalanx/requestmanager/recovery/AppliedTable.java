@@ -3,6 +3,8 @@ package org.phalanx.requestmanager.recovery;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.phalanx.engine.Engine;
 import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.requestmanager.backend.Backend;
@@ -45,6 +47,8 @@ public record AppliedTable(Engine engine, String table, String mine, String inse
             "INSERT INTO " + ControllerTables.SCHEMA + ".applied (db, position) SELECT DATABASE(), position FROM "
                     + ControllerTables.APPLIED);
     private static final AppliedTable BESIDE = beside(Engine.SQLITE, ControllerTables.APPLIED);
+    /** The records on nested controllers, by backend URL. */
+    private static final Map<String, AppliedTable> NESTED = new ConcurrentHashMap<>();
 
     /** The record on a backend of a real engine. */
     public static AppliedTable of(Engine engine) {
@@ -57,7 +61,11 @@ public record AppliedTable(Engine engine, String table, String mine, String inse
 
     /** The record on a backend: on a nested controller, the table named after its virtual database. */
     public static AppliedTable of(Backend b) {
-        return b.engine() == Engine.PHALANX ? nested(ControllerTables.upperApplied(b.config().url())) : of(b.engine());
+        if (b.engine() != Engine.PHALANX) {
+            return of(b.engine());
+        }
+        // asked for every unit: the name is worked out once per URL
+        return NESTED.computeIfAbsent(b.config().url(), url -> nested(ControllerTables.upperApplied(url)));
     }
 
     /** The record kept in a nested controller's virtual database, in a table of that name. */
