@@ -80,6 +80,9 @@ public enum Engine {
         if (url.contains(":mariadb:") || url.contains(":mysql:")) {
             return MARIADB;
         }
+        if (url.contains(":jdbc:phalanx:")) {
+            return PHALANX;
+        }
         return OTHER;
     }
 

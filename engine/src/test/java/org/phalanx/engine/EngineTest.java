@@ -30,6 +30,7 @@ class EngineTest {
     @Test
     void aWrappingDriverNamesSqliteAfterItsOwnPrefix() {
         assertEquals(Engine.SQLITE, Engine.ofUrl("jdbc:faulty:sqlite:/tmp/a.db"));
+        assertEquals(Engine.PHALANX, Engine.ofUrl("jdbc:faulty:sub2:jdbc:phalanx://127.0.0.1:25322/sub2"));
     }
 
     @Test

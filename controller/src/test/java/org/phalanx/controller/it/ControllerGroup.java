@@ -185,7 +185,8 @@ final class ControllerGroup implements AutoCloseable {
             String url = urls.get(b);
             DatabaseServer server = Arrays.stream(DatabaseServer.values()).filter(engine -> engine.serves(url))
                     .findFirst().orElse(null);
-            backends.append("    <backend name=\"").append(backendName(owner, b)).append("\" url=\"").append(url)
+            backends.append("    <backend name=\"").append(backendName(owner, b)).append("\" url=\"")
+                    .append(url.replace("&", "&amp;")) // a URL's properties (a nested controller's login)
                     .append('"').append(attributes)
                     .append(server == null ? "" : " user=\"" + server.user() + "\" password=\"" + server.password() + "\"")
                     .append("/>\n");

@@ -14,8 +14,10 @@ import javax.management.JMX;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import org.phalanx.controller.ControllerMain;
 import org.phalanx.controller.jmx.ObjectNames;
 import org.phalanx.controller.jmx.VirtualDatabaseMXBean;
+import org.phalanx.testkit.jdbc.FaultyDriver;
 import org.phalanx.testkit.process.ControllerProcess;
 import org.phalanx.testkit.process.Ports;
 
@@ -34,10 +36,11 @@ final class ControllerTree implements AutoCloseable {
     static final List<String> ALL_LEAVES = List.of("l1a", "l1b", "l2a", "l2b");
 
     private final Path dir;
-    private final Map<String, Integer> subPorts = new LinkedHashMap<>();
-    private final Map<String, ControllerProcess> subs = new LinkedHashMap<>();
+    private final Map<String, SubController> subs = new LinkedHashMap<>();
     private final int topPort;
     private final int topJmxPort;
+    /** The sub-controller the top reaches through a slow link (writes there lag under 'first'), or null. */
+    private final String slowSub;
     private ControllerProcess topProcess;
     private JMXConnector jmx;
 
@@ -47,53 +50,43 @@ final class ControllerTree implements AutoCloseable {
      * @param topRequestManager the top's {@code <requestManager>} element (replication, wait policy, placement)
      */
     ControllerTree(Path dir, String topRequestManager) throws Exception {
+        this(dir, topRequestManager, null, 0);
+    }
+
+    /**
+     * As above, with the top's link to {@code slowSub} delayed by {@code delayMillis} per statement
+     * (the fault-injecting driver; the top then runs with the tests' class path), so that under
+     * {@code waitPolicy="first"} that sub-controller is behind the other.
+     */
+    ControllerTree(Path dir, String topRequestManager, String slowSub, long delayMillis) throws Exception {
         this.dir = dir;
+        this.slowSub = slowSub;
         for (String sub : LEAVES.keySet().stream().sorted().toList()) {
-            subPorts.put(sub, Ports.free());
-            writeSub(sub);
+            subs.put(sub, new SubController(dir, sub, LEAVES.get(sub)));
         }
         topPort = Ports.free();
         topJmxPort = Ports.free();
         writeTop(topRequestManager);
         try {
-            for (String sub : subPorts.keySet()) {
-                startSub(sub);
+            for (SubController sub : subs.values()) {
+                sub.start();
             }
-            topProcess = ControllerProcess.launch(dir.resolve("top/controller.xml"), dir.resolve("top/controller.out"),
-                    topPort, topJmxPort);
+            topProcess = launchTop("controller.out", delayMillis);
         } catch (Exception e) {
             close();
             throw e;
         }
     }
 
-    private void writeSub(String sub) throws IOException {
-        Path d = Files.createDirectories(dir.resolve(sub));
-        StringBuilder backends = new StringBuilder();
-        for (String leaf : LEAVES.get(sub)) {
-            // more connections than the top's pool to this sub-controller (20): under 'first' a leaf that is
-            // behind holds a connection for each transaction queued on it (docs/nested-controllers.md)
-            backends.append("    <backend name=\"").append(leaf).append("\" url=\"jdbc:sqlite:").append(leaf)
-                    .append(".db\" poolSize=\"60\"/>\n");
-        }
-        Files.writeString(d.resolve(sub + ".xml"), """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="%s">
-                  <users><user name="app" password="secret"/></users>
-                  <backends>
-                %s  </backends>
-                  <requestManager replication="RAIDb-1" waitPolicy="first" balancing="least-pending" lockTimeout="20s"/>
-                </virtualDatabase>
-                """.formatted(sub, backends));
-        writeController(d, subPorts.get(sub), "", sub + ".xml");
-    }
-
     private void writeTop(String requestManager) throws IOException {
         Path d = Files.createDirectories(dir.resolve("top"));
         StringBuilder backends = new StringBuilder();
-        subPorts.forEach((sub, port) -> backends.append("    <backend name=\"").append(sub)
-                .append("\" driver=\"org.phalanx.driver.Driver\" url=\"jdbc:phalanx://127.0.0.1:").append(port)
-                .append('/').append(sub).append("\" user=\"app\" password=\"secret\" poolSize=\"20\"/>\n"));
+        subs.forEach((sub, controller) -> {
+            String url = controller.url();
+            backends.append("    <backend name=\"").append(sub).append(sub.equals(slowSub) ? "\" url=\""
+                            + FaultyDriver.url(sub, url) : "\" driver=\"org.phalanx.driver.Driver\" url=\"" + url)
+                    .append("\" user=\"app\" password=\"secret\" poolSize=\"20\"/>\n");
+        });
         Files.writeString(d.resolve("top.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <virtualDatabase xmlns="urn:phalanx:virtual-database:1" name="top">
@@ -104,34 +97,58 @@ final class ControllerTree implements AutoCloseable {
                   <recoveryLog dir="log"/>
                 </virtualDatabase>
                 """.formatted(backends, requestManager));
-        writeController(d, topPort, """
-                  <jmx address="127.0.0.1" port="%d">
-                    <admin user="admin" password="admin"/>
-                  </jmx>
-                """.formatted(topJmxPort), "top.xml");
-    }
-
-    private static void writeController(Path d, int port, String jmx, String vdbFile) throws IOException {
         Files.writeString(d.resolve("controller.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <controller xmlns="urn:phalanx:controller:1">
                   <listen address="127.0.0.1" port="%d"/>
-                %s  <virtualDatabase file="%s"/>
+                  <jmx address="127.0.0.1" port="%d">
+                    <admin user="admin" password="admin"/>
+                  </jmx>
+                  <virtualDatabase file="top.xml"/>
                 </controller>
-                """.formatted(port, jmx, vdbFile));
+                """.formatted(topPort, topJmxPort));
     }
 
     /** Starts (or restarts) a sub-controller's process on its port, over the leaves it had. */
     void startSub(String sub) throws IOException, InterruptedException {
-        subs.put(sub, ControllerProcess.launch(dir.resolve(sub + "/controller.xml"),
-                dir.resolve(sub + "/controller-" + System.nanoTime() + ".out"), subPorts.get(sub)));
+        subs.get(sub).start();
+    }
+
+    private ControllerProcess launchTop(String output, long delayMillis) throws IOException, InterruptedException {
+        Path xml = dir.resolve("top/controller.xml");
+        if (slowSub == null) {
+            return ControllerProcess.launch(xml, dir.resolve("top/" + output), topPort, topJmxPort);
+        }
+        return ControllerProcess.java(ControllerMain.class.getName(), xml)
+                .systemProperty("faulty." + slowSub + ".delayMillis", delayMillis)
+                .directory(dir.resolve("top")).output(dir.resolve("top/" + output)).awaitPorts(topPort, topJmxPort)
+                .awaitStarted().start();
+    }
+
+    /** kill -9 of the top controller: no shutdown hook, nothing flushed, its sessions at the subs cut off. */
+    void killTop() throws IOException, InterruptedException {
+        closeJmx();
+        Process p = topProcess.process();
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Starts the top controller again (over its recovery log; no link delayed any more); its output goes to {@code output}. */
+    Path restartTop(String output) throws IOException, InterruptedException {
+        topProcess = launchTop(output, 0);
+        return dir.resolve("top/" + output);
+    }
+
+    private void closeJmx() throws IOException {
+        if (jmx != null) {
+            jmx.close();
+            jmx = null;
+        }
     }
 
     /** kill -9: the sub-controller dies at once, its sockets close under the top's connections. */
     void kill(String sub) throws InterruptedException {
-        Process p = subs.remove(sub).process();
-        p.destroyForcibly();
-        p.waitFor(30, TimeUnit.SECONDS);
+        subs.get(sub).kill();
     }
 
     /** The top's virtual database as an operator manages it, over the top controller's JMX connector. */
@@ -158,15 +175,12 @@ final class ControllerTree implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
-        if (jmx != null) {
-            jmx.close();
-        }
+        closeJmx();
         if (topProcess != null) {
             topProcess.close();
         }
-        for (ControllerProcess p : subs.values()) {
-            p.close();
+        for (SubController sub : subs.values()) {
+            sub.close();
         }
-        subs.clear();
     }
 }

@@ -123,17 +123,24 @@ final class GroupBank {
 
     /** All replicas of the group hold the same rows, once the followers have caught up. */
     static void assertReplicasIdentical(ControllerGroup group) throws Exception {
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            urls.addAll(group.backendUrls(i));
+        }
+        assertReplicasIdentical(urls, group);
+    }
+
+    /** These databases (read directly with their engines' drivers) hold the same rows, once the followers have caught up. */
+    static void assertReplicasIdentical(List<String> urls, ControllerGroup group) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         List<String> contents = List.of();
         while (System.nanoTime() < end) {
             contents = new ArrayList<>();
-            for (int i = 0; i < group.size(); i++) {
-                for (String url : group.backendUrls(i)) {
-                    try {
-                        contents.add(content(url));
-                    } catch (SQLException e) {
-                        contents.add(url + " unreadable: " + e.getMessage()); // still being restored, say
-                    }
+            for (String url : urls) {
+                try {
+                    contents.add(content(url));
+                } catch (SQLException e) {
+                    contents.add(url + " unreadable: " + e.getMessage()); // still being restored, say
                 }
             }
             if (new HashSet<>(contents).size() == 1) {

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.phalanx.recoverylog.ControllerTables;
 import org.phalanx.testkit.db.SqliteFiles;
 
 /** The SQLite leaves of a {@link ControllerTree}, read directly, bypassing every controller. */
@@ -22,7 +23,12 @@ final class Leaves {
     }
 
     Connection leaf(String leaf) throws SQLException {
-        return new SqliteFiles(dir.resolve(subOf(leaf)), leaf).direct(leaf);
+        return files(leaf).direct(leaf);
+    }
+
+    /** The leaf's file, in its sub-controller's folder. */
+    SqliteFiles files(String leaf) {
+        return new SqliteFiles(dir.resolve(subOf(leaf)), leaf);
     }
 
     private static String subOf(String leaf) {
@@ -30,13 +36,15 @@ final class Leaves {
                 .orElseThrow().getKey();
     }
 
-    /** The tables a leaf holds (SQLite's own excepted). */
+    /** The application's tables a leaf holds (SQLite's own and the controllers' records excepted). */
     Set<String> tablesOn(String leaf) throws SQLException {
         Set<String> names = new TreeSet<>();
         try (Connection c = leaf(leaf); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) {
             while (rs.next()) {
-                names.add(rs.getString(1));
+                if (!ControllerTables.isControllerTable(rs.getString(1))) {
+                    names.add(rs.getString(1));
+                }
             }
         }
         return names;

@@ -62,7 +62,7 @@ final class PortableModel {
         Database db = platform.readModelFromDatabase(c, "dump", SqlIdentifiers.catalog(engine, c),
                 SqlIdentifiers.schema(engine, c), new String[] {"TABLE"});
         for (Table table : db.getTables()) {
-            if (ControllerTables.isControllerTable(table.getName())) {
+            if (ControllerTables.isLeftOutOfDumps(table.getName())) {
                 db.removeTable(table); // the controller's own bookkeeping, not data: never dumped
             }
         }

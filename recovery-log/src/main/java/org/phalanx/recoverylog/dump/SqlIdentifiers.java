@@ -46,7 +46,7 @@ final class SqlIdentifiers {
             while (rs.next()) {
                 String name = rs.getString("TABLE_NAME");
                 if (engine == Engine.SQLITE && name.toLowerCase(java.util.Locale.ROOT).startsWith("sqlite_")
-                        || ControllerTables.isControllerTable(name)) {
+                        || ControllerTables.isLeftOutOfDumps(name)) {
                     continue;
                 }
                 names.add(name);

@@ -20,6 +20,7 @@ public final class SqliteSchemaTable {
             "having", "returning");
     private static final String FILTER = " WHERE lower(tbl_name) <> '" + ControllerTables.APPLIED
             + "' AND lower(tbl_name) NOT LIKE '" + ControllerTables.RESTORE_PREFIX.replace("_", "\\_")
+            + "%' ESCAPE '\\' AND lower(tbl_name) NOT LIKE '" + ControllerTables.UPPER_APPLIED_PREFIX.replace("_", "\\_")
             + "%' ESCAPE '\\')";
 
     private SqliteSchemaTable() {

@@ -25,7 +25,7 @@ import org.phalanx.requestmanager.backend.LocalTransaction;
  * applied unit.
  *
  * <p>A unit is committed on a backend only once its log entry is durable
- * ({@link #commit(Connection, Engine, long, CompletableFuture)}): a backend therefore never holds a
+ * ({@link #commit(Connection, AppliedTable, long, CompletableFuture)}): a backend therefore never holds a
  * position the recovery log lacks, and after a crash the log says exactly what each backend is
  * missing.
  */
@@ -60,24 +60,23 @@ public final class AppliedPositions {
     }
 
     /** Creates the table if missing and sets it to "everything up to {@code floor} applied, nothing after". */
-    public static void reset(Connection c, Engine engine, long floor) throws SQLException {
-        AppliedTable t = AppliedTable.of(engine);
+    public static void reset(Connection c, AppliedTable t, long floor) throws SQLException {
         t.ensure(c);
+        if (!t.emptiesInTransaction()) {
+            t.empty(c); // a crash before the floor is in leaves an empty record: unreadable, as it should be
+        }
         inTransaction(c, () -> {
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("DELETE FROM " + t.table() + t.where(""));
+            if (t.emptiesInTransaction()) {
+                t.empty(c);
             }
-            record(c, engine, floor);
+            record(c, t, floor);
         });
     }
 
     /** Creates the table if missing and empties it: nothing is known about what the backend holds. */
-    public static void clear(Connection c, Engine engine) throws SQLException {
-        AppliedTable t = AppliedTable.of(engine);
+    public static void clear(Connection c, AppliedTable t) throws SQLException {
         t.ensure(c);
-        try (Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM " + t.table() + t.where(""));
-        }
+        t.empty(c);
     }
 
     /**
@@ -86,8 +85,7 @@ public final class AppliedPositions {
      * late (after an enable by replay raised it further) changes nothing, where inserting it would
      * turn the higher floor into a row above it, a unit the log may not show as sent here.
      */
-    public static void raiseFloor(Connection c, Engine engine, long floor) throws SQLException {
-        AppliedTable t = AppliedTable.of(engine);
+    public static void raiseFloor(Connection c, AppliedTable t, long floor) throws SQLException {
         inTransaction(c, () -> {
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT MIN(position) FROM " + t.table() + t.where(""))) {
@@ -107,13 +105,12 @@ public final class AppliedPositions {
                     }
                 }
             }
-            record(c, engine, floor);
+            record(c, t, floor);
         });
     }
 
     /** The table's content; throws if the backend has no such table (it never recorded anything). */
-    public static Applied read(Connection c, Engine engine) throws SQLException {
-        AppliedTable t = AppliedTable.of(engine);
+    public static Applied read(Connection c, AppliedTable t) throws SQLException {
         t.ensure(c); // an earlier version's record moves first
         TreeSet<Long> positions = new TreeSet<>();
         try (Statement s = c.createStatement();
@@ -131,8 +128,8 @@ public final class AppliedPositions {
     }
 
     /** Records a unit's position on a connection inside the unit's transaction. */
-    public static void record(Connection c, Engine engine, long position) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(AppliedTable.of(engine).insert())) {
+    public static void record(Connection c, AppliedTable t, long position) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(t.insert())) {
             ps.setLong(1, position);
             ps.executeUpdate();
         }
@@ -143,17 +140,17 @@ public final class AppliedPositions {
      * commits. On PostgreSQL the record and the COMMIT go in one round trip (the driver then knows
      * the transaction is over). Throws when the log could not record it (the caller rolls back).
      */
-    public static void commit(Connection c, Engine engine, long position, CompletableFuture<?> logged)
+    public static void commit(Connection c, AppliedTable t, long position, CompletableFuture<?> logged)
             throws SQLException {
-        if (engine == Engine.POSTGRESQL) {
+        if (t.engine() == Engine.POSTGRESQL) {
             awaitLogged(position, logged);
             try (Statement s = c.createStatement()) {
-                s.execute(AppliedTable.of(engine).insert().replace("?", Long.toString(position)) + "; COMMIT");
+                s.execute(t.insert().replace("?", Long.toString(position)) + "; COMMIT");
             }
             c.commit(); // nothing left to commit: pgjdbc sends nothing
             return;
         }
-        record(c, engine, position);
+        record(c, t, position);
         awaitLogged(position, logged);
         c.commit();
     }
@@ -175,19 +172,19 @@ public final class AppliedPositions {
      * and its position is recorded right after (a crash in between leaves it unrecorded: replay
      * would run it again).
      */
-    public static <T> T runUnit(Connection c, Engine engine, String sql, long position, CompletableFuture<?> logged,
+    public static <T> T runUnit(Connection c, AppliedTable t, String sql, long position, CompletableFuture<?> logged,
                                 LocalTransaction.Work<T> work) throws Exception {
         if (runsOutsideTransactions(sql)) {
             T result = work.run();
             inTransaction(c, () -> {
-                record(c, engine, position);
+                record(c, t, position);
                 awaitLogged(position, logged);
             });
             return result;
         }
         return LocalTransaction.run(c, () -> {
             T result = work.run();
-            commit(c, engine, position, logged);
+            commit(c, t, position, logged);
             return result;
         });
     }

@@ -17,7 +17,6 @@ import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
-import org.phalanx.engine.Engine;
 
 /**
  * The backends' own records of the log positions they applied ({@link AppliedPositions}), kept
@@ -45,9 +44,12 @@ public final class AppliedRecords {
         this.log = log;
     }
 
-    /** Whether a backend records the positions it applies: with a recovery log, unless it is another controller. */
+    /**
+     * Whether a backend records the positions it applies: with a recovery log, every backend (a
+     * nested controller in a table of its virtual database, {@link AppliedTable#of(Backend)}).
+     */
     public boolean recordsApplied(Backend b) {
-        return log != null && b.engine() != Engine.PHALANX;
+        return log != null;
     }
 
     /**
@@ -60,7 +62,7 @@ public final class AppliedRecords {
     Predicate<LogEntry> lacking(Backend b, long from) throws SQLException {
         AppliedPositions.Applied applied;
         try (Connection c = b.connection(b.config().credentials())) {
-            applied = AppliedPositions.read(c, b.engine());
+            applied = AppliedPositions.read(c, AppliedTable.of(b));
         } catch (SQLException e) {
             if (BackendErrors.isConnectionFailure(e)) {
                 throw e;
@@ -96,7 +98,7 @@ public final class AppliedRecords {
      */
     void clear(Backend b) throws SQLException {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.clear(c, b.engine());
+            AppliedPositions.clear(c, AppliedTable.of(b));
         }
     }
 
@@ -107,7 +109,7 @@ public final class AppliedRecords {
      */
     boolean restoredTo(Backend b, long position) {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.Applied a = AppliedPositions.read(c, b.engine());
+            AppliedPositions.Applied a = AppliedPositions.read(c, AppliedTable.of(b));
             return a.floor() == position && a.above().isEmpty();
         } catch (SQLException | RuntimeException e) {
             return false;
@@ -117,7 +119,7 @@ public final class AppliedRecords {
     /** Sets a backend's record to "everything up to {@code position} applied, nothing after". */
     void reset(Backend b, long position) throws SQLException {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.reset(c, b.engine(), position);
+            AppliedPositions.reset(c, AppliedTable.of(b), position);
         }
         log.setCheckpoint(checkpointName(b), position);
     }
@@ -129,7 +131,7 @@ public final class AppliedRecords {
      */
     void raiseFloorAfterReplay(Backend b, long position) throws SQLException {
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.raiseFloor(c, b.engine(), position);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(b), position);
         }
         log.setCheckpoint(checkpointName(b), position);
     }
@@ -192,7 +194,7 @@ public final class AppliedRecords {
             return; // it may lack a unit up to there: keep the floor where it is
         }
         try (Connection c = b.connection(b.config().credentials())) {
-            AppliedPositions.raiseFloor(c, b.engine(), position);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(b), position);
             log.setCheckpoint(checkpointName(b), position); // after: the log may keep more, never less
         } catch (SQLException | RuntimeException e) {
             LOG.warn("virtual database {}: backend {}: its record of applied positions was not trimmed: {}",

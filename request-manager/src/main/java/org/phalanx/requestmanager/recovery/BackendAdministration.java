@@ -299,7 +299,7 @@ public final class BackendAdministration {
         }
         long floor;
         try (Connection c = b.connection(b.config().credentials())) {
-            floor = AppliedPositions.read(c, b.engine()).floor();
+            floor = AppliedPositions.read(c, AppliedTable.of(b)).floor();
         }
         if (floor < log.purgedThrough()) {
             throw new SQLException("backend " + backendName + " holds the log up to position " + floor + " only, and"

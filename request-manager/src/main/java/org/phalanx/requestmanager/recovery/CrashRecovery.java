@@ -19,7 +19,6 @@ import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
-import org.phalanx.engine.Engine;
 
 /**
  * Brings the backends that were enabled when the controller died to exactly the logged state.
@@ -87,12 +86,8 @@ public final class CrashRecovery {
         Map<Backend, Outcome> outcomes = new LinkedHashMap<>();
         Map<Backend, AppliedPositions.Applied> applied = new LinkedHashMap<>();
         for (Backend b : backends) {
-            if (b.engine() == Engine.PHALANX) {
-                outcomes.put(b, new Outcome.Failed("a nested controller keeps no record of the positions it applied"));
-                continue;
-            }
             try (Connection c = b.connection(b.config().credentials())) {
-                applied.put(b, AppliedPositions.read(c, b.engine()));
+                applied.put(b, AppliedPositions.read(c, AppliedTable.of(b)));
             } catch (SQLException e) {
                 String reason = "its record of applied log positions cannot be read: " + e.getMessage();
                 outcomes.put(b, BackendErrors.isConnectionFailure(e) ? new Outcome.Unreachable(reason)

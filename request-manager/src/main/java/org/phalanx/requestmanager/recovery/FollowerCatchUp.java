@@ -50,7 +50,7 @@ public final class FollowerCatchUp {
             String state = stored.get(BackendStates.key(b));
             if (state == null) {
                 try (Connection c = b.connection(b.config().credentials())) {
-                    AppliedPositions.reset(c, b.engine(), 0); // empty, as the group's log starts
+                    AppliedPositions.reset(c, AppliedTable.of(b), 0); // empty, as the group's log starts
                 }
                 states.enabled(b);
                 followed.add(b);
@@ -142,7 +142,7 @@ public final class FollowerCatchUp {
         }
         for (Backend b : followed) {
             try (Connection c = b.connection(b.config().credentials())) {
-                AppliedPositions.raiseFloor(c, b.engine(), quiet);
+                AppliedPositions.raiseFloor(c, AppliedTable.of(b), quiet);
                 log.setCheckpoint(AppliedRecords.checkpointName(b), quiet); // a purge keeps what recovery reads
             } catch (SQLException e) {
                 LOG.warn("virtual database {}: the record floor of backend {} could not be raised: {}",

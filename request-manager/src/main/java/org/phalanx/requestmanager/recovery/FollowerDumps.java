@@ -61,9 +61,9 @@ public final class FollowerDumps {
         for (Backend b : backends) {
             states.restoring(b, position);
             try (Connection c = b.connection(b.config().credentials())) {
-                AppliedPositions.clear(c, b.engine());
+                AppliedPositions.clear(c, AppliedTable.of(b));
                 backuper.restore(file, c, true, Progress.NONE);
-                AppliedPositions.reset(c, b.engine(), position);
+                AppliedPositions.reset(c, AppliedTable.of(b), position);
             } catch (DumpException e) {
                 throw new SQLException("restore of the group's dump onto backend " + b.name() + " failed: "
                         + e.getMessage(), SqlState.IO_ERROR.code(), e);

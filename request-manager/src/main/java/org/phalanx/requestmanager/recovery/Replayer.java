@@ -116,7 +116,7 @@ public final class Replayer implements AutoCloseable {
                     try (Connection c = branch.connection) {
                         if (e.kind() == LogEntry.Kind.COMMIT) {
                             if (recordApplied) {
-                                AppliedPositions.commit(c, backend.engine(), e.position(), null);
+                                AppliedPositions.commit(c, AppliedTable.of(backend), e.position(), null);
                             } else {
                                 c.commit();
                             }
@@ -164,7 +164,7 @@ public final class Replayer implements AutoCloseable {
         try {
             Connection on = c;
             if (own && recordApplied) {
-                AppliedPositions.runUnit(c, backend.engine(), logged.sql(), e.position(), null,
+                AppliedPositions.runUnit(c, AppliedTable.of(backend), logged.sql(), e.position(), null,
                         () -> execute(on, logged.sql(), e));
             } else {
                 execute(on, logged.sql(), e);

@@ -13,14 +13,15 @@ import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
+import org.phalanx.requestmanager.recovery.AppliedTable;
 import org.phalanx.requestmanager.recovery.AppliedRecords;
 import org.phalanx.requestmanager.recovery.LogWriter;
 
 /**
  * An auto-commit write on one backend; lock contention there is waited out, since others may
  * have applied it. With a recovery log it runs as a short transaction that also records its
- * position on the backend and commits once its log entry is durable (on another controller, which
- * keeps no record, it still waits for the entry); with an {@link Agreement}
+ * position on the backend (on another controller, in a table of its virtual database) and commits
+ * once its log entry is durable; with an {@link Agreement}
  * it runs as a short transaction that commits only once the backends agree on its outcome.
  */
 final class AutoCommitWrite {
@@ -57,12 +58,12 @@ final class AutoCommitWrite {
                     return outcome;
                 };
                 if (applied.recordsApplied(b)) {
-                    return AppliedPositions.runUnit(c, b.engine(), statements.get(0), position, durable, work);
+                    return AppliedPositions.runUnit(c, AppliedTable.of(b), statements.get(0), position, durable, work);
                 }
                 if (agreement == null && (logged(durable) || AppliedPositions.runsOutsideTransactions(statements.get(0)))) {
                     return work.run();
                 }
-                // another controller keeps no record, but must not commit what the log may still refuse
+                // no record is kept, but nothing is committed that the log may still refuse
                 return inTransaction(c, () -> {
                     WriteOutcome outcome = work.run();
                     LogWriter.awaitDurable(durable);

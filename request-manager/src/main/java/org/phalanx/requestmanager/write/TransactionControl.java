@@ -19,6 +19,7 @@ import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
+import org.phalanx.requestmanager.recovery.AppliedTable;
 import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.scheduler.Access;
 
@@ -251,7 +252,7 @@ public final class TransactionControl {
     private void commitBranch(Backend b, Connection c, long position, CompletableFuture<?> durable) throws SQLException {
         try {
             if (p.applied().recordsApplied(b)) {
-                AppliedPositions.commit(c, b.engine(), position, durable);
+                AppliedPositions.commit(c, AppliedTable.of(b), position, durable);
             } else {
                 c.commit();
             }

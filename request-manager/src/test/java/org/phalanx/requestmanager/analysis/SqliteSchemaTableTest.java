@@ -24,6 +24,7 @@ class SqliteSchemaTableTest {
              Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE phalanx_applied (position INTEGER PRIMARY KEY)");
             s.executeUpdate("CREATE TABLE phalanx_restore_old (x INTEGER)");
+            s.executeUpdate("CREATE TABLE phalanx_upper_applied_sub1 (position INTEGER PRIMARY KEY)"); // the top's record
             s.executeUpdate("CREATE TABLE account (id INTEGER PRIMARY KEY)");
             for (String sql : List.of(
                     "SELECT tbl_name FROM \"main\".sqlite_master WHERE type='table'", // Flyway

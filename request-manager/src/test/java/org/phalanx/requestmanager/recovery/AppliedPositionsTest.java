@@ -27,19 +27,42 @@ class AppliedPositionsTest {
     @Test
     void aFloorIsNeverLowered() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("b.db"))) {
-            AppliedPositions.reset(c, Engine.SQLITE, 100);
-            AppliedPositions.record(c, Engine.SQLITE, 103);
-            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3716); // an enable's replay brought it to 3716
-            AppliedPositions.record(c, Engine.SQLITE, 3717);
-            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3000); // late: a checkpoint from before it was disabled
-            AppliedPositions.Applied applied = AppliedPositions.read(c, Engine.SQLITE);
+            AppliedPositions.reset(c, AppliedTable.of(Engine.SQLITE), 100);
+            AppliedPositions.record(c, AppliedTable.of(Engine.SQLITE), 103);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(Engine.SQLITE), 3716); // an enable's replay brought it to 3716
+            AppliedPositions.record(c, AppliedTable.of(Engine.SQLITE), 3717);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(Engine.SQLITE), 3000); // late: a checkpoint from before it was disabled
+            AppliedPositions.Applied applied = AppliedPositions.read(c, AppliedTable.of(Engine.SQLITE));
             assertEquals(3716, applied.floor());
             assertEquals(new TreeSet<>(Set.of(3717L)), applied.above());
 
-            AppliedPositions.raiseFloor(c, Engine.SQLITE, 3800);
-            applied = AppliedPositions.read(c, Engine.SQLITE);
+            AppliedPositions.raiseFloor(c, AppliedTable.of(Engine.SQLITE), 3800);
+            applied = AppliedPositions.read(c, AppliedTable.of(Engine.SQLITE));
             assertEquals(3800, applied.floor());
             assertEquals(Set.of(), applied.above());
+        }
+    }
+
+    /**
+     * The record a controller keeps in a nested controller's virtual database is a table of its
+     * own, apart from the sub-controller's {@code phalanx_applied} on the same leaves (here one
+     * SQLite file stands for a leaf holding both): neither reads or changes the other's rows.
+     */
+    @Test
+    void theRecordOfTheControllerAboveIsApartFromTheSubsOwn() throws Exception {
+        AppliedTable upper = AppliedTable.nested(org.phalanx.recoverylog.ControllerTables.upperApplied(
+                "jdbc:phalanx://127.0.0.1:25322/sub1"));
+        AppliedTable own = AppliedTable.of(Engine.SQLITE);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("leaf.db"))) {
+            AppliedPositions.reset(c, own, 7);
+            AppliedPositions.reset(c, upper, 500);
+            AppliedPositions.record(c, upper, 502);
+            AppliedPositions.record(c, own, 8);
+            AppliedPositions.raiseFloor(c, upper, 501);
+            assertEquals(501, AppliedPositions.read(c, upper).floor());
+            assertEquals(new TreeSet<>(Set.of(502L)), AppliedPositions.read(c, upper).above());
+            assertEquals(7, AppliedPositions.read(c, own).floor());
+            assertEquals(new TreeSet<>(Set.of(8L)), AppliedPositions.read(c, own).above());
         }
     }
 
@@ -58,15 +81,15 @@ class AppliedPositionsTest {
             s.executeUpdate("CREATE TABLE phalanx_applied (position BIGINT NOT NULL PRIMARY KEY)");
             s.executeUpdate("INSERT INTO phalanx_applied VALUES (40), (42)");
             Engine e = pg ? Engine.POSTGRESQL : Engine.MARIADB;
-            AppliedPositions.Applied applied = AppliedPositions.read(c, e);
+            AppliedPositions.Applied applied = AppliedPositions.read(c, AppliedTable.of(e));
             assertEquals(40, applied.floor());
             assertEquals(new TreeSet<>(Set.of(42L)), applied.above());
             try (java.sql.ResultSet rs = c.getMetaData().getTables(pg ? null : c.getCatalog(), pg ? c.getSchema() : null,
                     "phalanx_applied", null)) {
                 org.junit.jupiter.api.Assertions.assertFalse(rs.next(), "the old table is gone");
             }
-            AppliedPositions.record(c, e, 43);
-            assertEquals(new TreeSet<>(Set.of(42L, 43L)), AppliedPositions.read(c, e).above());
+            AppliedPositions.record(c, AppliedTable.of(e), 43);
+            assertEquals(new TreeSet<>(Set.of(42L, 43L)), AppliedPositions.read(c, AppliedTable.of(e)).above());
         } finally {
             if (pg) {
                 TestDatabases.dropPostgres(db);
