@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.recovery.AppliedPositions;
+import org.phalanx.requestmanager.recovery.AppliedTable;
 import org.phalanx.testkit.db.SqliteFiles;
 
 /**
@@ -169,8 +170,8 @@ class DistributedPartialIT {
         while (System.nanoTime() < end) {
             try (Connection db1 = c1.direct("db1"); Connection db2 = c1.direct("db2")) {
                 if (tables(c1, "db1").contains("acc") && one(db1, "SELECT COUNT(*) FROM acc") == GroupBank.ACCOUNTS
-                        && AppliedPositions.read(db1, Engine.SQLITE).above().isEmpty()
-                        && AppliedPositions.read(db2, Engine.SQLITE).above().isEmpty()) {
+                        && AppliedPositions.read(db1, AppliedTable.of(Engine.SQLITE)).above().isEmpty()
+                        && AppliedPositions.read(db2, AppliedTable.of(Engine.SQLITE)).above().isEmpty()) {
                     return;
                 }
             } catch (SQLException notYet) {
