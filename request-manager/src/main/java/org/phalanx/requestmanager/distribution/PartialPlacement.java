@@ -43,6 +43,8 @@ final class PartialPlacement implements EntryPlacement {
     private final List<Backend> backends = new ArrayList<>();
     private final SchemaView schema = new SchemaView();
     private final PartialReplication routing;
+    /** Where a table of a received dump goes: this member's own CREATE TABLE rules. */
+    private final Placement rules;
     private final SqlAnalyzer analyzer = new SqlAnalyzer(10_000);
     /** Each open transaction's backends, so far. */
     private final Map<Long, Set<String>> open = new HashMap<>();
@@ -56,26 +58,35 @@ final class PartialPlacement implements EntryPlacement {
         }
     };
     private volatile long lastSchemaChange = -1;
+    /** The position of the last entry placed (or of the record the view started from). */
+    private long lastPlaced = -1;
 
     PartialPlacement(List<BackendConfig> own, ReplicationLevel replication, List<PlacementRule> rules) {
         for (BackendConfig bc : own) {
             backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
             }));
         }
-        this.routing = new PartialReplication(schema, Placement.of(replication, rules));
+        this.rules = Placement.of(replication, rules);
+        this.routing = new PartialReplication(schema, this.rules);
     }
 
     /**
-     * Learns where every table is from this member's copy of the group's log, which must be whole:
-     * entries a compaction purged no longer say where their tables went.
+     * Learns where every table is from this member's copy of the group's log: from {@code record}
+     * (the view at a dump's position) and the entries after it, or, without one, from the whole copy,
+     * which must then be whole: entries a compaction purged no longer say where their tables went.
      */
-    void learn(RecoveryLog copy) throws SQLException {
-        if (copy.purgedThrough() > 0) {
+    void learn(RecoveryLog copy, PlacementRecord record) throws SQLException {
+        long from = 0;
+        if (record != null && record.position() >= copy.purgedThrough()) {
+            start(record);
+            from = record.position();
+        } else if (copy.purgedThrough() > 0) {
             throw new SQLException("its copy of the group's log was compacted up to position " + copy.purgedThrough()
-                    + ", and a member replicating partially learns where its tables are from its whole copy: rebuild"
-                    + " it as a new member (a new log folder, empty backends)");
+                    + (record == null ? " without a record of where its tables were" : ", past the record of where its"
+                    + " tables were (at position " + record.position() + ")") + ": rebuild it as a new member (a new"
+                    + " log folder, empty backends)");
         }
-        try (CloseableIterator<LogEntry> entries = copy.read(0)) {
+        try (CloseableIterator<LogEntry> entries = copy.read(from)) {
             while (entries.hasNext()) {
                 placed(entries.next(), true);
             }
@@ -86,8 +97,52 @@ final class PartialPlacement implements EntryPlacement {
         }
     }
 
+    /**
+     * The view starts again from a dump received at {@code position} (the leader's snapshot): each of
+     * its tables placed by this member's own rules among all its backends. Returns that view, for the
+     * restore to put each table there and for later restarts to start from.
+     */
+    synchronized PlacementRecord restart(long position, List<String> dumpTables) throws SQLException {
+        Map<String, Set<String>> placed = new LinkedHashMap<>();
+        backends.forEach(b -> placed.put(b.name(), new LinkedHashSet<>()));
+        for (String table : dumpTables) {
+            for (Backend b : rules.place(table, backends)) {
+                placed.get(b.name()).add(table);
+            }
+        }
+        PlacementRecord record = new PlacementRecord(position, placed);
+        start(record);
+        return record;
+    }
+
+    private synchronized void start(PlacementRecord record) {
+        open.clear();
+        openUndo.clear();
+        recentUndo.clear(); // what came before the record cannot be reported failed any more: it is in the dump
+        for (Backend b : backends) {
+            schema.learn(b, record.tables().getOrDefault(b.name(), Set.of()));
+        }
+        lastPlaced = record.position();
+        lastSchemaChange = record.position();
+    }
+
+    /**
+     * The view as it stands at {@code position} — which backend held which table there — if it is
+     * known: entries placed since have changed no table's place (else null, to be asked again).
+     * Meant for a position no transaction was open at (a follower's dump).
+     */
+    synchronized PlacementRecord viewAt(long position) {
+        if (lastSchemaChange > position || lastPlaced < position) {
+            return null;
+        }
+        Map<String, Set<String>> tables = new LinkedHashMap<>();
+        backends.forEach(b -> tables.put(b.name(), new LinkedHashSet<>(schema.tablesOf(b))));
+        return new PlacementRecord(position, tables);
+    }
+
     @Override
     public synchronized LogEntry placed(LogEntry e, boolean named) throws SQLException {
+        lastPlaced = Math.max(lastPlaced, e.position());
         switch (e.kind()) {
             case STATEMENT, WRITE: {
                 SqlAnalysis a = analyzer.analyze(LoggedSettings.fromLog(e.sql()).sql());
