@@ -59,8 +59,8 @@ final class LogCompaction {
      * <p>A member replicating partially ({@code partial} not null) dumps the union of its backends,
      * and records with the dump which backend held which table there ({@link PlacementRecord}):
      * once its copy is purged up to the dump, a restart learns its placement from that record and
-     * the entries after it. If a table moved since the dump's position (a CREATE applied meanwhile),
-     * that view is gone: the dump is dropped and tried again next round.
+     * the entries after it. If that view is no longer known (too many changes since), the dump is
+     * dropped and tried again next round.
      */
     static Compactor withDump(String virtualDatabase, GroupConfig config, ReplicatedLog log, LocalLogCopy copy,
                               MemberDumps dumps, PartialPlacement partial, Supplier<PrimaryDatabase> primary,

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
@@ -31,7 +32,9 @@ import org.phalanx.requestmanager.routing.SchemaView;
  * as a single controller's ({@link PartialReplication}), over a schema view kept in log order.
  *
  * <p>The view follows the log, not the backends (which lag behind it): it is rebuilt at a restart
- * from the member's whole copy, whose entries name where each was applied ({@link #learn}). A
+ * from the member's copy, whose entries name where each was applied, starting from the last
+ * {@link PlacementRecord} (taken with a dump, or made when a received dump is placed, {@link #restart})
+ * once the copy is compacted ({@link #learn}). A
  * transaction's COMMIT and ROLLBACK go where its writes went; the DDL of a transaction rolled back,
  * or of a write the primary reports failed everywhere, is undone in the view.
  */
@@ -60,6 +63,11 @@ final class PartialPlacement implements EntryPlacement {
     private volatile long lastSchemaChange = -1;
     /** The position of the last entry placed (or of the record the view started from). */
     private long lastPlaced = -1;
+    /**
+     * The view after each of its recent changes, by position: a follower's backends lag behind the
+     * view (tables are created while it catches up), and its dump needs the view at their position.
+     */
+    private final TreeMap<Long, Map<String, Set<String>>> history = new TreeMap<>();
 
     PartialPlacement(List<BackendConfig> own, ReplicationLevel replication, List<PlacementRule> rules) {
         for (BackendConfig bc : own) {
@@ -68,6 +76,7 @@ final class PartialPlacement implements EntryPlacement {
         }
         this.rules = Placement.of(replication, rules);
         this.routing = new PartialReplication(schema, this.rules);
+        history.put(-1L, view()); // no table anywhere before the log's first entry
     }
 
     /**
@@ -123,21 +132,36 @@ final class PartialPlacement implements EntryPlacement {
             schema.learn(b, record.tables().getOrDefault(b.name(), Set.of()));
         }
         lastPlaced = record.position();
-        lastSchemaChange = record.position();
+        history.clear();
+        changed(record.position());
+    }
+
+    /** The view changed at {@code position}: kept, with the view after it, for {@link #viewAt}. */
+    private void changed(long position) {
+        lastSchemaChange = position;
+        history.put(position, view());
+        if (history.size() > UNDOABLE) {
+            history.pollFirstEntry();
+        }
+    }
+
+    private Map<String, Set<String>> view() {
+        Map<String, Set<String>> tables = new LinkedHashMap<>();
+        backends.forEach(b -> tables.put(b.name(), Set.copyOf(schema.tablesOf(b))));
+        return tables;
     }
 
     /**
-     * The view as it stands at {@code position} — which backend held which table there — if it is
-     * known: entries placed since have changed no table's place (else null, to be asked again).
-     * Meant for a position no transaction was open at (a follower's dump).
+     * The view as it stood at {@code position} — which backend held which table there — or null if
+     * it is not known: not placed that far yet, or more changes since than are kept. Meant for a
+     * position no transaction was open at (a dump's).
      */
     synchronized PlacementRecord viewAt(long position) {
-        if (lastSchemaChange > position || lastPlaced < position) {
+        Map.Entry<Long, Map<String, Set<String>>> before = history.floorEntry(position);
+        if (lastPlaced < position || before == null) {
             return null;
         }
-        Map<String, Set<String>> tables = new LinkedHashMap<>();
-        backends.forEach(b -> tables.put(b.name(), new LinkedHashSet<>(schema.tablesOf(b))));
-        return new PlacementRecord(position, tables);
+        return new PlacementRecord(position, before.getValue());
     }
 
     @Override
@@ -160,7 +184,7 @@ final class PartialPlacement implements EntryPlacement {
                     }
                 }
                 if (!undo.isEmpty()) {
-                    lastSchemaChange = e.position();
+                    changed(e.position());
                 }
                 if (e.kind() == LogEntry.Kind.WRITE) {
                     open.computeIfAbsent(e.transactionId(), t -> new LinkedHashSet<>()).addAll(names);
@@ -198,7 +222,7 @@ final class PartialPlacement implements EntryPlacement {
         List<Runnable> reversed = new ArrayList<>(undo);
         Collections.reverse(reversed);
         reversed.forEach(Runnable::run);
-        lastSchemaChange = position;
+        changed(position);
     }
 
     @Override

@@ -183,16 +183,21 @@ class PartialPlacementTest {
     }
 
     @Test
-    void theViewAtADumpsPositionIsKnownOnlyIfNoTableMovedSince() throws SQLException {
+    void theViewAtADumpsPositionIsKeptWhileTablesMoveAfterIt() throws SQLException {
         PartialPlacement p = placement();
+        assertEquals(Set.of(), p.viewAt(-1).union(), "nothing anywhere before the first entry");
         where(p, statement(1, "CREATE TABLE acc (id INTEGER)"));
         where(p, statement(2, "INSERT INTO acc VALUES (1)"));
+        assertEquals(null, p.viewAt(3), "not placed that far yet");
         PlacementRecord at2 = p.viewAt(2);
+        assertEquals(2, at2.position());
         assertEquals(Set.of("acc"), at2.tables().get("db2"));
         assertEquals(Set.of(), at2.tables().get("db3"));
-        assertEquals(at2.tables(), p.viewAt(1).tables(), "nothing moved after the CREATE at 1");
         where(p, statement(3, "CREATE TABLE transfers (id INTEGER)"));
-        assertEquals(null, p.viewAt(2), "transfers was created after 2: the view is no longer the one at 2");
+        where(p, statement(4, "DROP TABLE acc"));
+        assertEquals(at2, p.viewAt(2), "a follower's backends at 2 still hold what the view said there");
         assertEquals(Set.of("acc", "transfers"), p.viewAt(3).union());
+        assertEquals(Set.of("transfers"), p.viewAt(4).union());
+        assertEquals(Set.of(), p.viewAt(0).union());
     }
 }
