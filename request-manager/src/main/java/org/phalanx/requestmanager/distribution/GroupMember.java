@@ -26,6 +26,9 @@ import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.recoverylog.dump.Backupers;
+import org.phalanx.recoverylog.dump.DumpException;
+import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
@@ -55,9 +58,11 @@ import org.phalanx.requestmanager.config.ReplicationLevel;
  * data member rather than send that snapshot to a member behind, {@link BusyLeaderRaft}).
  *
  * <p>A data member compacts its copy of the group's log ({@link #compactLog}, or once it holds
- * {@code compactAfter} entries): it dumps one of its backends, and its snapshot of the log carries
- * that dump and the entries after it ({@link GroupSnapshot}); a member that lacks what the dump
- * replaced restores it onto its backends before following again ({@link MemberDumps}).
+ * {@code compactAfter} entries): it dumps one of its backends (one replicating partially, the union
+ * of its backends, with a {@link PlacementRecord}), and its snapshot of the log carries that dump
+ * and the entries after it ({@link GroupSnapshot}); a member that lacks what the dump replaced
+ * restores it onto its backends before following again ({@link MemberDumps}), a partial member
+ * each table where its own rules place it.
  *
  * <p>A member may declare backends of another member that it can reach ({@code standby}); the
  * primary takes them over when an operator says their owner is gone ({@link #takeOver}): a
@@ -121,9 +126,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     /** Counts the times this member stopped following: a sync mark appended before the last one does not count. */
     private volatile long followings;
     private CompletableFuture<byte[]> syncing = CompletableFuture.completedFuture(null);
-    /** Whether this member's backends each hold only some tables (RAIDb-2, RAIDb-0): see {@link PartialPlacement}. */
-    private final boolean partial;
-    /** Where this member's tables are, under partial replication; null otherwise. */
+    /** Where this member's tables are when its backends each hold only some (RAIDb-2, RAIDb-0); null otherwise. */
     private final PartialPlacement partialPlacement;
     /** Null on a witness. */
     private final LocalLogCopy copy;
@@ -178,11 +181,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.backendConfigs = List.copyOf(backendConfigs);
         this.outcomeJournal = local == null ? null : new OutcomeJournal(config.logDir().resolve("request-outcomes"));
         this.outcomes = new RequestOutcomes(OUTCOME_RETENTION, outcomeJournal);
-        this.partial = settings.replication().isPartial();
-        EntryPlacement placement = partial ? new PartialPlacement(backendConfigs, settings.replication(),
-                settings.placement()) : EntryPlacement.everywhere(backendConfigs.stream().map(BackendConfig::name)
-                .collect(Collectors.toSet()));
-        this.partialPlacement = placement instanceof PartialPlacement p ? p : null;
+        this.partialPlacement = settings.replication().isPartial() ? new PartialPlacement(backendConfigs,
+                settings.replication(), settings.placement()) : null;
+        EntryPlacement placement = partialPlacement != null ? partialPlacement : EntryPlacement.everywhere(
+                backendConfigs.stream().map(BackendConfig::name).collect(Collectors.toSet()));
         this.copy = local == null ? null : new LocalLogCopy(local, placement, outcomes);
         if (copy != null && partialPlacement != null) {
             learnPlacement(partialPlacement);
@@ -197,8 +199,9 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     /**
      * Under partial replication, where this member's tables are, learned again at a start from its
-     * copy of the log (each entry names where it went), from its last {@link PlacementRecord} on; a member that cannot learn it copies nothing
-     * more, neither follows nor claims (its copy is damaged, logged).
+     * copy of the log (each entry names where it went), from its last {@link PlacementRecord} on; a
+     * member that cannot learn it copies nothing more, neither follows nor claims (its copy is
+     * damaged, logged).
      */
     private void learnPlacement(PartialPlacement placement) {
         try {
@@ -233,8 +236,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
                 settings.compactAfter(), member.watcher, member.copy == null
                 ? LogCompaction.witness(virtualDatabase, config, member.log)
                 : LogCompaction.withDump(virtualDatabase, config, member.log, member.copy, member.dumps,
-                        member.partialPlacement,
-                        () -> member.primary, () -> member.following));
+                        member.partialPlacement, () -> member.primary, () -> member.following));
         member.watcher.start();
         LOG.info("virtual database {}: {} joined group {} ({})", virtualDatabase, config.self(), config.groupName(),
                 config.me().witness() ? "a witness" : "a data member");
@@ -370,15 +372,15 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * view starts there (the entries after the dump are placed from it), the restore puts each table
      * there and nowhere else, and the record of it is where a restart starts from.
      */
-    private void placeDump(long position) throws IOException {
+    private void placeDump(long position) {
         try {
-            List<String> tables = org.phalanx.recoverylog.dump.Backupers.readInfo(dumps.pendingRestore().file())
-                    .tables().stream().map(org.phalanx.recoverylog.dump.DumpInfo.TableRows::name).toList();
+            List<String> tables = Backupers.readInfo(dumps.pendingRestore().file()).tables().stream()
+                    .map(DumpInfo.TableRows::name).toList();
             PlacementRecord placed = partialPlacement.restart(position, tables);
             placed.save(copy.local());
             LOG.info("virtual database {}: {} places the dump's tables by its rules: {}", virtualDatabase,
                     config.self(), placed.tables());
-        } catch (org.phalanx.recoverylog.dump.DumpException | SQLException e) {
+        } catch (DumpException | SQLException e) {
             copy.damaged("member " + config.self() + " cannot place the tables of the group's dump at log position "
                     + position + ": " + e.getMessage());
         }
