@@ -143,7 +143,9 @@ class DistributedPartialIT {
      * leader) compacts by itself every 400 entries and when asked — its dump the union of its three
      * backends — and so does c2. c3, restarted, lacks what they compacted away: it restores the
      * leader's dump, each table only on the backends its own rules choose, and follows from there;
-     * asked to compact as a follower (once the load has stopped), it dumps the union of its backends too. Every holder of a
+     * it then compacts by itself as a follower, the union of its backends, while c2 (full) is down; c2
+     * back restores that union dump (c1's or c3's, whichever leads). Asked once the load has stopped,
+     * c3 compacts again. Every holder of a
      * table ends identical to every other, each table exactly where its member's rules say.
      */
     @Test
@@ -174,6 +176,18 @@ class DistributedPartialIT {
             }
             group.start(away);
             awaitRestored(away);
+            // then c2 (full) is down while c1 and c3 (partial, a follower) compact by themselves: back, it
+            // restores the leader's dump, which is a partial member's whichever leads
+            Thread.sleep(2_000);
+            group.kill(1);
+            long fullHolds;
+            try (ControllerJmx jmx = group.jmx(0)) {
+                fullHolds = (Long) jmx.group().get("commitIndex");
+            }
+            awaitFirstIndexAbove(0, fullHolds);
+            awaitFirstIndexAbove(away, fullHolds);
+            group.start(1);
+            awaitRestored(1);
             Thread.sleep(3_000);
         } finally {
             stop.set(true);
@@ -194,6 +208,8 @@ class DistributedPartialIT {
         assertTrue(c1.contains("c1 compacted its log of group"), "c1 compacted" + group.outputs());
         assertTrue(group.process(away).output().contains("c3 places the dump's tables by its rules"),
                 "c3 restored a dump by its own rules" + group.outputs());
+        assertTrue(group.process(1).output().contains("c2 restores its backends from the group's dump"),
+                "c2 (full) restored a partial member's dump" + group.outputs());
         System.out.println("partial compaction: " + bank.summary() + "; c3 restored the dump of the log's leader, "
                 + leader + "; holders " + holders);
     }
