@@ -136,7 +136,7 @@ final class Following<P extends PrimaryDatabase> {
     /**
      * Under partial replication: the union of the followed backends, each table from the first that
      * holds it at {@code at} by this member's placement (recorded with the dump by
-     * {@link LogCompaction#withDump}). -1 while the placement has moved past {@code at} or a table has no followed holder.
+     * {@link LogCompaction#withDump}). -1 while the placement at {@code at} is not known.
      */
     private long dumpUnion(Path file, long at) throws SQLException {
         PlacementRecord placed = partial.viewAt(at);
@@ -156,10 +156,9 @@ final class Following<P extends PrimaryDatabase> {
         if (parts.isEmpty()) {
             parts.put(catchUp.followed().get(0), Set.of()); // no table yet: an empty dump
         }
-        if (!missing.isEmpty()) {
-            LOG.warn("virtual database {}: {} cannot dump tables {} now: no backend of it that follows the log"
-                    + " holds them", virtualDatabase, self, missing);
-            return -1;
+        if (!missing.isEmpty()) { // as on the primary: an error, the automatic compaction tried again in a minute
+            throw new SQLException("controller " + self + " cannot dump tables " + missing + ": none of its backends"
+                    + " that follow the log holds them", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
         FollowerDumps.takeUnion(parts, file, at);
         return at;
