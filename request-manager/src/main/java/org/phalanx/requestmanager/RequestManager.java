@@ -214,11 +214,15 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
     }
 
     /**
-     * Dumps the first enabled backend (portable format) for the group's compacted log; its
+     * Dumps the first enabled backend (portable format) for the group's compacted log — under
+     * partial replication the union of the enabled backends, none of which holds every table; its
      * checkpoint is left to the group member, which keeps the log after it under a name of its own.
      */
     @Override
     public long dump(Path dumpFile) throws SQLException {
+        if (config.replication().isPartial()) {
+            return admin.dumpUnion(dumpFile);
+        }
         String source = backendStates().entrySet().stream().filter(e -> e.getValue() == BackendState.ENABLED)
                 .map(Map.Entry::getKey).findFirst()
                 .orElseThrow(() -> new SQLException("virtual database " + name + " has no enabled backend to dump",

@@ -4,7 +4,12 @@ import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
+import org.phalanx.recoverylog.FileRecoveryLog;
+import org.phalanx.recoverylog.dump.Backupers;
+import org.phalanx.recoverylog.dump.DumpInfo;
+import org.phalanx.recoverylog.dump.Progress;
 import org.phalanx.requestmanager.config.PlacementRule;
+import org.phalanx.requestmanager.config.RecoveryConfig;
 import org.phalanx.requestmanager.config.ReplicationLevel;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.config.WaitPolicy;
@@ -103,6 +108,41 @@ class PartialReplicationTest {
         update(s, "CREATE TABLE hot_items (id INTEGER PRIMARY KEY, name TEXT, price INTEGER)");
         update(s, "CREATE TABLE big_log (id INTEGER PRIMARY KEY, item INTEGER, note TEXT)");
         update(s, "CREATE TABLE solo_notes (id INTEGER PRIMARY KEY, text TEXT)");
+    }
+
+    /**
+     * A group's primary replicating partially dumps the union of its backends (none holds every
+     * table): each table once, from a backend holding it, at one log position; a backend of another
+     * engine or placement restores it whole.
+     */
+    @Test
+    void aDumpIsTheUnionOfTheBackendsAtOneLogPosition() throws Exception {
+        cluster = new SqliteCluster(dir, ALL.toArray(new String[0]));
+        rm = new RequestManager("partial", RequestManagerConfig.builder().replication(ReplicationLevel.RAIDB_2)
+                .waitPolicy(WaitPolicy.ALL).lockTimeout(Duration.ofSeconds(10)).analysisCacheSize(1000)
+                .placementRules(RULES).recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true))
+                .build(), cluster.backendConfigs());
+        rm.start();
+        try (Session s = rm.openSession("u")) {
+            createSchema(s);
+            update(s, "INSERT INTO big_log VALUES (1, 1, 'a'), (2, 1, 'b')");
+            update(s, "INSERT INTO solo_notes VALUES (7, 'only on b3')");
+        }
+        Path dump = dir.resolve("union.dump");
+        long position = rm.dump(dump);
+        assertEquals(rm.lastPosition(), position, "nothing was written after the last insert");
+        DumpInfo info = Backupers.verify(dump, Progress.NONE);
+        assertEquals(position, info.checkpointPosition());
+        assertEquals(Set.of(new DumpInfo.TableRows("hot_items", 0), new DumpInfo.TableRows("big_log", 2),
+                new DumpInfo.TableRows("solo_notes", 1)), Set.copyOf(info.tables()), "no backend holds all three");
+        try (Connection target = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("t.db"))) {
+            Backupers.forFormat(info.format()).restore(dump, target, true, Progress.NONE);
+            try (Statement st = target.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT text FROM solo_notes")) {
+                assertTrue(rs.next());
+                assertEquals("only on b3", rs.getString(1));
+            }
+        }
     }
 
     @Test

@@ -109,9 +109,7 @@ public final class VirtualDatabaseConfigReader {
         }
         checkBackendsAndLog(distribution, backends, recoveryLog);
         if (distribution != null && replication.isPartial()) {
-            partialMember(root.child("distribution").orElseThrow(), replication);
-            distribution = new DistributionConfig(distribution.group(), distribution.appendTimeout(),
-                    distribution.minorityReads(), 0, distribution.standby());
+            partialMember(replication);
         }
         VerificationSchedule verification = root.child("verification").map(e -> verification(e, recoveryLog)).orElse(null);
         problems.throwIfAny();
@@ -121,11 +119,10 @@ public final class VirtualDatabaseConfigReader {
 
     /**
      * A member replicating partially places each table on some of its backends by its own rules
-     * (docs/distribution.md, Partial replication in a group): none of its backends holds the whole
-     * database to dump, and another member's backends, placed by that member's rules, are not its to
-     * take over.
+     * (docs/distribution.md, Partial replication in a group): another member's backends, placed by
+     * that member's rules, are not its to take over.
      */
-    private void partialMember(XmlElement distribution, ReplicationLevel replication) {
+    private void partialMember(ReplicationLevel replication) {
         String level = replicationText(replication);
         for (XmlElement b : root.child("backends").orElseThrow().children("backend")) {
             if (b.attribute("owner", null) != null) {
@@ -133,12 +130,6 @@ public final class VirtualDatabaseConfigReader {
                         + " another member's backends: their tables are placed by that member's rules; declare"
                         + " backends of other members only with replication=\"RAIDb-1\" or SingleDB");
             }
-        }
-        String compactAfter = distribution.attribute("compactAfter", "0").trim();
-        if (!compactAfter.equals("0")) {
-            problems.add(distribution.location("compactAfter"), "a member replicating partially (" + level + ") does"
-                    + " not compact its log: none of its backends holds every table, so it makes no dump of the whole"
-                    + " database (leave compactAfter out)");
         }
     }
 

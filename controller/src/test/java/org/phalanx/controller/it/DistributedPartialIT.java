@@ -81,8 +81,8 @@ class DistributedPartialIT {
                 member == 1 ? new String[] {"db1", "db2"} : new String[] {"db1", "db2", "db3"});
     }
 
-    @Test
-    void eachMemberPlacesTablesByItsOwnRulesAndEveryHolderEndsIdentical() throws Exception {
+    /** c1 and c3 replicating partially by {@link #RULES}, c2 fully; {@code distribution}: more attributes. */
+    private void startGroup(String distribution) throws Exception {
         List<List<String>> urls = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
             SqliteFiles f = files(m);
@@ -103,7 +103,15 @@ class DistributedPartialIT {
                     <createTable pattern="late_.*" policy="backends" backends="c3-db1"/>
                     <createTable policy="random" count="2"/>
                   </requestManager>""");
+        if (!distribution.isEmpty()) {
+            group.distributionAttributes(distribution);
+        }
         group.startAll();
+    }
+
+    @Test
+    void eachMemberPlacesTablesByItsOwnRulesAndEveryHolderEndsIdentical() throws Exception {
+        startGroup("");
         makePrimary(0);
         GroupBank.create(group.url());
         GroupBank bank = new GroupBank(group.url(), CLIENTS);
@@ -128,6 +136,109 @@ class DistributedPartialIT {
         assertPlacedByEachMembersRules(holders);
         System.out.println("distributed partial replication: " + bank.summary() + "; " + rows.size()
                 + " rows in tables created while running; holders " + holders);
+    }
+
+    /**
+     * Compaction with partial replication (docs/distribution.md, Compaction): under the bank load, with
+     * tables created while it runs, c3 (partial) is killed; c1 (partial, primary and so the log's
+     * leader) compacts by itself every 400 entries and when asked — its dump the union of its three
+     * backends — and so does c2. c3, restarted, lacks what they compacted away: it restores the
+     * leader's dump, each table only on the backends its own rules choose, and follows from there;
+     * it then compacts by itself as a follower, the union of its backends, while c2 (full) is down; c2
+     * back restores that union dump (c1's or c3's, whichever leads). Asked once the load has stopped,
+     * c3 compacts again. Every holder of a
+     * table ends identical to every other, each table exactly where its member's rules say.
+     */
+    @Test
+    void partialMembersCompactAndOneThatWasDownRestoresTheDumpByItsRules() throws Exception {
+        startGroup("compactAfter=\"400\"");
+        makePrimary(0);
+        GroupBank.create(group.url());
+        GroupBank bank = new GroupBank(group.url(), CLIENTS);
+        Thread creator = new Thread(this::createTables, "table-creator");
+        bank.start();
+        creator.start();
+        int away = 2;
+        String leader;
+        try {
+            Thread.sleep(2_000);
+            group.kill(away);
+            long awayHolds;
+            try (ControllerJmx jmx = group.jmx(0)) {
+                awayHolds = (Long) jmx.group().get("commitIndex");
+            }
+            awaitFirstIndexAbove(0, awayHolds); // c1, partial and primary, compacts by itself under the load
+            try (ControllerJmx jmx = group.jmx(0)) {
+                assertTrue(jmx.compactGroupLog() > 0, "asked, c1 dumps at a log position" + group.outputs());
+            }
+            awaitFirstIndexAbove(1, awayHolds);
+            try (ControllerJmx jmx = group.jmx(0)) {
+                leader = String.valueOf(jmx.group().get("logLeader"));
+            }
+            group.start(away);
+            awaitRestored(away);
+            // then c2 (full) is down while c1 and c3 (partial, a follower) compact by themselves: back, it
+            // restores the leader's dump, which is a partial member's whichever leads
+            Thread.sleep(2_000);
+            group.kill(1);
+            long fullHolds;
+            try (ControllerJmx jmx = group.jmx(0)) {
+                fullHolds = (Long) jmx.group().get("commitIndex");
+            }
+            awaitFirstIndexAbove(0, fullHolds);
+            awaitFirstIndexAbove(away, fullHolds);
+            group.start(1);
+            awaitRestored(1);
+            Thread.sleep(3_000);
+        } finally {
+            stop.set(true);
+            creator.join(60_000);
+            bank.stop();
+        }
+        assertTrue(bank.acknowledged.size() > 50, "too few transfers went through: " + bank.summary());
+        assertEquals(List.of(), unexpected, "errors creating and filling tables" + group.outputs());
+        bank.check(group);
+        checkCreatedRows();
+        Map<String, Map<String, List<String>>> holders = awaitIdenticalHolders();
+        assertPlacedByEachMembersRules(holders);
+        try (ControllerJmx jmx = group.jmx(away)) { // once caught up: a follower dumps when no transaction is open
+            assertTrue(jmx.compactGroupLog() > 0, "c3, a partial follower, compacts when asked" + group.outputs());
+            assertTrue((Long) jmx.group().get("firstIndex") > 1, "c3's log compacted" + group.outputs());
+        }
+        String c1 = group.process(0).output();
+        assertTrue(c1.contains("c1 compacted its log of group"), "c1 compacted" + group.outputs());
+        assertTrue(group.process(away).output().contains("c3 places the dump's tables by its rules"),
+                "c3 restored a dump by its own rules" + group.outputs());
+        assertTrue(group.process(1).output().contains("c2 restores its backends from the group's dump"),
+                "c2 (full) restored a partial member's dump" + group.outputs());
+        System.out.println("partial compaction: " + bank.summary() + "; c3 restored the dump of the log's leader, "
+                + leader + "; holders " + holders);
+    }
+
+    /** Waits until the first index member i's log still holds is above {@code index}. */
+    private void awaitFirstIndexAbove(int member, long index) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        try (ControllerJmx jmx = group.jmx(member)) {
+            while (System.nanoTime() < end) {
+                if ((Long) jmx.group().get("firstIndex") > index) {
+                    return;
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError(group.name(member) + "'s log still holds index " + index + group.outputs());
+    }
+
+    /** Waits until member i says it restored its backends from the group's dump. */
+    private void awaitRestored(int member) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < end) {
+            if (group.process(member).output().contains("restores its backends from the group's dump")) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError(group.name(member) + " did not restore the group's dump" + group.outputs());
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import java.util.Objects;
 import org.apache.ddlutils.io.DatabaseIO;
 import org.apache.ddlutils.model.Column;
 import org.apache.ddlutils.model.Database;
+import org.apache.ddlutils.model.ForeignKey;
 import org.apache.ddlutils.model.Table;
 import org.phalanx.engine.Engine;
 
@@ -63,24 +65,68 @@ public final class PortableBackuper implements Backuper {
     @Override
     public DumpInfo backup(Connection source, Path dumpFile, String checkpointName, long checkpointPosition,
                            Progress progress) throws DumpException {
+        return backupUnion(List.of(new Part(source, null)), dumpFile, checkpointName, checkpointPosition, progress);
+    }
+
+    /**
+     * Some tables of one database: {@code tables} names them as the database does (compared
+     * case-insensitively), or null for all of them.
+     */
+    public record Part(Connection source, java.util.Set<String> tables) {
+        boolean takes(String table) {
+            return tables == null || tables.stream().anyMatch(t -> t.equalsIgnoreCase(table));
+        }
+    }
+
+    /**
+     * Dumps the union of several databases' tables as one dump, each table read from the one part
+     * that names it — a member replicating partially, none of whose backends holds every table
+     * (docs/distribution.md, Compaction). Every part's connection holds a snapshot of the same
+     * moment, as for {@link #backup}; a table named by two parts is refused. The dump restores
+     * like any other: nothing in it says it came from several databases (its source engine is the
+     * first part's).
+     */
+    public DumpInfo backupUnion(List<Part> parts, Path dumpFile, String checkpointName, long checkpointPosition,
+                                Progress progress) throws DumpException {
         Objects.requireNonNull(checkpointName, "checkpointName");
         Progress report = progress == null ? Progress.NONE : progress;
         try (DumpArchive.Writer out = new DumpArchive.Writer(dumpFile)) {
-            Engine engine = Engine.of(source);
-            if (!supports(engine)) {
-                throw new DumpException("the portable backuper cannot read " + source.getMetaData().getDatabaseProductName());
+            Database model = new Database();
+            model.setName("dump"); // as PortableModel reads a single database
+            Map<ForeignKey, String[]> rules = new IdentityHashMap<>();
+            Map<Table, Connection> sourceOf = new IdentityHashMap<>();
+            Map<Connection, Engine> engines = new IdentityHashMap<>();
+            Map<String, Table> seen = new HashMap<>();
+            for (Part part : parts) {
+                Engine engine = Engine.of(part.source());
+                if (!supports(engine)) {
+                    throw new DumpException("the portable backuper cannot read "
+                            + part.source().getMetaData().getDatabaseProductName());
+                }
+                engines.put(part.source(), engine);
+                PortableModel.Source read = PortableModel.read(part.source(), engine);
+                for (Table t : read.db().getTables()) {
+                    if (!part.takes(t.getName())) {
+                        continue;
+                    }
+                    if (seen.put(t.getName().toLowerCase(java.util.Locale.ROOT), t) != null) {
+                        throw new DumpException("table " + t.getName() + " is taken from two databases");
+                    }
+                    model.addTable(t);
+                    sourceOf.put(t, part.source());
+                }
+                rules.putAll(read.rules());
             }
-            PortableModel.Source read = PortableModel.read(source, engine);
-            Database model = read.db();
+            Connection first = parts.get(0).source();
             List<Table> tables = PortableModel.parentsFirst(model);
 
             Map<String, String> info = new LinkedHashMap<>();
             info.put("format", FORMAT);
             info.put("checkpoint.name", checkpointName);
             info.put("checkpoint.position", Long.toString(checkpointPosition));
-            info.put("source.engine", engine.name());
-            info.put("source.product", source.getMetaData().getDatabaseProductName() + " "
-                    + source.getMetaData().getDatabaseProductVersion());
+            info.put("source.engine", engines.get(first).name());
+            info.put("source.product", first.getMetaData().getDatabaseProductName() + " "
+                    + first.getMetaData().getDatabaseProductVersion());
             info.put("created", Instant.now().toString());
             info.put("tables", Integer.toString(tables.size()));
 
@@ -92,6 +138,8 @@ public final class PortableBackuper implements Backuper {
             long total = 0;
             int n = 0;
             for (Table t : tables) {
+                Connection source = sourceOf.get(t);
+                Engine engine = engines.get(source);
                 String safe = tableSafe.get(t.getName());
                 names.table(safe, t.getName());
                 List<String> columnNames = new ArrayList<>();
@@ -107,9 +155,9 @@ public final class PortableBackuper implements Backuper {
                 info.put("table." + n + ".name", t.getName());
                 info.put("table." + n + ".rows", Long.toString(rows));
                 sources.add(new TableSource(t, t.getName(), columnNames.toArray(String[]::new), safe,
-                        columnNames.stream().map(cs::get).toArray(String[]::new)));
+                        columnNames.stream().map(cs::get).toArray(String[]::new), source, engine));
                 for (int k = 0; k < t.getForeignKeyCount(); k++) {
-                    String[] rule = read.rules().get(t.getForeignKey(k));
+                    String[] rule = rules.get(t.getForeignKey(k));
                     if (rule != null) {
                         info.put("fkrule." + safe + "." + k, rule[0] + "/" + rule[1]);
                     }
@@ -133,7 +181,7 @@ public final class PortableBackuper implements Backuper {
             try (OutputStream data = new BufferedOutputStream(out.entry(DATA, true), 1 << 16)) {
                 DataXmlWriter xml = new DataXmlWriter(data);
                 for (TableSource t : sources) {
-                    done = dumpTable(source, engine, t, xml, done, total, report, info);
+                    done = dumpTable(t, xml, done, total, report, info);
                 }
                 xml.close();
             }
@@ -156,11 +204,14 @@ public final class PortableBackuper implements Backuper {
     }
 
     /** A table being dumped: its real names for the SELECT, its safe names for the XML. */
-    private record TableSource(Table table, String name, String[] columns, String safeName, String[] safeColumns) {
+    private record TableSource(Table table, String name, String[] columns, String safeName, String[] safeColumns,
+                               Connection source, Engine engine) {
     }
 
-    private long dumpTable(Connection source, Engine engine, TableSource t, DataXmlWriter xml, long done, long total,
-                           Progress progress, Map<String, String> info) throws Exception {
+    private long dumpTable(TableSource t, DataXmlWriter xml, long done, long total, Progress progress,
+                           Map<String, String> info) throws Exception {
+        Connection source = t.source();
+        Engine engine = t.engine();
         StringBuilder select = new StringBuilder("SELECT ");
         for (int i = 0; i < t.columns().length; i++) {
             select.append(i == 0 ? "" : ", ").append(SqlIdentifiers.quote(engine, t.columns()[i]));

@@ -5,7 +5,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -47,17 +50,21 @@ final class Following<P extends PrimaryDatabase> {
     private long readersRetryAt;
     /** Position of the last change of which backend holds which table (partial replication; -1: none). */
     private final LongSupplier lastSchemaChange;
+    /** Where this member's tables are, under partial replication; null under full replication. */
+    private final PartialPlacement partial;
     /** The log position up to which the readers know which backend holds which table. */
     private volatile long readersLearnedAt;
 
     /**
      * @param backendConfigs the backends this member holds now
      * @param restoreFrom    a dump to restore every backend from first (received in a snapshot), or null
+     * @param partial        where this member's tables are (partial replication), or null
      */
     Following(String virtualDatabase, String self, List<BackendConfig> backendConfigs, RecoveryLog local,
               MemberDumps.Dump restoreFrom, GroupMember.PrimaryStarter<P> starter, Consumer<P> onSessionsEnd, Engine sqlDialect,
-              LongSupplier lastSchemaChange) {
+              LongSupplier lastSchemaChange, PartialPlacement partial) {
         this.virtualDatabase = virtualDatabase;
+        this.partial = partial;
         this.lastSchemaChange = lastSchemaChange;
         this.self = self;
         this.local = local;
@@ -85,6 +92,14 @@ final class Following<P extends PrimaryDatabase> {
                 virtualDatabase, self, dump.position(), dump.file());
         try {
             FollowerDumps.restore(backends, local, dump.file(), dump.position());
+            if (partial != null) {
+                // each table where this member's rules placed it when the dump was received (GroupMember.loadState)
+                PlacementRecord placed = PlacementRecord.load(local);
+                if (placed == null || placed.position() != dump.position()) {
+                    throw new SQLException("no record of where the dump's tables go (" + placed + ")");
+                }
+                FollowerDumps.dropUnplaced(backends, dump.file(), placed.tables());
+            }
             return true;
         } catch (SQLException | RuntimeException e) {
             LOG.error("virtual database {}: {} could not restore its backends from the group's dump (tried again): {}",
@@ -108,9 +123,44 @@ final class Following<P extends PrimaryDatabase> {
         }
         catchUp.pass();
         long at = catchUp.exactPosition();
-        if (at >= 0) {
-            FollowerDumps.take(catchUp.followed().get(0), file, at);
+        if (at < 0) {
+            return -1;
         }
+        if (partial == null) {
+            FollowerDumps.take(catchUp.followed().get(0), file, at);
+            return at;
+        }
+        return dumpUnion(file, at);
+    }
+
+    /**
+     * Under partial replication: the union of the followed backends, each table from the first that
+     * holds it at {@code at} by this member's placement (recorded with the dump by
+     * {@link LogCompaction#withDump}). -1 while the placement at {@code at} is not known.
+     */
+    private long dumpUnion(Path file, long at) throws SQLException {
+        PlacementRecord placed = partial.viewAt(at);
+        if (placed == null) {
+            return -1; // a table created or dropped since: the next round
+        }
+        Map<Backend, Set<String>> parts = new LinkedHashMap<>();
+        Set<String> missing = new TreeSet<>(placed.union());
+        for (Backend b : catchUp.followed()) {
+            Set<String> from = new TreeSet<>(placed.tables().getOrDefault(b.name(), Set.of()));
+            from.retainAll(missing);
+            missing.removeAll(from);
+            if (!from.isEmpty()) {
+                parts.put(b, from);
+            }
+        }
+        if (parts.isEmpty()) {
+            parts.put(catchUp.followed().get(0), Set.of()); // no table yet: an empty dump
+        }
+        if (!missing.isEmpty()) { // as on the primary: an error, the automatic compaction tried again in a minute
+            throw new SQLException("controller " + self + " cannot dump tables " + missing + ": none of its backends"
+                    + " that follow the log holds them", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        FollowerDumps.takeUnion(parts, file, at);
         return at;
     }
 

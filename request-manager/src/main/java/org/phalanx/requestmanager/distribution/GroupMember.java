@@ -27,6 +27,9 @@ import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.EntryBytes;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
+import org.phalanx.recoverylog.dump.Backupers;
+import org.phalanx.recoverylog.dump.DumpException;
+import org.phalanx.recoverylog.dump.DumpInfo;
 import org.phalanx.requestmanager.api.BackendState;
 import org.phalanx.requestmanager.api.RequestOutcome;
 import org.phalanx.requestmanager.api.Session;
@@ -56,9 +59,11 @@ import org.phalanx.requestmanager.config.ReplicationLevel;
  * data member rather than send that snapshot to a member behind, {@link BusyLeaderRaft}).
  *
  * <p>A data member compacts its copy of the group's log ({@link #compactLog}, or once it holds
- * {@code compactAfter} entries): it dumps one of its backends, and its snapshot of the log carries
- * that dump and the entries after it ({@link GroupSnapshot}); a member that lacks what the dump
- * replaced restores it onto its backends before following again ({@link MemberDumps}).
+ * {@code compactAfter} entries): it dumps one of its backends (one replicating partially, the union
+ * of its backends, with a {@link PlacementRecord}), and its snapshot of the log carries that dump
+ * and the entries after it ({@link GroupSnapshot}); a member that lacks what the dump replaced
+ * restores it onto its backends before following again ({@link MemberDumps}), a partial member
+ * each table where its own rules place it.
  *
  * <p>A member may declare backends of another member that it can reach ({@code standby}); the
  * primary takes them over when an operator says their owner is gone ({@link #takeOver}): a
@@ -124,8 +129,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     /** Counts the times this member stopped following: a sync mark appended before the last one does not count. */
     private volatile long followings;
     private CompletableFuture<byte[]> syncing = CompletableFuture.completedFuture(null);
-    /** Whether this member's backends each hold only some tables (RAIDb-2, RAIDb-0): it then neither dumps nor restores. */
-    private final boolean partial;
+    /** Where this member's tables are when its backends each hold only some (RAIDb-2, RAIDb-0); null otherwise. */
+    private final PartialPlacement partialPlacement;
     /** Null on a witness. */
     private final LocalLogCopy copy;
     /** Null on a witness. */
@@ -179,13 +184,13 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         this.backendConfigs = List.copyOf(backendConfigs);
         this.outcomeJournal = local == null ? null : new OutcomeJournal(config.logDir().resolve("request-outcomes"));
         this.outcomes = new RequestOutcomes(OUTCOME_RETENTION, outcomeJournal);
-        this.partial = settings.replication().isPartial();
-        EntryPlacement placement = partial ? new PartialPlacement(backendConfigs, settings.replication(),
-                settings.placement()) : EntryPlacement.everywhere(backendConfigs.stream().map(BackendConfig::name)
-                .collect(Collectors.toSet()));
+        this.partialPlacement = settings.replication().isPartial() ? new PartialPlacement(backendConfigs,
+                settings.replication(), settings.placement()) : null;
+        EntryPlacement placement = partialPlacement != null ? partialPlacement : EntryPlacement.everywhere(
+                backendConfigs.stream().map(BackendConfig::name).collect(Collectors.toSet()));
         this.copy = local == null ? null : new LocalLogCopy(local, placement, outcomes);
-        if (copy != null && placement instanceof PartialPlacement learning) {
-            learnPlacement(learning);
+        if (copy != null && partialPlacement != null) {
+            learnPlacement(partialPlacement);
         }
         this.dumps = local == null ? null
                 : new MemberDumps(copy.local(), config.logDir().resolve("dumps"), config.groupName() + "-" + config.self());
@@ -197,12 +202,13 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     /**
      * Under partial replication, where this member's tables are, learned again at a start from its
-     * copy of the log (each entry names where it went); a member that cannot learn it copies nothing
-     * more, neither follows nor claims (its copy is damaged, logged).
+     * copy of the log (each entry names where it went), from its last {@link PlacementRecord} on; a
+     * member that cannot learn it copies nothing more, neither follows nor claims (its copy is
+     * damaged, logged).
      */
     private void learnPlacement(PartialPlacement placement) {
         try {
-            placement.learn(copy.local());
+            placement.learn(copy.local(), PlacementRecord.load(copy.local()));
             LOG.info("virtual database {}: {} replicates partially: its copy of the group's log places its tables,"
                     + " up to position {}", virtualDatabase, config.self(), copy.local().lastPosition());
         } catch (SQLException e) {
@@ -229,12 +235,11 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         GroupMember<P> member = new GroupMember<>(virtualDatabase, config, backendConfigs, standby, local, starter,
                 onPrimaryChange, settings);
         member.log = ReplicatedLog.start(config, member.new StateMachine(), settings.appendTimeout());
-        // no backend of a partial member holds every table: none makes a dump of the whole database
         member.compaction = new LogCompaction(virtualDatabase, config, member.log,
-                member.partial ? 0 : settings.compactAfter(), member.watcher, member.copy == null
+                settings.compactAfter(), member.watcher, member.copy == null
                 ? LogCompaction.witness(virtualDatabase, config, member.log)
                 : LogCompaction.withDump(virtualDatabase, config, member.log, member.copy, member.dumps,
-                        () -> member.primary, () -> member.following));
+                        member.partialPlacement, () -> member.primary, () -> member.following));
         member.watcher.start();
         LOG.info("virtual database {}: {} joined group {} ({})", virtualDatabase, config.self(), config.groupName(),
                 config.me().witness() ? "a witness" : "a data member");
@@ -360,25 +365,39 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             return; // its copy holds all of it
         }
         if (handed < snapshot.from()) {
-            if (partial) {
-                // restoring would put every table on every backend, against this member's placement
-                copy.damaged("member " + config.self() + " replicates partially and cannot restore the group's dump"
-                        + " (the log after position " + snapshot.from() + "; its copy ends at position " + handed
-                        + "): bring it back before the others compact past it, or rebuild it as a member replicating"
-                        + " fully");
-                return;
-            }
             if (snapshot.dump() == null) {
                 copy.damaged("the group's snapshot carries the log after position " + snapshot.from()
                         + " without a dump, and this member's copy ends at position " + handed);
                 return;
             }
             dumps.received(snapshot.from(), snapshot.dump()); // restored onto the backends before they follow again
+            if (partialPlacement != null) {
+                placeDump(snapshot.from());
+            }
             LOG.info("virtual database {}: {} received the group's dump at log position {} (its copy ended at {})",
                     virtualDatabase, config.self(), snapshot.from(), handed);
         }
         for (LogEntry e : snapshot.entries()) {
             copy.hand(e, false);
+        }
+    }
+
+    /**
+     * Under partial replication, the received dump's tables placed by this member's own rules: its
+     * view starts there (the entries after the dump are placed from it), the restore puts each table
+     * there and nowhere else, and the record of it is where a restart starts from.
+     */
+    private void placeDump(long position) {
+        try {
+            List<String> tables = Backupers.readInfo(dumps.pendingRestore().file()).tables().stream()
+                    .map(DumpInfo.TableRows::name).toList();
+            PlacementRecord placed = partialPlacement.restart(position, tables);
+            placed.save(copy.local());
+            LOG.info("virtual database {}: {} places the dump's tables by its rules: {}", virtualDatabase,
+                    config.self(), placed.tables());
+        } catch (DumpException | SQLException e) {
+            copy.damaged("member " + config.self() + " cannot place the tables of the group's dump at log position "
+                    + position + ": " + e.getMessage());
         }
     }
 
@@ -546,7 +565,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         holders.markHeldElsewhere(copy.local());
         holders.markHeldHere(copy.local()); // given back: followed by their own records
         return new Following<>(virtualDatabase, config.self(), holders.usable(), copy.local(), restore, starter,
-                onPrimaryChange, sqlDialect, copy::lastSchemaChange);
+                onPrimaryChange, sqlDialect, copy::lastSchemaChange, partialPlacement);
     }
 
     /** Appends a sync mark (one at a time; none while no leader can commit it, nor while its copy is damaged). */
@@ -693,11 +712,6 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
      * still holds.
      */
     public long compactLog(Duration wait) throws SQLException {
-        if (partial) {
-            throw new SQLException("controller " + config.self() + " replicates partially in group " + config.groupName()
-                    + ": none of its backends holds every table, so it makes no dump of the whole database, and its"
-                    + " log is not compacted (compact another member's)", SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
         return compaction.request(wait);
     }
 

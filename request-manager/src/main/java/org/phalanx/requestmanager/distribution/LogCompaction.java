@@ -1,5 +1,6 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -54,9 +55,16 @@ final class LogCompaction {
      * A data member's compaction: dumps a backend, with the primary's request manager if it serves,
      * or else from the follower's backends; compacts the log up to there, purges the recovery log.
      * Answers the dump's log position; -1 while its copy is damaged or a follower cannot dump now.
+     *
+     * <p>A member replicating partially ({@code partial} not null) dumps the union of its backends,
+     * and records with the dump which backend held which table there ({@link PlacementRecord}):
+     * once its copy is purged up to the dump, a restart learns its placement from that record and
+     * the entries after it. If that view is no longer known (too many changes since), the dump is
+     * dropped and tried again next round.
      */
     static Compactor withDump(String virtualDatabase, GroupConfig config, ReplicatedLog log, LocalLogCopy copy,
-                              MemberDumps dumps, Supplier<PrimaryDatabase> primary, Supplier<Following<?>> following) {
+                              MemberDumps dumps, PartialPlacement partial, Supplier<PrimaryDatabase> primary,
+                              Supplier<Following<?>> following) {
         return () -> {
             if (copy.damage() != null) {
                 return -1;
@@ -67,6 +75,14 @@ final class LogCompaction {
             long position = rm != null ? rm.dump(file) : f != null ? f.dump(file) : -1;
             if (position < 0) {
                 return -1;
+            }
+            if (partial != null) {
+                PlacementRecord placed = partial.viewAt(position);
+                if (placed == null) {
+                    Files.deleteIfExists(file);
+                    return -1;
+                }
+                placed.save(copy.local()); // before the purge: the copy still holds every entry after it
             }
             dumps.taken(position, file);
             log.compact();

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.phalanx.recoverylog.CloseableIterator;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
@@ -31,7 +32,9 @@ import org.phalanx.requestmanager.routing.SchemaView;
  * as a single controller's ({@link PartialReplication}), over a schema view kept in log order.
  *
  * <p>The view follows the log, not the backends (which lag behind it): it is rebuilt at a restart
- * from the member's whole copy, whose entries name where each was applied ({@link #learn}). A
+ * from the member's copy, whose entries name where each was applied, starting from the last
+ * {@link PlacementRecord} (taken with a dump, or made when a received dump is placed, {@link #restart})
+ * once the copy is compacted ({@link #learn}). A
  * transaction's COMMIT and ROLLBACK go where its writes went; the DDL of a transaction rolled back,
  * or of a write the primary reports failed everywhere, is undone in the view.
  */
@@ -43,6 +46,8 @@ final class PartialPlacement implements EntryPlacement {
     private final List<Backend> backends = new ArrayList<>();
     private final SchemaView schema = new SchemaView();
     private final PartialReplication routing;
+    /** Where a table of a received dump goes: this member's own CREATE TABLE rules. */
+    private final Placement rules;
     private final SqlAnalyzer analyzer = new SqlAnalyzer(10_000);
     /** Each open transaction's backends, so far. */
     private final Map<Long, Set<String>> open = new HashMap<>();
@@ -56,26 +61,41 @@ final class PartialPlacement implements EntryPlacement {
         }
     };
     private volatile long lastSchemaChange = -1;
+    /** The position of the last entry placed (or of the record the view started from). */
+    private long lastPlaced = -1;
+    /**
+     * The view after each of its recent changes, by position: a follower's backends lag behind the
+     * view (tables are created while it catches up), and its dump needs the view at their position.
+     */
+    private final TreeMap<Long, Map<String, Set<String>>> history = new TreeMap<>();
 
     PartialPlacement(List<BackendConfig> own, ReplicationLevel replication, List<PlacementRule> rules) {
         for (BackendConfig bc : own) {
             backends.add(new Backend(bc, Duration.ofSeconds(5), b -> {
             }));
         }
-        this.routing = new PartialReplication(schema, Placement.of(replication, rules));
+        this.rules = Placement.of(replication, rules);
+        this.routing = new PartialReplication(schema, this.rules);
+        history.put(-1L, view()); // no table anywhere before the log's first entry
     }
 
     /**
-     * Learns where every table is from this member's copy of the group's log, which must be whole:
-     * entries a compaction purged no longer say where their tables went.
+     * Learns where every table is from this member's copy of the group's log: from {@code record}
+     * (the view at a dump's position) and the entries after it, or, without one, from the whole copy,
+     * which must then be whole: entries a compaction purged no longer say where their tables went.
      */
-    void learn(RecoveryLog copy) throws SQLException {
-        if (copy.purgedThrough() > 0) {
+    void learn(RecoveryLog copy, PlacementRecord record) throws SQLException {
+        long from = 0;
+        if (record != null && record.position() >= copy.purgedThrough()) {
+            start(record);
+            from = record.position();
+        } else if (copy.purgedThrough() > 0) {
             throw new SQLException("its copy of the group's log was compacted up to position " + copy.purgedThrough()
-                    + ", and a member replicating partially learns where its tables are from its whole copy: rebuild"
-                    + " it as a new member (a new log folder, empty backends)");
+                    + (record == null ? " without a record of where its tables were" : ", past the record of where its"
+                    + " tables were (at position " + record.position() + ")") + ": rebuild it as a new member (a new"
+                    + " log folder, empty backends)");
         }
-        try (CloseableIterator<LogEntry> entries = copy.read(0)) {
+        try (CloseableIterator<LogEntry> entries = copy.read(from)) {
             while (entries.hasNext()) {
                 placed(entries.next(), true);
             }
@@ -86,8 +106,67 @@ final class PartialPlacement implements EntryPlacement {
         }
     }
 
+    /**
+     * The view starts again from a dump received at {@code position} (the leader's snapshot): each of
+     * its tables placed by this member's own rules among all its backends. Returns that view, for the
+     * restore to put each table there and for later restarts to start from.
+     */
+    synchronized PlacementRecord restart(long position, List<String> dumpTables) throws SQLException {
+        Map<String, Set<String>> placed = new LinkedHashMap<>();
+        backends.forEach(b -> placed.put(b.name(), new LinkedHashSet<>()));
+        for (String table : dumpTables) {
+            for (Backend b : rules.place(table, backends)) {
+                placed.get(b.name()).add(table);
+            }
+        }
+        PlacementRecord record = new PlacementRecord(position, placed);
+        start(record);
+        return record;
+    }
+
+    private synchronized void start(PlacementRecord record) {
+        open.clear();
+        openUndo.clear();
+        recentUndo.clear(); // what came before the record cannot be reported failed any more: it is in the dump
+        for (Backend b : backends) {
+            schema.learn(b, record.tables().getOrDefault(b.name(), Set.of()));
+        }
+        lastPlaced = record.position();
+        history.clear();
+        changed(record.position());
+    }
+
+    /** The view changed at {@code position}: kept, with the view after it, for {@link #viewAt}. */
+    private void changed(long position) {
+        lastSchemaChange = position;
+        history.put(position, view());
+        if (history.size() > UNDOABLE) {
+            history.pollFirstEntry();
+        }
+    }
+
+    private Map<String, Set<String>> view() {
+        Map<String, Set<String>> tables = new LinkedHashMap<>();
+        backends.forEach(b -> tables.put(b.name(), Set.copyOf(schema.tablesOf(b))));
+        return tables;
+    }
+
+    /**
+     * The view as it stood at {@code position} — which backend held which table there — or null if
+     * it is not known: not placed that far yet, or more changes since than are kept. Meant for a
+     * position no transaction was open at (a dump's).
+     */
+    synchronized PlacementRecord viewAt(long position) {
+        Map.Entry<Long, Map<String, Set<String>>> before = history.floorEntry(position);
+        if (lastPlaced < position || before == null) {
+            return null;
+        }
+        return new PlacementRecord(position, before.getValue());
+    }
+
     @Override
     public synchronized LogEntry placed(LogEntry e, boolean named) throws SQLException {
+        lastPlaced = Math.max(lastPlaced, e.position());
         switch (e.kind()) {
             case STATEMENT, WRITE: {
                 SqlAnalysis a = analyzer.analyze(LoggedSettings.fromLog(e.sql()).sql());
@@ -105,7 +184,7 @@ final class PartialPlacement implements EntryPlacement {
                     }
                 }
                 if (!undo.isEmpty()) {
-                    lastSchemaChange = e.position();
+                    changed(e.position());
                 }
                 if (e.kind() == LogEntry.Kind.WRITE) {
                     open.computeIfAbsent(e.transactionId(), t -> new LinkedHashSet<>()).addAll(names);
@@ -143,7 +222,7 @@ final class PartialPlacement implements EntryPlacement {
         List<Runnable> reversed = new ArrayList<>(undo);
         Collections.reverse(reversed);
         reversed.forEach(Runnable::run);
-        lastSchemaChange = position;
+        changed(position);
     }
 
     @Override

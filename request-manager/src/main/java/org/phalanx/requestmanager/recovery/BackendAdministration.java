@@ -5,7 +5,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -442,6 +444,73 @@ public final class BackendAdministration {
                 // the pool resets it
             }
             c.close();
+        }
+    }
+
+    /**
+     * Under partial replication, where no backend holds every table: dumps the union of the
+     * enabled backends in the portable format, each table from the first enabled backend holding
+     * it, all of them read from snapshots begun with writes paused at one log position (kept paused
+     * until the dump is written if an engine holds no read snapshots). Returns that position.
+     */
+    public long dumpUnion(Path dumpFile) throws SQLException {
+        requireLog("take a dump");
+        List<Backend> enabled = backends.enabled();
+        Map<Backend, Set<String>> parts = new LinkedHashMap<>();
+        List<Connection> open = new ArrayList<>();
+        Quiesce paused = scheduler.quiesce();
+        try {
+            Set<String> missing = new TreeSet<>();
+            backends.all().forEach(b -> missing.addAll(schema.tablesOf(b)));
+            long position = -1;
+            boolean snapshots = true;
+            for (Backend b : enabled) {
+                Set<String> from = new TreeSet<>(schema.tablesOf(b));
+                from.retainAll(missing);
+                if (from.isEmpty() && !parts.isEmpty()) {
+                    continue;
+                }
+                missing.removeAll(from);
+                position = drained(b);
+                Connection c = b.connection(b.config().credentials());
+                open.add(c);
+                if (b.engine().holdsReadSnapshots()) {
+                    Snapshots.begin(c, b.dialect());
+                } else {
+                    snapshots = false;
+                    c.setAutoCommit(false);
+                }
+                parts.put(b, from);
+            }
+            if (parts.isEmpty() || !missing.isEmpty()) {
+                throw new SQLException("virtual database " + name + " cannot dump tables " + missing + ": no enabled"
+                        + " backend holds them", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+            }
+            if (snapshots) {
+                paused.close(); // the snapshots keep the dump consistent while writes go on
+                paused = null;
+            }
+            List<PortableBackuper.Part> sources = new ArrayList<>();
+            int i = 0;
+            for (Set<String> tables : parts.values()) {
+                sources.add(new PortableBackuper.Part(open.get(i++), tables));
+            }
+            new PortableBackuper().backupUnion(sources, dumpFile, "group-dump", position, Progress.NONE);
+            return position;
+        } catch (DumpException e) {
+            throw new SQLException("dump of virtual database " + name + " failed: " + e.getMessage(),
+                    SqlState.IO_ERROR.code(), e);
+        } finally {
+            if (paused != null) {
+                paused.close();
+            }
+            for (Connection c : open) {
+                try (c) {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // the pool resets it
+                }
+            }
         }
     }
 

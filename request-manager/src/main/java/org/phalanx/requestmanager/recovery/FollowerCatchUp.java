@@ -62,6 +62,25 @@ public final class FollowerCatchUp {
                         virtualDatabase, b.name(), state);
             }
         }
+        this.floor = lowestFloor();
+    }
+
+    /**
+     * Where the search for a quiet point starts: the lowest record floor of the followed backends,
+     * each a position no transaction was open at. Not the log's start: after a dump was restored the
+     * log holds, below the dump, entries of transactions whose end it lacks (they were open when this
+     * member stopped), which would never look closed, and the floor would never reach the log's end.
+     */
+    private long lowestFloor() {
+        long lowest = Long.MAX_VALUE;
+        for (Backend b : followed) {
+            try (Connection c = b.connection(b.config().credentials())) {
+                lowest = Math.min(lowest, AppliedPositions.read(c, b.engine()).floor());
+            } catch (SQLException e) {
+                return 0; // read from the log's start, as before any record
+            }
+        }
+        return lowest == Long.MAX_VALUE ? 0 : lowest;
     }
 
     /** The backends kept current. */

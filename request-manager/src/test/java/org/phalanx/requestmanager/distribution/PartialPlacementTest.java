@@ -119,7 +119,7 @@ class PartialPlacementTest {
                     Set.of("db2", "db3")), sentTo, "nothing copied from the entry it cannot apply on");
 
             PartialPlacement restarted = placement();
-            restarted.learn(log);
+            restarted.learn(log, null);
             assertEquals(List.of("acc", "t_1"), restarted.tablesOf("db1"));
             assertEquals(List.of("t_1", "transfers"), restarted.tablesOf("db3"));
             assertEquals(Set.of("db2", "db3"), where(restarted, statement(5, "INSERT INTO transfers VALUES (1)")));
@@ -130,8 +130,74 @@ class PartialPlacementTest {
                     return 2; // what a compaction leaves (the file log purges whole segments only)
                 }
             };
-            SQLException refused = assertThrows(SQLException.class, () -> placement().learn(compacted));
+            SQLException refused = assertThrows(SQLException.class, () -> placement().learn(compacted, null));
             assertTrue(refused.getMessage().contains("was compacted up to position"), refused.getMessage());
         }
+    }
+
+    @Test
+    void aCompactedCopyIsLearnedFromItsRecordAndTheEntriesAfterIt() throws Exception {
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            LocalLogCopy copy = new LocalLogCopy(log, placement(), new RequestOutcomes(Duration.ofMinutes(1)));
+            copy.hand(statement(11, "CREATE TABLE notes (id INTEGER)"), false);
+            copy.hand(statement(12, "INSERT INTO acc VALUES (1)"), false);
+            assertTrue(copy.settle());
+            // what the purged entries had made of the view, as recorded with the dump at position 10
+            PlacementRecord atDump = new PlacementRecord(10, java.util.Map.of("db1", Set.of("acc"), "db2",
+                    Set.of("acc", "transfers"), "db3", Set.of("transfers")));
+            atDump.save(log);
+            assertEquals(atDump, PlacementRecord.load(log), "kept as a state of the local log");
+            RecoveryLog compacted = new ForwardingRecoveryLog(log) {
+                @Override
+                public long purgedThrough() {
+                    return 10;
+                }
+            };
+            PartialPlacement restarted = placement();
+            restarted.learn(compacted, PlacementRecord.load(log));
+            assertEquals(List.of("acc", "notes"), restarted.tablesOf("db1"));
+            assertEquals(List.of("notes", "transfers"), restarted.tablesOf("db3"));
+            assertEquals(Set.of("db2", "db3"), where(restarted, statement(13, "INSERT INTO transfers VALUES (1)")));
+
+            SQLException stale = assertThrows(SQLException.class, () -> placement().learn(new ForwardingRecoveryLog(log) {
+                @Override
+                public long purgedThrough() {
+                    return 11; // purged past the record: entry 11 (CREATE TABLE notes) is lost
+                }
+            }, atDump));
+            assertTrue(stale.getMessage().contains("past the record"), stale.getMessage());
+        }
+    }
+
+    @Test
+    void aReceivedDumpsTablesArePlacedByThisMembersRulesAndTheViewGoesOnFromThere() throws SQLException {
+        PartialPlacement p = placement();
+        where(p, statement(1, "CREATE TABLE old (id INTEGER)"));
+        PlacementRecord placed = p.restart(50, List.of("acc", "transfers", "other"));
+        assertEquals(java.util.Map.of("db1", Set.of("acc", "other"), "db2", Set.of("acc", "transfers", "other"),
+                "db3", Set.of("transfers", "other")), placed.tables(), "RAIDb-2 puts a table no rule names everywhere");
+        assertEquals(50, placed.position());
+        assertEquals(List.of("acc", "other"), p.tablesOf("db1"), "the view is the dump's: old is gone from it");
+        assertEquals(Set.of("db2", "db3"), where(p, statement(51, "INSERT INTO transfers VALUES (1)")));
+        assertEquals(placed, PlacementRecord.decode(placed.encode()));
+    }
+
+    @Test
+    void theViewAtADumpsPositionIsKeptWhileTablesMoveAfterIt() throws SQLException {
+        PartialPlacement p = placement();
+        assertEquals(Set.of(), p.viewAt(-1).union(), "nothing anywhere before the first entry");
+        where(p, statement(1, "CREATE TABLE acc (id INTEGER)"));
+        where(p, statement(2, "INSERT INTO acc VALUES (1)"));
+        assertEquals(null, p.viewAt(3), "not placed that far yet");
+        PlacementRecord at2 = p.viewAt(2);
+        assertEquals(2, at2.position());
+        assertEquals(Set.of("acc"), at2.tables().get("db2"));
+        assertEquals(Set.of(), at2.tables().get("db3"));
+        where(p, statement(3, "CREATE TABLE transfers (id INTEGER)"));
+        where(p, statement(4, "DROP TABLE acc"));
+        assertEquals(at2, p.viewAt(2), "a follower's backends at 2 still hold what the view said there");
+        assertEquals(Set.of("acc", "transfers"), p.viewAt(3).union());
+        assertEquals(Set.of("transfers"), p.viewAt(4).union());
+        assertEquals(Set.of(), p.viewAt(0).union());
     }
 }
