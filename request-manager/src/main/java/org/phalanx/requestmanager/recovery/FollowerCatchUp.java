@@ -75,7 +75,7 @@ public final class FollowerCatchUp {
         long lowest = Long.MAX_VALUE;
         for (Backend b : followed) {
             try (Connection c = b.connection(b.config().credentials())) {
-                lowest = Math.min(lowest, AppliedPositions.read(c, b.engine()).floor());
+                lowest = Math.min(lowest, AppliedPositions.read(c, AppliedTable.of(b)).floor());
             } catch (SQLException e) {
                 return 0; // read from the log's start, as before any record
             }

@@ -34,7 +34,7 @@ class FollowerCatchUpTest {
             // a dump at 5 restored: the backend holds everything up to 5, the copy goes on from 6
             try (Connection c = b.connection(b.config().credentials()); Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE t (id INTEGER)");
-                AppliedPositions.reset(c, Engine.SQLITE, 5);
+                AppliedPositions.reset(c, AppliedTable.of(Engine.SQLITE), 5);
             }
             new BackendStates(log).enabled(b);
             log.append(LogEntry.statement(6, "u", "INSERT INTO t VALUES (6)", List.of(), Set.of("db1")));

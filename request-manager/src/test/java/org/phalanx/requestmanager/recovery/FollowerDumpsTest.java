@@ -92,7 +92,7 @@ class FollowerDumpsTest {
             assertEquals(11, rs.getLong(1), "b's transfers");
         }
         try (Connection c = x.connection(x.config().credentials())) {
-            assertEquals(40, AppliedPositions.read(c, Engine.SQLITE).floor(), "its record: everything up to the dump");
+            assertEquals(40, AppliedPositions.read(c, AppliedTable.of(Engine.SQLITE)).floor(), "its record: everything up to the dump");
         }
     }
 }
