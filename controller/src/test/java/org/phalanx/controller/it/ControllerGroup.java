@@ -117,6 +117,20 @@ final class ControllerGroup implements AutoCloseable {
     }
 
     /** JMX on member i (admin/secret). */
+    /** Waits until the first index member i's log still holds is above {@code index} (its log was compacted past it). */
+    void awaitFirstIndexAbove(int member, long index, Duration timeout) throws Exception {
+        long end = System.nanoTime() + timeout.toNanos();
+        try (ControllerJmx jmx = jmx(member)) {
+            while (System.nanoTime() < end) {
+                if ((Long) jmx.group().get("firstIndex") > index) {
+                    return;
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError(name(member) + "'s log still holds index " + index + outputs());
+    }
+
     ControllerJmx jmx(int i) throws Exception {
         return ControllerJmx.connect(jmxPorts.get(i), "admin", "secret", VDB);
     }

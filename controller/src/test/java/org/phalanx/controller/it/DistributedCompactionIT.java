@@ -3,6 +3,7 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import javax.management.openmbean.CompositeData;
 import org.junit.jupiter.api.AfterEach;
@@ -103,12 +104,12 @@ class DistributedCompactionIT {
             try (ControllerJmx jmx = group.jmx(witness)) {
                 awayHolds = (Long) jmx.group().get("commitIndex");
             }
-            awaitFirstIndexAbove(witness, awayHolds); // the witness compacts by itself, under the load
+            group.awaitFirstIndexAbove(witness, awayHolds, Duration.ofSeconds(60)); // the witness compacts by itself, under the load
             try (ControllerJmx jmx = group.jmx(witness)) {
                 long first = (Long) jmx.group().get("firstIndex");
                 assertTrue(jmx.compactGroupLog() >= first, "a witness compacts when asked, answering its first index");
             }
-            awaitFirstIndexAbove(primary, awayHolds); // so does the primary: the member away needs its dump
+            group.awaitFirstIndexAbove(primary, awayHolds, Duration.ofSeconds(60)); // so does the primary: the member away needs its dump
         } finally {
             bank.stop();
         }
@@ -138,20 +139,6 @@ class DistributedCompactionIT {
             }
         }
         throw new AssertionError(group.name(member) + " did not lead the log" + group.outputs());
-    }
-
-    /** Waits until the first index member i's log still holds is above {@code index}. */
-    private void awaitFirstIndexAbove(int member, long index) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        try (ControllerJmx jmx = group.jmx(member)) {
-            while (System.nanoTime() < end) {
-                if ((Long) jmx.group().get("firstIndex") > index) {
-                    return;
-                }
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError(group.name(member) + "'s log still holds index " + index + group.outputs());
     }
 
     /** Waits until member i has applied the group's log as far as member {@code ahead} had committed it when asked. */

@@ -64,6 +64,8 @@ class DistributedPartialIT {
     @TempDir
     Path dir;
     private ControllerGroup group;
+    /** Creates tables while the load runs ({@link #createTables}). */
+    private Thread creator;
     private final AtomicBoolean stop = new AtomicBoolean();
     /** Rows of the tables created while the bank runs, acknowledged: "t_3:2". */
     private final Set<String> rows = ConcurrentHashMap.newKeySet();
@@ -112,20 +114,13 @@ class DistributedPartialIT {
     @Test
     void eachMemberPlacesTablesByItsOwnRulesAndEveryHolderEndsIdentical() throws Exception {
         startGroup("");
-        makePrimary(0);
-        GroupBank.create(group.url());
-        GroupBank bank = new GroupBank(group.url(), CLIENTS);
-        Thread creator = new Thread(this::createTables, "table-creator");
-        bank.start();
-        creator.start();
+        GroupBank bank = startLoadOnC1();
         try {
             group.killAndRestartPrimaryThenFollower(Duration.ofSeconds(3)); // c1, the partial primary, first
             makePrimary(2); // c3, partial too, starts serving from what it applied as a follower
             Thread.sleep(3_000);
         } finally {
-            stop.set(true);
-            creator.join(60_000);
-            bank.stop();
+            stopLoad(bank);
         }
         assertTrue(bank.acknowledged.size() > 50, "too few transfers went through: " + bank.summary());
         assertEquals(List.of(), unexpected, "errors creating and filling tables" + group.outputs());
@@ -152,12 +147,7 @@ class DistributedPartialIT {
     @Test
     void partialMembersCompactAndOneThatWasDownRestoresTheDumpByItsRules() throws Exception {
         startGroup("compactAfter=\"400\"");
-        makePrimary(0);
-        GroupBank.create(group.url());
-        GroupBank bank = new GroupBank(group.url(), CLIENTS);
-        Thread creator = new Thread(this::createTables, "table-creator");
-        bank.start();
-        creator.start();
+        GroupBank bank = startLoadOnC1();
         int away = 2;
         String leader;
         try {
@@ -167,11 +157,11 @@ class DistributedPartialIT {
             try (ControllerJmx jmx = group.jmx(0)) {
                 awayHolds = (Long) jmx.group().get("commitIndex");
             }
-            awaitFirstIndexAbove(0, awayHolds); // c1, partial and primary, compacts by itself under the load
+            group.awaitFirstIndexAbove(0, awayHolds, Duration.ofSeconds(90)); // c1, partial and primary, compacts by itself under the load
             try (ControllerJmx jmx = group.jmx(0)) {
                 assertTrue(jmx.compactGroupLog() > 0, "asked, c1 dumps at a log position" + group.outputs());
             }
-            awaitFirstIndexAbove(1, awayHolds);
+            group.awaitFirstIndexAbove(1, awayHolds, Duration.ofSeconds(90));
             try (ControllerJmx jmx = group.jmx(0)) {
                 leader = String.valueOf(jmx.group().get("logLeader"));
             }
@@ -185,15 +175,13 @@ class DistributedPartialIT {
             try (ControllerJmx jmx = group.jmx(0)) {
                 fullHolds = (Long) jmx.group().get("commitIndex");
             }
-            awaitFirstIndexAbove(0, fullHolds);
-            awaitFirstIndexAbove(away, fullHolds);
+            group.awaitFirstIndexAbove(0, fullHolds, Duration.ofSeconds(90));
+            group.awaitFirstIndexAbove(away, fullHolds, Duration.ofSeconds(90));
             group.start(1);
             awaitRestored(1);
             Thread.sleep(3_000);
         } finally {
-            stop.set(true);
-            creator.join(60_000);
-            bank.stop();
+            stopLoad(bank);
         }
         assertTrue(bank.acknowledged.size() > 50, "too few transfers went through: " + bank.summary());
         assertEquals(List.of(), unexpected, "errors creating and filling tables" + group.outputs());
@@ -213,20 +201,6 @@ class DistributedPartialIT {
                 "c2 (full) restored a partial member's dump" + group.outputs());
         System.out.println("partial compaction: " + bank.summary() + "; c3 restored the dump of the log's leader, "
                 + leader + "; holders " + holders);
-    }
-
-    /** Waits until the first index member i's log still holds is above {@code index}. */
-    private void awaitFirstIndexAbove(int member, long index) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        try (ControllerJmx jmx = group.jmx(member)) {
-            while (System.nanoTime() < end) {
-                if ((Long) jmx.group().get("firstIndex") > index) {
-                    return;
-                }
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError(group.name(member) + "'s log still holds index " + index + group.outputs());
     }
 
     /** Waits until member i says it restored its backends from the group's dump. */
@@ -273,6 +247,23 @@ class DistributedPartialIT {
         assertTrue(said.contains("backend c1-db1 lacks tables the others hold (notes, transfers): its owner replicated"
                 + " partially"), group.outputs());
         assertTrue(said.contains("backend c1-db2 lacks tables the others hold (acc)"), group.outputs());
+    }
+
+    /** c1 made primary, the bank load and a table created every 700 ms while it runs. */
+    private GroupBank startLoadOnC1() throws Exception {
+        makePrimary(0);
+        GroupBank.create(group.url());
+        GroupBank bank = new GroupBank(group.url(), CLIENTS);
+        creator = new Thread(this::createTables, "table-creator");
+        bank.start();
+        creator.start();
+        return bank;
+    }
+
+    private void stopLoad(GroupBank bank) throws Exception {
+        stop.set(true);
+        creator.join(60_000);
+        bank.stop();
     }
 
     /** c1 (a follower) has applied the accounts, and raised its backends' floors past every unit: nothing to replay. */
