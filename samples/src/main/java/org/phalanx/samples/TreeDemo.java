@@ -143,14 +143,19 @@ public final class TreeDemo {
         return ok;
     }
 
-    /** Table name to its rows (as text, in rowid order). */
+    /**
+     * Table name to its rows (as text, in rowid order), the application's tables only: a leaf also
+     * holds the controllers' bookkeeping ({@code phalanx_...}, e.g. the top's record of the log
+     * positions each sub applied), which the placement does not name.
+     */
     private static Map<String, String> tables(Path leaf) throws SQLException {
         Map<String, String> tables = new TreeMap<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + leaf.toAbsolutePath());
              Statement s = c.createStatement()) {
             List<String> names = new ArrayList<>();
             try (ResultSet rs = s.executeQuery(
-                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")) {
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                            + " AND name NOT LIKE 'phalanx\\_%' ESCAPE '\\'")) {
                 while (rs.next()) {
                     names.add(rs.getString(1));
                 }
