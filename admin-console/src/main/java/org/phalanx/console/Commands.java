@@ -229,14 +229,21 @@ final class Commands {
         }
     }
 
-    @Command(name = "take-over", description = "On the primary of a distributed virtual database: take over the"
-            + " backends of a member gone for good (those this controller declares with owner).")
-    static final class TakeOver extends Base {
+    /** A command on one member of a distributed virtual database's group: {@code <vdb> <member>}. */
+    abstract static class OnMember extends Base {
         @Parameters(index = "0", paramLabel = "<vdb>")
         String vdb;
         @Parameters(index = "1", paramLabel = "<member>")
         String member;
 
+        OnMember(Context ctx) {
+            super(ctx);
+        }
+    }
+
+    @Command(name = "take-over", description = "On the primary of a distributed virtual database: take over the"
+            + " backends of a member gone for good (those this controller declares with owner).")
+    static final class TakeOver extends OnMember {
         TakeOver(Context ctx) {
             super(ctx);
         }
@@ -250,12 +257,7 @@ final class Commands {
 
     @Command(name = "give-back", description = "On the primary of a distributed virtual database: give the backends"
             + " it took over from a member back to it, once that member is back and follows the group's log.")
-    static final class GiveBack extends Base {
-        @Parameters(index = "0", paramLabel = "<vdb>")
-        String vdb;
-        @Parameters(index = "1", paramLabel = "<member>")
-        String member;
-
+    static final class GiveBack extends OnMember {
         GiveBack(Context ctx) {
             super(ctx);
         }
@@ -269,12 +271,7 @@ final class Commands {
     }
 
     @Command(name = "add-member", description = "Add a controller to a distributed virtual database's group.")
-    static final class AddMember extends Base {
-        @Parameters(index = "0", paramLabel = "<vdb>")
-        String vdb;
-        @Parameters(index = "1", paramLabel = "<member>")
-        String member;
-
+    static final class AddMember extends OnMember {
         AddMember(Context ctx) {
             super(ctx);
         }
@@ -287,12 +284,7 @@ final class Commands {
     }
 
     @Command(name = "remove-member", description = "Remove a controller from a distributed virtual database's group.")
-    static final class RemoveMember extends Base {
-        @Parameters(index = "0", paramLabel = "<vdb>")
-        String vdb;
-        @Parameters(index = "1", paramLabel = "<member>")
-        String member;
-
+    static final class RemoveMember extends OnMember {
         RemoveMember(Context ctx) {
             super(ctx);
         }

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.phalanx.recoverylog.AppendStatistics;
 import org.phalanx.recoverylog.CloseableIterator;
+import org.phalanx.recoverylog.GeneratedKeys;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 
@@ -82,7 +83,7 @@ class ForwardingRecoveryLog implements RecoveryLog {
     }
 
     @Override
-    public void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
+    public void counted(long position, long count, GeneratedKeys keys) {
         to.counted(position, count, keys);
     }
 

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.GeneratedKeys;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.recoverylog.RecoveryLogException;
@@ -40,7 +41,7 @@ final class LocalLogCopy {
         this.handed = local.lastPosition();
         this.view = new ForwardingRecoveryLog(local) {
             @Override
-            public void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
+            public void counted(long position, long count, GeneratedKeys keys) {
                 outcomes.counted(position, count, keys);
             }
         };

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.recoverylog.GeneratedKeys;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.scheduler.Scheduler;
@@ -41,7 +42,7 @@ public final class DurableLogWriter implements LogWriter {
     }
 
     @Override
-    public void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
+    public void counted(long position, long count, GeneratedKeys keys) {
         log.counted(position, count, keys);
     }
 

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.phalanx.recoverylog.GeneratedKeys;
 import org.phalanx.recoverylog.LogEntry;
 
 /**
@@ -28,7 +29,7 @@ public interface LogWriter {
     void failed(long failedPosition, String user);
 
     /** The update count the auto-commit statement at that position had ({@link org.phalanx.recoverylog.RecoveryLog#counted}). */
-    default void counted(long position, long count, org.phalanx.recoverylog.GeneratedKeys keys) {
+    default void counted(long position, long count, GeneratedKeys keys) {
     }
 
     /** Waits until everything handed to the log so far is durable or refused. */

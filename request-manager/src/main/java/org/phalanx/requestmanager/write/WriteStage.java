@@ -255,8 +255,10 @@ public final class WriteStage {
                     : outcome.toResult();
             if (implicit) {
                 TransactionControl.acknowledged(futures, access); // a transaction's writes become visible at its commit
-                p.log().counted(logPosition[0], count.applyAsLong(outcome), r.wantsKeys()
-                        && result instanceof Result.UpdateCount u ? RememberedKeys.of(u.generatedKeys()) : null);
+                if (counting == null) { // otherwise each backend already told the log as it ran the write
+                    p.log().counted(logPosition[0], count.applyAsLong(outcome), r.wantsKeys()
+                            && result instanceof Result.UpdateCount u ? RememberedKeys.of(u.generatedKeys()) : null);
+                }
             }
             return result;
         } catch (SQLTransactionRollbackException e) {
