@@ -111,6 +111,19 @@ class ReplicatedLogTest {
         throw new AssertionError("no leader elected");
     }
 
+    /** The leader, once every running member knows it: an append on one that does not yet has no leader to go to. */
+    private String awaitLeaderKnownToAll() throws InterruptedException {
+        String leader = awaitLeader();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!logs.values().stream().allMatch(log -> leader.equals(log.leader()))) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not every member knows leader " + leader);
+            }
+            Thread.sleep(50);
+        }
+        return leader;
+    }
+
     /** Every member still running ends with the same entries as {@code reference}. */
     private void awaitSameEntries(String reference) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -162,7 +175,7 @@ class ReplicatedLogTest {
         for (GroupConfig.Member m : members) {
             start(m.raftId());
         }
-        String leader = awaitLeader();
+        String leader = awaitLeaderKnownToAll();
         // appended on every member at once (followers' entries go through the leader)
         List<CompletableFuture<byte[]>> acknowledged = new ArrayList<>();
         List<String> sent = new ArrayList<>();
