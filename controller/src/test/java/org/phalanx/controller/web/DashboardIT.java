@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -45,11 +46,14 @@ class DashboardIT {
              Workload workload = new Workload(c)) {
             ChromeDriver browser = HeadlessChromium.start(dir.resolve("profile"));
             try {
+                // an element found on a page that a form's post then replaces goes stale: look again
                 WebDriverWait wait = new WebDriverWait(browser, WAIT);
+                wait.ignoring(StaleElementReferenceException.class);
                 browser.get(c.uri("/").toString());
                 wait.until(d -> d.getCurrentUrl().endsWith("/dashboard/login.html"));
 
                 logIn(browser, "admin", "wrong");
+                wait.until(d -> d.getCurrentUrl().contains("failed"));
                 wait.until(d -> d.findElement(By.id("login-failed")).isDisplayed());
                 HeadlessChromium.screenshot(browser, "1-login-refused");
 
