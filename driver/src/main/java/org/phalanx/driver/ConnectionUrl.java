@@ -45,6 +45,12 @@ final class ConnectionUrl {
      * transaction's start, until it holds every write the group committed (sent to the controller).
      */
     static final String FOLLOWER_READS = Protocol.FOLLOWER_READS;
+    /**
+     * Where a read-write connection runs what its application declares read-only
+     * ({@code setReadOnly(true)}): {@code primary} (default: on its own session) or {@code followers}
+     * (on a read-only session of its own on another member of the URL, {@link FollowerSession}).
+     */
+    static final String READ_ONLY_ROUTING = "readOnlyRouting";
     static final int DEFAULT_FAILOVER_TIMEOUT_MS = 30_000;
     /** TLS to the controller ({@code true}/{@code false}, default false): its certificate verified, and its name. */
     static final String SSL = "ssl";
@@ -128,6 +134,7 @@ final class ConnectionUrl {
         parsed.intProperty(FETCH_SIZE, 0);
         parsed.connectPolicy();
         parsed.followerReads();
+        parsed.readOnlyOnFollowers();
         parsed.failover();
         parsed.ssl();
         return parsed;
@@ -140,6 +147,23 @@ final class ConnectionUrl {
             throw SqlExceptions.create("connection property " + FOLLOWER_READS + "='" + value
                     + "' is not one of local, current", SqlExceptions.CONNECTION_FAILED);
         }
+    }
+
+    /** Whether read-only work of a read-write connection runs on a follower ({@link #READ_ONLY_ROUTING}). */
+    boolean readOnlyOnFollowers() throws SQLException {
+        String value = properties.getOrDefault(READ_ONLY_ROUTING, "primary").trim();
+        if (!value.equalsIgnoreCase("primary") && !value.equalsIgnoreCase("followers")) {
+            throw SqlExceptions.create("connection property " + READ_ONLY_ROUTING + "='" + value
+                    + "' is not one of primary, followers", SqlExceptions.CONNECTION_FAILED);
+        }
+        return value.equalsIgnoreCase("followers");
+    }
+
+    /** This URL with some properties set (or replaced). */
+    ConnectionUrl with(Map<String, String> changes) {
+        Map<String, String> props = new LinkedHashMap<>(properties);
+        props.putAll(changes);
+        return new ConnectionUrl(url, hosts, vdb, Collections.unmodifiableMap(props));
     }
 
     private String connectPolicy() throws SQLException {

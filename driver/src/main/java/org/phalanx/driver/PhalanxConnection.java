@@ -45,6 +45,10 @@ public final class PhalanxConnection implements Connection {
     private boolean autoCommit = true;
     private boolean readOnly;
     private int isolation;
+    /** A statement ran since the last commit, rollback or auto-commit switch: a transaction may be open. */
+    private boolean transactionStarted;
+    /** With readOnlyRouting=followers, the session read-only work runs on; else null. */
+    private final FollowerSession followerSession;
     private PhalanxDatabaseMetaData metaData;
 
     PhalanxConnection(ProtocolConnection protocol, ConnectionUrl url) throws SQLException {
@@ -54,6 +58,7 @@ public final class PhalanxConnection implements Connection {
         this.defaultFetchSize = url.intProperty(ConnectionUrl.FETCH_SIZE, 0);
         this.isolation = protocol.hello().defaultIsolation();
         this.readOnly = url.readOnly(); // the controller opened the session read-only already (HELLO carries it)
+        this.followerSession = FollowerSession.of(url);
     }
 
     /** The session's level changed by SQL ({@code SET TRANSACTION ISOLATION LEVEL ...}): the controller has it already. */
@@ -67,7 +72,7 @@ public final class PhalanxConnection implements Connection {
 
     /** Notes a statement that ran, for a failover to rebuild the session ({@link SessionStatements}). */
     void ran(String sql) {
-        if (failover) {
+        if (failover || followerSession != null) {
             session.ran(sql);
         }
     }
@@ -96,6 +101,9 @@ public final class PhalanxConnection implements Connection {
             p = reconnect(p); // lost before this request was sent: nothing of it to report
         }
         boolean inTransaction = !autoCommit;
+        if (inTransaction && (exchange == Failover.Exchange.READ || exchange == Failover.Exchange.WRITE)) {
+            transactionStarted = true;
+        }
         try {
             return call.run(p);
         } catch (SQLException e) {
@@ -155,7 +163,8 @@ public final class PhalanxConnection implements Connection {
         if (protocol != failed) {
             return protocol; // another thread already did
         }
-        ProtocolConnection next = ProtocolConnection.open(url, failed.address());
+        ProtocolConnection next = ProtocolConnection.open(
+                followerSession == null ? url : followerSession.urlInUse(url), failed.address());
         try {
             if (!autoCommit) {
                 next.setAutoCommit(false);
@@ -167,8 +176,7 @@ public final class PhalanxConnection implements Connection {
                 next.setReadOnly(true);
             }
             for (String command : session.commands()) {
-                next.execute(new org.phalanx.protocol.Execute(org.phalanx.protocol.Execute.ANY, command, List.of(),
-                        org.phalanx.protocol.Execute.NO_KEYS, List.of(), 0, 0, 0, false));
+                next.execute(sessionCommand(command));
             }
         } catch (SQLException e) {
             next.abort();
@@ -330,6 +338,7 @@ public final class PhalanxConnection implements Connection {
                 return null;
             }, (committed, lost) -> null);
             this.autoCommit = autoCommit;
+            transactionStarted = false;
         }
     }
 
@@ -346,6 +355,7 @@ public final class PhalanxConnection implements Connection {
             throw SqlExceptions.create("cannot commit: the connection is in auto-commit mode",
                     SqlExceptions.INVALID_TRANSACTION_STATE);
         }
+        transactionStarted = false; // a failed commit ends the transaction too
         call(Failover.Exchange.COMMIT, p -> {
             p.commit();
             return null;
@@ -359,6 +369,7 @@ public final class PhalanxConnection implements Connection {
             throw SqlExceptions.create("cannot roll back: the connection is in auto-commit mode",
                     SqlExceptions.INVALID_TRANSACTION_STATE);
         }
+        transactionStarted = false;
         call(Failover.Exchange.ROLLBACK, p -> {
             p.rollback();
             return null;
@@ -393,13 +404,59 @@ public final class PhalanxConnection implements Connection {
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
-        if (readOnly != this.readOnly) {
+        if (readOnly == this.readOnly) {
+            return;
+        }
+        // a session with temporary tables or advisory locks stays on the primary: a follower has none of them
+        if (followerSession != null && (followerSession.inUse() || !session.madeUnrebuildableState())) {
+            if (transactionStarted) { // as the controller says when asked
+                throw SqlExceptions.create("cannot change the read-only property inside a transaction",
+                        SqlExceptions.ACTIVE_SQL_TRANSACTION);
+            }
+            this.readOnly = readOnly; // before the switch: a failover on the way rebuilds the session as it is now
+            switchSessions();
+            return;
+        }
+        call(Failover.Exchange.SETTING, p -> {
+            p.setReadOnly(readOnly);
+            return null;
+        });
+        this.readOnly = readOnly;
+    }
+
+    /**
+     * Goes on with the other session ({@link FollowerSession}), telling it what changed since it was
+     * last in use: auto-commit, isolation and the session commands run meanwhile.
+     */
+    private void switchSessions() throws SQLException {
+        List<String> commands = session.commands();
+        FollowerSession.Parked next = followerSession.swap(protocol,
+                new FollowerSession.Settings(autoCommit, isolation, commands.size()));
+        protocol = next.protocol();
+        FollowerSession.Settings had = next.settings();
+        if (had.autoCommit() != autoCommit) {
             call(Failover.Exchange.SETTING, p -> {
-                p.setReadOnly(readOnly);
+                p.setAutoCommit(autoCommit);
                 return null;
             });
-            this.readOnly = readOnly;
         }
+        if (had.isolation() != isolation) {
+            call(Failover.Exchange.SETTING, p -> {
+                p.setIsolation(isolation);
+                return null;
+            });
+        }
+        for (String command : commands.subList(had.commandsRun(), commands.size())) {
+            call(Failover.Exchange.SETTING, p -> {
+                p.execute(sessionCommand(command));
+                return null;
+            });
+        }
+    }
+
+    private static org.phalanx.protocol.Execute sessionCommand(String sql) {
+        return new org.phalanx.protocol.Execute(org.phalanx.protocol.Execute.ANY, sql, List.of(),
+                org.phalanx.protocol.Execute.NO_KEYS, List.of(), 0, 0, 0, false);
     }
 
     @Override
@@ -469,6 +526,10 @@ public final class PhalanxConnection implements Connection {
         }
         openStatements.clear();
         protocol.close();
+        ProtocolConnection other = followerSession == null ? null : followerSession.parkedProtocol();
+        if (other != null) {
+            other.close();
+        }
     }
 
     @Override
@@ -505,7 +566,14 @@ public final class PhalanxConnection implements Connection {
             s.closeLocally();
         }
         openStatements.clear();
-        executor.execute(protocol::abort);
+        ProtocolConnection active = protocol;
+        ProtocolConnection other = followerSession == null ? null : followerSession.parkedProtocol();
+        executor.execute(() -> {
+            active.abort();
+            if (other != null) {
+                other.abort();
+            }
+        });
     }
 
     @Override
@@ -515,6 +583,10 @@ public final class PhalanxConnection implements Connection {
             throw SqlExceptions.create("network timeout must not be negative", SqlExceptions.INVALID_ARGUMENT);
         }
         protocol.setSocketTimeout(milliseconds);
+        ProtocolConnection other = followerSession == null ? null : followerSession.parkedProtocol();
+        if (other != null) {
+            other.setSocketTimeout(milliseconds);
+        }
     }
 
     @Override

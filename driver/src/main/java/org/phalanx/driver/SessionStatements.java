@@ -50,6 +50,11 @@ final class SessionStatements {
         return List.copyOf(commands);
     }
 
+    /** Whether the session made state no other controller has (temporary tables, advisory locks). */
+    synchronized boolean madeUnrebuildableState() {
+        return unrebuildable;
+    }
+
     /** Whether the session made state that went with its controller; cleared once reported. */
     synchronized boolean takeUnrebuildable() {
         boolean was = unrebuildable;
