@@ -173,4 +173,68 @@ class DistributedReadsIT {
             awaitCount(reader, "SELECT COUNT(*) FROM t", 101);
         }
     }
+
+    /**
+     * readOnlyRouting=followers: a read-write connection naming every member runs what it declares
+     * read-only on a follower, reading every write committed before (its own included), and goes
+     * back to the primary for writes; when that follower dies its read-only work goes on elsewhere,
+     * and when the primary dies its writes go on with the next primary.
+     */
+    @Test
+    void readOnlyWorkOfAReadWriteConnectionRunsOnAFollower() throws Exception {
+        group = new ControllerGroup(dir, 1, false, false, false);
+        group.startAll();
+        int primary = group.primary(60);
+        assertTrue(primary >= 0, "no primary was elected" + group.outputs());
+        try (Connection c = DriverManager.getConnection(group.url() + "&readOnlyRouting=followers")) {
+            update(c, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
+            update(c, "INSERT INTO t VALUES (1, 0)");
+            for (int i = 1; i <= 20; i++) {
+                c.setReadOnly(false);
+                update(c, "UPDATE t SET v = ? WHERE id = 1", i);
+                c.setReadOnly(true);
+                assertEquals(i, one(c, "SELECT v FROM t WHERE id = 1"), "the follower reads the write just made");
+            }
+            int follower = servingMember(c);
+            assertTrue(follower != primary, "read-only work runs on a follower: " + c);
+            SQLException write = assertThrows(SQLException.class, () -> update(c, "UPDATE t SET v = -1 WHERE id = 1"));
+            assertEquals("25006", write.getSQLState(), write.getMessage());
+
+            // a read-only transaction there, then a read-write one on the primary
+            c.setAutoCommit(false);
+            assertEquals(20, one(c, "SELECT v FROM t WHERE id = 1"));
+            SQLException inTransaction = assertThrows(SQLException.class, () -> c.setReadOnly(false));
+            assertEquals("25001", inTransaction.getSQLState(), inTransaction.getMessage());
+            c.commit();
+            c.setReadOnly(false);
+            assertEquals(primary, servingMember(c));
+            update(c, "UPDATE t SET v = 21 WHERE id = 1");
+            c.commit();
+            c.setAutoCommit(true);
+
+            // the follower dies: the read-only work goes on with another member
+            c.setReadOnly(true);
+            group.kill(follower);
+            assertEquals(21, one(c, "SELECT v FROM t WHERE id = 1"));
+            assertTrue(servingMember(c) != follower, c.toString());
+            group.start(follower);
+
+            // the primary dies (two members of three remain): the next write goes on with the next primary
+            c.setReadOnly(false);
+            group.kill(primary);
+            update(c, "UPDATE t SET v = 22 WHERE id = 1");
+            c.setReadOnly(true);
+            assertEquals(22, one(c, "SELECT v FROM t WHERE id = 1"));
+        }
+    }
+
+    /** The member whose controller serves the connection now (its toString names the controller's address). */
+    private int servingMember(Connection c) {
+        for (int i = 0; i < group.size(); i++) {
+            if (c.toString().contains("127.0.0.1:" + group.clientPort(i) + "/")) {
+                return i;
+            }
+        }
+        throw new AssertionError("no member serves " + c);
+    }
 }
