@@ -90,8 +90,9 @@ public final class Distribution implements Scenario {
                         Map.of("replication", "RAIDb-1", "waitPolicy", "all", "lockGranularity", "key"), BACKENDS),
                 new Load("reads", "r", readBackends, reads, READ_CLIENTS,
                         Map.of("replication", "RAIDb-1", "balancing", "round-robin"), BACKENDS),
-                // as the bookstore scenario's virtual databases; one controller over all six backends
-                new Load("ordering mix", "o", bookstore, ordering, ORDERING_CLIENTS, Map.of("replication", "RAIDb-1",
+                // as the bookstore scenario's virtual databases; one controller over all six backends; each
+                // interaction one transaction, declared read-only when it writes nothing
+                new Load("ordering mix", "o", bookstore, ordering.inTransactions(), ORDERING_CLIENTS, Map.of("replication", "RAIDb-1",
                         "waitPolicy", "first", "balancing", "least-pending", "lockGranularity", "table"),
                         ORDERING_SINGLE_BACKENDS));
 
@@ -128,6 +129,13 @@ public final class Distribution implements Scenario {
             variants.add(new Variant(l.name + " 3 controllers", groups.get(i).endpoint(members, primaries[i], options),
                     l.workload, l.clients, Map.of("load", l.name, "controllers", MEMBERS, "backends", MEMBERS * BACKENDS)));
         }
+        // the same mix through connections that run their read-only transactions on the followers
+        Load orderingLoad = loads.get(loads.size() - 1);
+        variants.add(new Variant(orderingLoad.name + " 3 controllers, read-only on followers",
+                groups.get(loads.size() - 1).endpoint(members, primaries[loads.size() - 1],
+                        "?readOnlyRouting=followers&connectPolicy=roundRobin"),
+                orderingLoad.workload, orderingLoad.clients, Map.of("load", orderingLoad.name + ", read-only on followers",
+                        "controllers", MEMBERS, "backends", MEMBERS * BACKENDS)));
         // quick: cold, C1-only group members on a loaded machine took over 0.4 s for their first writes
         ctx.warmupAtLeast(WARMUP, QUICK_WARMUP);
         Map<Variant, Summary> r = ctx.alternate(variants);
@@ -162,16 +170,20 @@ public final class Distribution implements Scenario {
         s.analysis(analysis(all, readsMet));
         RunResult oneController = all.get(6).median();
         RunResult group = all.get(7).median();
-        s.text(String.format(Locale.ROOT, "**TPC-W-like ordering mix** (50%% read-only interactions, Buy Confirm a"
-                        + " transaction; the bookstore scenario's schema, cost model and virtual database settings),"
-                        + " %d clients: 3 controllers × %d backends / 1 controller × %d backends = **%.2f×** (no"
-                        + " target): %.0f against %.0f interactions/s, the primary's backends %.0f%% busy against %.0f%%."
-                        + " Its sessions are read-write, and a group serves those on the primary alone, over the"
-                        + " primary's %d backends: the followers' backends serve read-only sessions only"
-                        + " (docs/distribution.md), so a mix of reads and writes in read-write sessions gets the"
-                        + " capacity of one member's backends, less what the log costs each write.",
-                ORDERING_CLIENTS, BACKENDS, ORDERING_SINGLE_BACKENDS, group.rate() / oneController.rate(), group.rate(),
-                oneController.rate(), group.utilisation() * 100, oneController.utilisation() * 100, BACKENDS));
+        RunResult routed = all.get(8).median();
+        s.text(String.format(Locale.ROOT, "**TPC-W-like ordering mix** (50%% read-only interactions; each interaction"
+                        + " one transaction, declared read-only with `setReadOnly(true)` when it writes nothing; the"
+                        + " bookstore scenario's schema, cost model and virtual database settings), %d clients:"
+                        + " 3 controllers × %d backends / 1 controller × %d backends = **%.2f×** (no target) with"
+                        + " read-write connections, which a group serves on the primary alone, over its %d backends"
+                        + " (%.0f against %.0f interactions/s, the primary's backends %.0f%% busy against %.0f%%); and"
+                        + " **%.2f×** (%.0f interactions/s, the primary's backends %.0f%% busy) when the connections say"
+                        + " `readOnlyRouting=followers`: their read-only transactions run on a follower's read-only"
+                        + " session of their own (docs/distribution.md, 'Read-only work of read-write connections'),"
+                        + " the writing ones on the primary.",
+                ORDERING_CLIENTS, BACKENDS, ORDERING_SINGLE_BACKENDS, group.rate() / oneController.rate(), BACKENDS,
+                group.rate(), oneController.rate(), group.utilisation() * 100, oneController.utilisation() * 100,
+                routed.rate() / oneController.rate(), routed.rate(), routed.utilisation() * 100));
 
         double[] stall = killThePrimary(ctx, groups.get(1), members, primaries[1]);
         s.text(String.format(Locale.ROOT, "**Write stall after the primary is killed.** %d clients write through the"

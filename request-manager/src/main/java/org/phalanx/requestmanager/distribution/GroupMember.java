@@ -171,6 +171,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private volatile long minoritySince;
     /** While this data member is not the primary; null otherwise. */
     private volatile Following<P> following;
+    /** The sync entries of this member's read barriers, shared by those under way at once. */
+    private final SharedSync syncs = new SharedSync(this::appendSync);
 
     private GroupMember(String virtualDatabase, GroupConfig config, List<BackendConfig> backendConfigs,
                         Map<String, String> standby, RecoveryLog local, PrimaryStarter<P> starter,
@@ -785,8 +787,7 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private void awaitCurrent() throws SQLException {
         long deadline = System.nanoTime() + appendTimeout.toNanos();
         try {
-            log.append(new GroupEntry.Sync(role.epoch(), config.self()).encode())
-                    .get(appendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            syncs.await().get(appendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SQLException("interrupted", SqlState.OPERATION_CANCELED.code(), e);
@@ -800,6 +801,10 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
             throw notServing();
         }
         f.awaitCaughtUp(copy.handed(), deadline, () -> LockSupport.unpark(watcher));
+    }
+
+    private CompletableFuture<byte[]> appendSync() {
+        return log.append(new GroupEntry.Sync(role.epoch(), config.self()).encode());
     }
 
     private SQLException notServing() {
