@@ -121,8 +121,7 @@ final class Following<P extends PrimaryDatabase> {
         if (catchUp == null || catchUp.followed().isEmpty()) {
             return -1;
         }
-        catchUp.pass();
-        long at = catchUp.exactPosition();
+        long at = catchUp.passToExactPosition();
         if (at < 0) {
             return -1;
         }

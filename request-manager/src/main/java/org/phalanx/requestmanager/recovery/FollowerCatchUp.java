@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.recovery;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -31,6 +32,12 @@ import org.phalanx.requestmanager.backend.Backend;
  */
 public final class FollowerCatchUp {
     private static final Logger LOG = LogManager.getLogger(FollowerCatchUp.class);
+    /**
+     * How often a pass raises the record floors (a transaction on each backend): often enough that
+     * a pass reads little, not at every pass, which under a steady stream of writes would cost the
+     * backends a transaction each per pass and delay what the followers' readers wait for.
+     */
+    private static final Duration FLOOR_RAISE_INTERVAL = Duration.ofSeconds(1);
 
     private final String virtualDatabase;
     private final RecoveryLog log;
@@ -39,9 +46,18 @@ public final class FollowerCatchUp {
     private volatile long caughtUpTo = -1;
     private long floor;
     private long waitingSince;
+    private final long floorRaiseNanos;
+    private long floorRaisedAt;
 
     /** @throws SQLException when a new backend's record cannot be created */
     public FollowerCatchUp(String virtualDatabase, List<Backend> backends, RecoveryLog log) throws SQLException {
+        this(virtualDatabase, backends, log, FLOOR_RAISE_INTERVAL);
+    }
+
+    FollowerCatchUp(String virtualDatabase, List<Backend> backends, RecoveryLog log, Duration floorRaiseInterval)
+            throws SQLException {
+        this.floorRaiseNanos = floorRaiseInterval.toNanos();
+        this.floorRaisedAt = System.nanoTime() - floorRaiseNanos; // the first pass raises them
         this.virtualDatabase = virtualDatabase;
         this.log = log;
         this.states = new BackendStates(log);
@@ -103,8 +119,27 @@ public final class FollowerCatchUp {
 
     /** Brings the followed backends to the copy's end. */
     public void pass() {
+        pass(false);
+    }
+
+    /**
+     * Brings the followed backends to the copy's end and raises their record floors as far as
+     * they go now: the position they hold exactly, or -1 when a transaction is open there.
+     */
+    public long passToExactPosition() {
+        pass(true);
+        return exactPosition();
+    }
+
+    private void pass(boolean raiseFloors) {
         long last = log.lastPosition();
-        if (last == caughtUpTo || followed.isEmpty()) {
+        if (followed.isEmpty()) {
+            return;
+        }
+        if (last == caughtUpTo) {
+            if (raiseFloors && floor != caughtUpTo) {
+                raiseFloors(last);
+            }
             return;
         }
         Map<Backend, CrashRecovery.Outcome> outcomes;
@@ -149,12 +184,15 @@ public final class FollowerCatchUp {
         }
         if (allCurrent) {
             caughtUpTo = last;
-            raiseFloors(last);
+            if (raiseFloors || System.nanoTime() - floorRaisedAt >= floorRaiseNanos) {
+                raiseFloors(last);
+            }
         }
     }
 
     /** Every followed backend holds every unit up to {@code last}: the floor goes to the last quiet point. */
     private void raiseFloors(long last) {
+        floorRaisedAt = System.nanoTime();
         long quiet = quietPoint(last);
         if (quiet <= floor) {
             return;

@@ -56,4 +56,27 @@ class FollowerCatchUpTest {
             b.close(Duration.ZERO);
         }
     }
+
+    @Test
+    void passesRaiseTheFloorsAtMostOnceASecondUnlessAskedForTheExactPosition() throws Exception {
+        Backend b = new Backend(BackendConfig.builder("db1", "jdbc:sqlite:" + dir.resolve("db1.db")).build(),
+                Duration.ofSeconds(5), x -> {
+                });
+        try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
+            log.append(LogEntry.statement(1, "u", "CREATE TABLE t (id INTEGER)", List.of(), Set.of("db1")));
+            log.settle();
+            FollowerCatchUp catchUp = new FollowerCatchUp("vdb", List.of(b), log, Duration.ofHours(1));
+            catchUp.pass();
+            assertEquals(1, catchUp.exactPosition(), "the first pass raises the floor");
+
+            log.append(LogEntry.statement(2, "u", "INSERT INTO t VALUES (2)", List.of(), Set.of("db1")));
+            log.settle();
+            catchUp.pass();
+            assertEquals(2, catchUp.caughtUpTo());
+            assertEquals(-1, catchUp.exactPosition(), "a pass right after it leaves the floor where it was");
+            assertEquals(2, catchUp.passToExactPosition(), "raised when asked, with nothing new to replay");
+        } finally {
+            b.close(Duration.ZERO);
+        }
+    }
 }
