@@ -12,6 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.recoverylog.CloseableIterator;
@@ -65,6 +70,13 @@ public final class CrashRecovery {
         record Unreachable(String reason) implements Outcome {
         }
     }
+
+    /** Replays of several backends at once; idle threads end after a minute. */
+    private static final ExecutorService REPLAY_THREADS = Executors.newCachedThreadPool(task -> {
+        Thread t = new Thread(task, "phalanx-replay");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** What the request manager appends to the log for the recovery (through its write ordering). */
     public interface LogAppender {
@@ -224,12 +236,8 @@ public final class CrashRecovery {
                     default -> false;
                 }, true);
                 replays.put(b, r);
-                try {
-                    r.replayUntil(last);
-                } catch (SQLException e) {
-                    outcomes.put(b, new Outcome.Failed("replay failed: " + e.getMessage()));
-                }
             }
+            replayAll(replays).forEach((b, failure) -> outcomes.put(b, new Outcome.Failed("replay failed: " + failure)));
             settleInDoubt(missing, applied, replays, outcomes, append);
             for (Map.Entry<Backend, Replayer> r : replays.entrySet()) {
                 Backend b = r.getKey();
@@ -247,6 +255,42 @@ public final class CrashRecovery {
             replays.values().forEach(Replayer::close);
         }
         return outcomes;
+    }
+
+    /**
+     * Runs each backend's replay to the last position, each on a thread of its own when there are
+     * several (they share nothing but the log, which serves readers at once): recovery and a
+     * follower's catch-up take as long as the slowest backend, not the sum of them all.
+     *
+     * @return why the replay failed, for each backend where it did
+     */
+    private Map<Backend, String> replayAll(Map<Backend, Replayer> replays) {
+        Map<Backend, CompletableFuture<String>> running = new LinkedHashMap<>();
+        replays.forEach((b, r) -> {
+            Supplier<String> replay = () -> {
+                try {
+                    r.replayUntil(last);
+                    return null;
+                } catch (SQLException e) {
+                    return e.getMessage();
+                }
+            };
+            running.put(b, replays.size() == 1 ? CompletableFuture.completedFuture(replay.get())
+                    : CompletableFuture.supplyAsync(replay, REPLAY_THREADS));
+        });
+        Map<Backend, String> failures = new LinkedHashMap<>();
+        for (Map.Entry<Backend, CompletableFuture<String>> f : running.entrySet()) {
+            String failure;
+            try {
+                failure = f.getValue().join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : e;
+            }
+            if (failure != null) {
+                failures.put(f.getKey(), failure);
+            }
+        }
+        return failures;
     }
 
     /**
