@@ -136,8 +136,8 @@ public final class FollowerCatchUp {
         if (followed.isEmpty()) {
             return;
         }
-        if (last == caughtUpTo) {
-            if (raiseFloors && floor != caughtUpTo) {
+        if (last == caughtUpTo) { // nothing new: the floors follow once due (writes stopped: they reach the end)
+            if (floor != caughtUpTo && (raiseFloors || floorsDue())) {
                 raiseFloors(last);
             }
             return;
@@ -184,10 +184,14 @@ public final class FollowerCatchUp {
         }
         if (allCurrent) {
             caughtUpTo = last;
-            if (raiseFloors || System.nanoTime() - floorRaisedAt >= floorRaiseNanos) {
+            if (raiseFloors || floorsDue()) {
                 raiseFloors(last);
             }
         }
+    }
+
+    private boolean floorsDue() {
+        return System.nanoTime() - floorRaisedAt >= floorRaiseNanos;
     }
 
     /** Every followed backend holds every unit up to {@code last}: the floor goes to the last quiet point. */

@@ -75,6 +75,16 @@ class FollowerCatchUpTest {
             assertEquals(2, catchUp.caughtUpTo());
             assertEquals(-1, catchUp.exactPosition(), "a pass right after it leaves the floor where it was");
             assertEquals(2, catchUp.passToExactPosition(), "raised when asked, with nothing new to replay");
+
+            // writes stop: once due, a pass with nothing new to replay raises the floors to the end
+            FollowerCatchUp soon = new FollowerCatchUp("vdb", List.of(b), log, Duration.ofMillis(200));
+            soon.pass();
+            log.append(LogEntry.statement(3, "u", "INSERT INTO t VALUES (3)", List.of(), Set.of("db1")));
+            log.settle();
+            soon.pass();
+            Thread.sleep(300);
+            soon.pass();
+            assertEquals(3, soon.exactPosition());
         } finally {
             b.close(Duration.ZERO);
         }
