@@ -22,11 +22,15 @@ class FollowerCatchUpTest {
     @TempDir
     Path dir;
 
-    @Test
-    void afterARestoredDumpTheBackendsHoldTheLogExactlyDespiteTransactionsCutOffBelowIt() throws Exception {
-        Backend b = new Backend(BackendConfig.builder("db1", "jdbc:sqlite:" + dir.resolve("db1.db")).build(),
+    private Backend backend() {
+        return new Backend(BackendConfig.builder("db1", "jdbc:sqlite:" + dir.resolve("db1.db")).build(),
                 Duration.ofSeconds(5), x -> {
                 });
+    }
+
+    @Test
+    void afterARestoredDumpTheBackendsHoldTheLogExactlyDespiteTransactionsCutOffBelowIt() throws Exception {
+        Backend b = backend();
         try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
             // before it stopped: a transaction open at position 2, whose commit (at 3..5) its copy never got
             log.append(LogEntry.statement(1, "u", "CREATE TABLE t (id INTEGER)", List.of(), Set.of("db1")));
@@ -59,9 +63,7 @@ class FollowerCatchUpTest {
 
     @Test
     void passesRaiseTheFloorsAtMostOnceASecondUnlessAskedForTheExactPosition() throws Exception {
-        Backend b = new Backend(BackendConfig.builder("db1", "jdbc:sqlite:" + dir.resolve("db1.db")).build(),
-                Duration.ofSeconds(5), x -> {
-                });
+        Backend b = backend();
         try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
             log.append(LogEntry.statement(1, "u", "CREATE TABLE t (id INTEGER)", List.of(), Set.of("db1")));
             log.settle();
