@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.recoverylog.CloseableIterator;
@@ -71,9 +71,9 @@ public final class CrashRecovery {
         }
     }
 
-    /** Recovery of several backends at once; idle threads end after a minute. */
-    private static final ExecutorService BACKEND_THREADS = Executors.newCachedThreadPool(task -> {
-        Thread t = new Thread(task, "phalanx-recovery");
+    /** Replays of several backends at once; idle threads end after a minute. */
+    private static final ExecutorService REPLAY_THREADS = Executors.newCachedThreadPool(task -> {
+        Thread t = new Thread(task, "phalanx-replay");
         t.setDaemon(true);
         return t;
     });
@@ -97,13 +97,15 @@ public final class CrashRecovery {
             throws SQLException {
         Map<Backend, Outcome> outcomes = new LinkedHashMap<>();
         Map<Backend, AppliedPositions.Applied> applied = new LinkedHashMap<>();
-        eachBackend(backends, CrashRecovery::readRecord).forEach((b, read) -> {
-            if (read.refused() == null) {
-                applied.put(b, read.applied());
-            } else {
-                outcomes.put(b, read.refused());
+        for (Backend b : backends) {
+            try (Connection c = b.connection(b.config().credentials())) {
+                applied.put(b, AppliedPositions.read(c, AppliedTable.of(b)));
+            } catch (SQLException e) {
+                String reason = "its record of applied log positions cannot be read: " + e.getMessage();
+                outcomes.put(b, BackendErrors.isConnectionFailure(e) ? new Outcome.Unreachable(reason)
+                        : new Outcome.Failed(reason));
             }
-        });
+        }
         long from = scanStart(applied.values(), log, last);
         CrashRecovery plan = new CrashRecovery(last);
         try {
@@ -235,18 +237,7 @@ public final class CrashRecovery {
                 }, true);
                 replays.put(b, r);
             }
-            eachBackend(replays.keySet(), b -> {
-                try {
-                    replays.get(b).replayUntil(last);
-                    return null;
-                } catch (SQLException e) {
-                    return e.getMessage();
-                }
-            }).forEach((b, failure) -> {
-                if (failure != null) {
-                    outcomes.put(b, new Outcome.Failed("replay failed: " + failure));
-                }
-            });
+            replayAll(replays).forEach((b, failure) -> outcomes.put(b, new Outcome.Failed("replay failed: " + failure)));
             settleInDoubt(missing, applied, replays, outcomes, append);
             for (Map.Entry<Backend, Replayer> r : replays.entrySet()) {
                 Backend b = r.getKey();
@@ -266,42 +257,40 @@ public final class CrashRecovery {
         return outcomes;
     }
 
-    /** A backend's record of applied positions, or why it cannot be recovered now. */
-    private record Record(AppliedPositions.Applied applied, Outcome refused) {
-    }
-
-    private static Record readRecord(Backend b) {
-        try (Connection c = b.connection(b.config().credentials())) {
-            return new Record(AppliedPositions.read(c, AppliedTable.of(b)), null);
-        } catch (SQLException e) {
-            String reason = "its record of applied log positions cannot be read: " + e.getMessage();
-            return new Record(null, BackendErrors.isConnectionFailure(e) ? new Outcome.Unreachable(reason)
-                    : new Outcome.Failed(reason));
-        }
-    }
-
     /**
-     * Does {@code work} for each backend, each on a thread of its own when there are several (the
-     * backends share nothing but the log, which serves readers at once): recovery and a follower's
-     * catch-up take as long as the slowest backend, not the sum of them all.
+     * Runs each backend's replay to the last position, each on a thread of its own when there are
+     * several (they share nothing but the log, which serves readers at once): recovery and a
+     * follower's catch-up take as long as the slowest backend, not the sum of them all.
      *
-     * @return each backend's result (null allowed), in the backends' order
+     * @return why the replay failed, for each backend where it did
      */
-    private static <T> Map<Backend, T> eachBackend(Collection<Backend> backends, Function<Backend, T> work) {
-        Map<Backend, CompletableFuture<T>> running = new LinkedHashMap<>();
-        for (Backend b : backends) {
-            running.put(b, backends.size() == 1 ? CompletableFuture.completedFuture(work.apply(b))
-                    : CompletableFuture.supplyAsync(() -> work.apply(b), BACKEND_THREADS));
-        }
-        Map<Backend, T> results = new LinkedHashMap<>();
-        for (Map.Entry<Backend, CompletableFuture<T>> r : running.entrySet()) {
+    private Map<Backend, String> replayAll(Map<Backend, Replayer> replays) {
+        Map<Backend, CompletableFuture<String>> running = new LinkedHashMap<>();
+        replays.forEach((b, r) -> {
+            Supplier<String> replay = () -> {
+                try {
+                    r.replayUntil(last);
+                    return null;
+                } catch (SQLException e) {
+                    return e.getMessage();
+                }
+            };
+            running.put(b, replays.size() == 1 ? CompletableFuture.completedFuture(replay.get())
+                    : CompletableFuture.supplyAsync(replay, REPLAY_THREADS));
+        });
+        Map<Backend, String> failures = new LinkedHashMap<>();
+        for (Map.Entry<Backend, CompletableFuture<String>> f : running.entrySet()) {
+            String failure;
             try {
-                results.put(r.getKey(), r.getValue().join());
+                failure = f.getValue().join();
             } catch (CompletionException e) {
                 throw e.getCause() instanceof RuntimeException re ? re : e;
             }
+            if (failure != null) {
+                failures.put(f.getKey(), failure);
+            }
         }
-        return results;
+        return failures;
     }
 
     /**
