@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,19 +47,7 @@ class DistributedNestedIT {
             try (ControllerProcess topController = ControllerProcess.launch(top.resolve("controller.xml"),
                     top.resolve("controller.out"), port)) {
                 String topUrl = "jdbc:phalanx://127.0.0.1:" + port + "/bank?user=app&password=secret";
-                GroupBank.create(topUrl);
-                GroupBank bank = new GroupBank(topUrl, 8);
-                bank.start();
-                try {
-                    Thread.sleep(3_000);
-                    int killed = group.primary(10);
-                    group.kill(killed);
-                    assertTrue(group.primary(60) >= 0, "another member took over" + group.outputs());
-                    Thread.sleep(4_000);
-                    group.start(killed); // it catches up as a follower
-                } finally {
-                    bank.stop();
-                }
+                GroupBank bank = bankWhileThePrimaryIsKilled(group, topUrl, Duration.ZERO);
                 String outputs = group.outputs() + "\n--- top ---\n" + topController.outputTail(40);
                 assertTrue(bank.unexpected.isEmpty(), "unexpected errors: " + bank.unexpected + outputs);
                 try (ControllerJmx admin = ControllerJmx.connect(jmx, "admin", "secret", "bank")) {
@@ -97,20 +86,8 @@ class DistributedNestedIT {
             try (ControllerGroup group = new ControllerGroup(dir.resolve("group"), 1, backends, false, false, false)) {
                 group.startAll();
                 assertTrue(group.primary(60) >= 0, "no primary was elected" + group.outputs());
-                GroupBank.create(group.url());
-                GroupBank bank = new GroupBank(group.url(), 8);
-                bank.start();
-                try {
-                    Thread.sleep(3_000);
-                    int killed = group.primary(10);
-                    group.kill(killed);
-                    assertTrue(group.primary(60) >= 0, "another member took over" + group.outputs());
-                    Thread.sleep(4_000);
-                    group.start(killed); // it catches up as a follower, over its sub-controller
-                    Thread.sleep(2_000);
-                } finally {
-                    bank.stop();
-                }
+                // the restarted member catches up as a follower, over its sub-controller
+                GroupBank bank = bankWhileThePrimaryIsKilled(group, group.url(), Duration.ofSeconds(2));
                 bank.check(group);
                 assertTrue(bank.acknowledged.size() > 20, "transfers went through: " + bank.summary());
                 GroupBank.assertReplicasIdentical(leaves, group);
@@ -118,5 +95,28 @@ class DistributedNestedIT {
         } finally {
             subs.forEach(SubController::close);
         }
+    }
+
+    /**
+     * Runs 8 bank clients through {@code url} while the group's primary is killed (-9) and, 4 s
+     * later, started again (it catches up as a follower); they stop {@code afterRestart} later.
+     */
+    private static GroupBank bankWhileThePrimaryIsKilled(ControllerGroup group, String url, Duration afterRestart)
+            throws Exception {
+        GroupBank.create(url);
+        GroupBank bank = new GroupBank(url, 8);
+        bank.start();
+        try {
+            Thread.sleep(3_000);
+            int killed = group.primary(10);
+            group.kill(killed);
+            assertTrue(group.primary(60) >= 0, "another member took over" + group.outputs());
+            Thread.sleep(4_000);
+            group.start(killed);
+            Thread.sleep(afterRestart.toMillis());
+        } finally {
+            bank.stop();
+        }
+        return bank;
     }
 }
