@@ -130,15 +130,17 @@ class DistributedCompactionIT {
     /** Waits until member i leads the group's log (as {@code show group} reports it). */
     private void awaitLeader(int member) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        CompositeData status;
         try (ControllerJmx jmx = group.jmx(member)) {
-            while (System.nanoTime() < end) {
-                if (group.name(member).equals(jmx.group().get("logLeader"))) {
+            do {
+                status = jmx.group();
+                if (group.name(member).equals(status.get("logLeader"))) {
                     return;
                 }
                 Thread.sleep(100);
-            }
+            } while (System.nanoTime() < end);
         }
-        throw new AssertionError(group.name(member) + " did not lead the log" + group.outputs());
+        throw new AssertionError(group.name(member) + " did not lead the log; its group status: " + status + group.outputs());
     }
 
     /** Waits until member i has applied the group's log as far as member {@code ahead} had committed it when asked. */

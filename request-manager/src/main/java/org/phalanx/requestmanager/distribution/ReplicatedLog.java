@@ -23,6 +23,7 @@ import org.apache.logging.log4j.Logger;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
 import org.jgroups.View;
+import org.jgroups.protocols.raft.RAFT;
 import org.jgroups.raft.RaftHandle;
 import org.jgroups.raft.StateMachine;
 import org.jgroups.raft.util.CommitTable;
@@ -125,6 +126,11 @@ public final class ReplicatedLog implements AutoCloseable {
 
     public boolean isLeader() {
         return raft.isLeader();
+    }
+
+    /** jgroups-raft's RAFT of this member (tests put it in states that are hard to bring about). */
+    RAFT raftProtocol() {
+        return raft.raft();
     }
 
     /** The raft ids of the members this one is connected to (itself included). */
