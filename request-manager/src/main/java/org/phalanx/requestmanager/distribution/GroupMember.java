@@ -339,7 +339,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         boolean withDump = dump != null && dump.position() >= purged;
         long from = withDump ? dump.position() : purged;
         try (CloseableIterator<LogEntry> entries = local.read(from)) {
-            GroupSnapshot.write(out, role, holders.state(), copy.handed(), from, withDump ? dump.file() : null, entries);
+            GroupSnapshot.write(out, role, holders.state(), copy.handed(), from, withDump ? dump.file() : null, entries,
+                    outcomes.remembered(from));
         }
     }
 
@@ -355,7 +356,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         if (copy == null) {
             return; // a witness keeps the role only
         }
-        outcomes.replacedBySnapshot(snapshot.from(), snapshot.entries()); // also when the copy holds them all (a restart)
+        // also when the copy holds them all (a restart)
+        outcomes.replacedBySnapshot(snapshot.from(), snapshot.remembered(), snapshot.entries());
         long handed = copy.handed();
         if (!snapshot.carriesLog()) {
             // a witness leader steps down instead of sending it (BusyLeaderRaft): not to be seen here

@@ -20,8 +20,10 @@ import org.phalanx.recoverylog.LogEntry;
  * ({@link ReplicatedLog#compact()}): who is primary, which members hold backends taken over from
  * others (and which owners follow the log again, for a give-back), and, from a data member, the recovery-log
  * entries those entries carried — the ones after the member's last dump of the virtual database,
- * with that dump, or all of them while it has none. A member that lacks only entries takes them;
- * one that lacks what the dump replaced restores the dump onto its backends first.
+ * with that dump, or all of them while it has none, and what it remembered of the client requests
+ * logged up to the dump (so that the outcome of one is still known where the snapshot is installed).
+ * A member that lacks only entries takes them; one that lacks what the dump replaced restores the
+ * dump onto its backends first.
  *
  * @param role     who is primary at the snapshot's index
  * @param holders  backends taken over, by name, with the member holding each, and the members that followed the
@@ -30,11 +32,17 @@ import org.phalanx.recoverylog.LogEntry;
  * @param from     the entries are those after this position (the dump's, or 0)
  * @param dump     the dump taken at {@code from}, or null
  * @param entries  the recovery-log entries after {@code from}, up to {@code position}
+ * @param remembered what the writer remembered of the requests logged up to {@code from}; null in a
+ *                 witness's snapshot and in one written before version 3
  */
 record GroupSnapshot(PrimaryRole role, BackendHolders.State holders, long position, long from, byte[] dump,
-                     List<LogEntry> entries) {
-    /** Version 2 adds the members following (give-backs); a version 1 snapshot is read with none. */
-    private static final byte VERSION = 2;
+                     List<LogEntry> entries, RememberedRequests remembered) {
+    /**
+     * Version 3 adds the requests remembered, version 2 the members following (give-backs); earlier
+     * ones are read without them.
+     */
+    private static final byte VERSION = 3;
+    private static final byte WITHOUT_REQUESTS = 2;
     private static final byte WITHOUT_FOLLOWING = 1;
 
     /** Whether it carries the recovery log (a witness's snapshot does not). */
@@ -49,9 +57,12 @@ record GroupSnapshot(PrimaryRole role, BackendHolders.State holders, long positi
         out.writeLong(-1);
     }
 
-    /** A data member's: the role, the dump (if any) and the entries after it, streamed from its copy of the log. */
+    /**
+     * A data member's: the role, the dump (if any), the entries after it, streamed from its copy of
+     * the log, and the requests it remembers up to the dump.
+     */
     static void write(DataOutput out, PrimaryRole role, BackendHolders.State holders, long position, long from,
-                      Path dump, Iterator<LogEntry> entries) throws IOException {
+                      Path dump, Iterator<LogEntry> entries, RememberedRequests remembered) throws IOException {
         out.writeByte(VERSION);
         writeRoleOnly(out, role, holders);
         out.writeLong(position);
@@ -73,11 +84,12 @@ record GroupSnapshot(PrimaryRole role, BackendHolders.State holders, long positi
             out.write(bytes);
         }
         out.writeInt(-1);
+        remembered.write(out);
     }
 
     static GroupSnapshot read(DataInput in) throws IOException {
         byte version = in.readByte();
-        if (version != VERSION && version != WITHOUT_FOLLOWING) {
+        if (version != VERSION && version != WITHOUT_REQUESTS && version != WITHOUT_FOLLOWING) {
             throw new IOException("unknown group snapshot version " + version);
         }
         PrimaryRole role = new PrimaryRole(in.readLong(), orNull(in.readUTF()), orNull(in.readUTF()),
@@ -93,7 +105,7 @@ record GroupSnapshot(PrimaryRole role, BackendHolders.State holders, long positi
         BackendHolders.State holders = new BackendHolders.State(takenOver, following);
         long position = in.readLong();
         if (position < 0) {
-            return new GroupSnapshot(role, holders, -1, -1, null, List.of());
+            return new GroupSnapshot(role, holders, -1, -1, null, List.of(), null);
         }
         long from = in.readLong();
         byte[] dump = bytes(in);
@@ -101,7 +113,8 @@ record GroupSnapshot(PrimaryRole role, BackendHolders.State holders, long positi
         for (byte[] e = bytes(in); e != null; e = bytes(in)) {
             entries.add(EntryBytes.decode(e));
         }
-        return new GroupSnapshot(role, holders, position, from, dump, entries);
+        RememberedRequests remembered = version == VERSION ? RememberedRequests.read(in) : null;
+        return new GroupSnapshot(role, holders, position, from, dump, entries, remembered);
     }
 
     private static void writeRoleOnly(DataOutput out, PrimaryRole role, BackendHolders.State holders)

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -82,9 +83,10 @@ final class RequestOutcomes {
     /** The last position handed over. */
     private long lastLogged;
     /**
-     * When this member last learnt its log from a snapshot (a compacted log: the entries before it
-     * never reached {@link #logged}), or 0: a request sent before then that it does not know of may
-     * be among those, so it is not answered "not applied".
+     * When this member last learnt its log from a snapshot whose entries before it never reached
+     * {@link #logged} and that carried no record of their requests (or the time its writer had learnt
+     * its log so), or 0: a request sent before then that it does not know of may be among those, so it
+     * is not answered "not applied".
      */
     private long snapshotAt;
 
@@ -102,20 +104,82 @@ final class RequestOutcomes {
         this.retentionNanos = retention.toNanos();
         this.journal = journal;
         if (journal != null) {
-            journal.recalled().values().stream().sorted(java.util.Comparator.comparingLong(OutcomeJournal.Counted::position))
+            journal.recalled().values().stream().sorted(Comparator.comparingLong(OutcomeJournal.Counted::position))
                     .forEach(c -> pending.put(c.position(), c));
         }
     }
 
     /**
      * The log up to a snapshot was replaced by it: its recovery-log entries ({@code entries}, those
-     * after position {@code from}, its dump's) are all this member learns of what came before.
+     * after position {@code from}, its dump's) and what its writer remembered of the requests logged
+     * up to {@code from} ({@code remembered}; null in a snapshot written before snapshots carried it)
+     * are all this member learns of what came before.
      */
-    synchronized void replacedBySnapshot(long from, List<LogEntry> entries) {
-        if (from > 0) {
+    synchronized void replacedBySnapshot(long from, RememberedRequests remembered, List<LogEntry> entries) {
+        if (remembered != null) {
+            learn(remembered);
+        } else if (from > 0) {
             snapshotAt = System.nanoTime();
         }
         entries.forEach(this::logged);
+    }
+
+    /** What it remembers of the requests logged up to {@code position} (a snapshot's dump), for the snapshot. */
+    synchronized RememberedRequests remembered(long position) {
+        List<RememberedRequests.Request> requests = new ArrayList<>();
+        for (Last l : last.values()) {
+            List<RememberedRequests.Unit> units = l.units.stream().filter(u -> u.position <= position)
+                    .map(u -> new RememberedRequests.Unit(u.position, u.count, u.failed, u.keys)).toList();
+            if (!units.isEmpty()) {
+                requests.add(new RememberedRequests.Request(l.id, wallMillis(l.loggedAt), units));
+            }
+        }
+        return new RememberedRequests(snapshotAt == 0 ? 0 : wallMillis(snapshotAt), requests);
+    }
+
+    /**
+     * Takes what a snapshot's writer remembered, for the connections whose last request here is
+     * older (or unknown), and its blind spot in place of this member's own: whatever this member did
+     * not know of came before the snapshot's dump, which the writer's record covers.
+     */
+    private void learn(RememberedRequests remembered) {
+        snapshotAt = remembered.blindSinceMillis() == 0 ? 0 : nanos(remembered.blindSinceMillis());
+        boolean learnt = false;
+        for (RememberedRequests.Request r : remembered.requests()) {
+            Last known = last.get(r.id().session());
+            if (known != null && known.id.number() >= r.id().number()) {
+                continue;
+            }
+            if (known != null) {
+                known.units.forEach(u -> statements.remove(u.position));
+            }
+            Last l = new Last(r.id(), nanos(r.loggedAtMillis()));
+            for (RememberedRequests.Unit u : r.units()) {
+                Unit unit = new Unit(u.position());
+                unit.count = u.count();
+                unit.keys = u.keys();
+                unit.failed = u.failed();
+                l.units.add(unit);
+                statements.put(unit.position, unit);
+            }
+            last.put(r.id().session(), l);
+            learnt = true;
+        }
+        if (learnt) { // oldest first again, as expiry walks them
+            List<Map.Entry<String, Last>> byAge = new ArrayList<>(last.entrySet());
+            byAge.sort(Comparator.comparingLong(e -> e.getValue().loggedAt));
+            last.clear();
+            byAge.forEach(e -> last.put(e.getKey(), e.getValue()));
+        }
+    }
+
+    /** A {@link System#nanoTime()} instant as wall-clock milliseconds (what outlives this process). */
+    private static long wallMillis(long nanos) {
+        return System.currentTimeMillis() - (System.nanoTime() - nanos) / 1_000_000;
+    }
+
+    private static long nanos(long wallMillis) {
+        return System.nanoTime() - (System.currentTimeMillis() - wallMillis) * 1_000_000;
     }
 
     /** An entry the group's log committed, in log order (again after a restart: the copy's replay); once each. */

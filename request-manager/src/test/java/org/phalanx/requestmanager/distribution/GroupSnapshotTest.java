@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.recoverylog.LogEntry;
+import org.phalanx.requestmanager.api.RequestId;
 
 /** What a member's snapshot of the group's log carries, written and read back. */
 class GroupSnapshotTest {
@@ -37,8 +38,10 @@ class GroupSnapshotTest {
                 LogEntry.write(12, 5, "u", "UPDATE t SET a = ?", List.of(7L), Set.of("db1")),
                 LogEntry.commit(13, 5, "u", Set.of("db1")),
                 LogEntry.statement(14, "u", "INSERT INTO t VALUES (2)", List.of(), Set.of("db1")));
+        RememberedRequests remembered = new RememberedRequests(0, List.of(new RememberedRequests.Request(
+                new RequestId("s", 4, false), 1_700_000_000_000L, List.of(new RememberedRequests.Unit(9, 2, false, null)))));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        GroupSnapshot.write(new DataOutputStream(bytes), ROLE, HOLDERS, 13, 10, dump, entries.iterator());
+        GroupSnapshot.write(new DataOutputStream(bytes), ROLE, HOLDERS, 13, 10, dump, entries.iterator(), remembered);
 
         GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(ROLE, read.role());
@@ -48,6 +51,7 @@ class GroupSnapshotTest {
         assertEquals(10, read.from());
         assertArrayEquals(new byte[] {1, 2, 3, 4}, read.dump());
         assertEquals(entries.subList(0, 3), read.entries(), "the entries up to its position, not one beyond");
+        assertEquals(remembered, read.remembered(), "the requests its writer remembered up to its dump");
     }
 
     @Test
@@ -55,7 +59,8 @@ class GroupSnapshotTest {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (FileRecoveryLog log = new FileRecoveryLog(dir.resolve("log"))) {
             log.append(LogEntry.statement(1, "u", "INSERT INTO t VALUES (1)", List.of(), Set.of("db1")));
-            GroupSnapshot.write(new DataOutputStream(bytes), PrimaryRole.NONE, BackendHolders.State.NONE, 1, 0, null, log.read(0));
+            GroupSnapshot.write(new DataOutputStream(bytes), PrimaryRole.NONE, BackendHolders.State.NONE, 1, 0, null, log.read(0),
+                    new RememberedRequests(0, List.of()));
         }
         GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(PrimaryRole.NONE, read.role());
@@ -86,5 +91,29 @@ class GroupSnapshotTest {
         GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertEquals(ROLE, read.role());
         assertEquals(new BackendHolders.State(Map.of("c3-db1", "c2"), Set.of()), read.holders());
+    }
+
+    @Test
+    void aSnapshotOfTheSecondVersionIsReadWithNoRequestsRemembered() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeByte(2); // as written before snapshots carried the requests remembered
+        out.writeLong(ROLE.epoch());
+        out.writeUTF(ROLE.member());
+        out.writeUTF(ROLE.run());
+        out.writeUTF(ROLE.resigned());
+        out.writeInt(0);
+        out.writeInt(0);
+        out.writeLong(5); // its position
+        out.writeLong(0); // from the log's start
+        out.writeInt(-1); // no dump
+        byte[] entry = org.phalanx.recoverylog.EntryBytes.encode(
+                LogEntry.statement(5, "u", "INSERT INTO t VALUES (1)", List.of(), Set.of("db1")));
+        out.writeInt(entry.length);
+        out.write(entry);
+        out.writeInt(-1);
+        GroupSnapshot read = GroupSnapshot.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertEquals(1, read.entries().size());
+        assertNull(read.remembered(), "none: its reader treats what the dump replaced as unknown");
     }
 }

@@ -167,7 +167,7 @@ class RequestOutcomesTest {
 
     @Test
     void afterASnapshotARequestSentBeforeItAndNotKnownHasNoAnswer() {
-        outcomes.replacedBySnapshot(10, List.of(statement(11, "a:1"), statement(12, "b:1")));
+        outcomes.replacedBySnapshot(10, null, List.of(statement(11, "a:1"), statement(12, "b:1")));
         outcomes.logged(statement(12, "b:1")); // the copy's replay after the snapshot: seen already, once
         assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("b", 1, 100));
         assertEquals(new RequestOutcome.Applied(-1), outcomes.outcome("a", 1, 100));
@@ -175,6 +175,54 @@ class RequestOutcomesTest {
         // c's request may have been logged before position 10: compacted away, unknown here
         assertInstanceOf(RequestOutcome.Unknown.class, outcomes.outcome("c", 1, 10_000));
         assertEquals(new RequestOutcome.NotApplied(), outcomes.outcome("c", 1, 0), "sent after the snapshot");
+    }
+
+    /**
+     * A member that installs another's snapshot (or restarts from its own) learns what that member
+     * remembered of the requests whose entries the snapshot's dump replaced: their counts and keys,
+     * a batch cut short, a failed write; a request of a connection not among them is not applied.
+     */
+    @Test
+    void aSnapshotCarriesTheRequestsItsDumpReplacedWithTheirCountsAndKeys() throws Exception {
+        RequestOutcomes writer = new RequestOutcomes(Duration.ofMinutes(1));
+        writer.logged(statement(1, new RequestId("a", 1, false, List.of()).toString()));
+        writer.counted(1, 1, keys(41));
+        String batch = new RequestId("b", 3, true).toString();
+        writer.logged(statement(2, batch));
+        writer.counted(2, 1, null);
+        writer.logged(statement(3, "c:2"));
+        writer.logged(LogEntry.failed(4, 3, "u"));
+        writer.logged(statement(5, batch)); // the batch's second element: after the dump
+        writer.logged(statement(6, "d:1")); // after the dump
+        writer.counted(5, 1, null);
+        RememberedRequests remembered = roundTrip(writer.remembered(4));
+        assertEquals(3, remembered.requests().size(), "the requests with units up to the dump's position");
+
+        RequestOutcomes receiver = new RequestOutcomes(Duration.ofMinutes(1));
+        receiver.replacedBySnapshot(4, remembered, List.of(statement(5, batch), statement(6, "d:1")));
+        receiver.counted(5, 1, null); // replayed on its backends
+        RequestOutcome.Applied a = (RequestOutcome.Applied) receiver.outcome("a", 1, 10_000);
+        assertEquals(1, a.count());
+        assertEquals(List.of(41L), column(a.generatedKeys()));
+        assertEquals(new RequestOutcome.BatchApplied(new long[] {1, 1}, null), receiver.outcome("b", 3, 10_000),
+                "the element before the dump and the one after it");
+        assertEquals(new RequestOutcome.NotApplied(), receiver.outcome("c", 2, 10_000), "failed everywhere");
+        assertEquals(new RequestOutcome.Applied(-1), receiver.outcome("d", 1, 10_000));
+        assertEquals(new RequestOutcome.NotApplied(), receiver.outcome("e", 1, 10_000),
+                "a connection the writer knew nothing of logged nothing: no blind spot is left");
+
+        // the writer's own blind spot goes with its record
+        RequestOutcomes blind = new RequestOutcomes(Duration.ofMinutes(1));
+        blind.replacedBySnapshot(10, null, List.of());
+        RequestOutcomes next = new RequestOutcomes(Duration.ofMinutes(1));
+        next.replacedBySnapshot(12, roundTrip(blind.remembered(12)), List.of());
+        assertInstanceOf(RequestOutcome.Unknown.class, next.outcome("e", 1, 10_000));
+    }
+
+    private static RememberedRequests roundTrip(RememberedRequests r) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        r.write(new java.io.DataOutputStream(bytes));
+        return RememberedRequests.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
     }
 
     private static GeneratedKeys keys(long... values) {
