@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.Address;
@@ -48,6 +49,8 @@ public class DataLeaderElection extends ELECTION2 {
     private Future<?> leaderWatch;
     /** When the coordinator last found the group leaderless after finding a leader (nanoTime), or 0. */
     private long leaderlessSince;
+    /** The leader this member knew at the last look: each change is logged, so an outage can be followed. */
+    private Address leaderSeen;
 
     @Override
     public void start() throws Exception {
@@ -64,6 +67,12 @@ public class DataLeaderElection extends ELECTION2 {
     }
 
     private void watchLeader() {
+        Address leader = raft.leader();
+        if (!Objects.equals(leader, leaderSeen)) {
+            log.info("%s: the log's leader is now %s (term %d, view %s)", local_addr, leader == null ? "none" : leader,
+                    raft.currentTerm(), view);
+            leaderSeen = leader;
+        }
         if (view == null || raft.leader() != null || !isViewCoordinator() || !isMajorityAvailable()
                 || isVotingThreadRunning()) {
             leaderlessSince = 0;
@@ -82,6 +91,12 @@ public class DataLeaderElection extends ELECTION2 {
 
     @Override
     protected Address determineLeader() {
+        Address elected = electedAmongVotes();
+        log.info("%s: votes %s elect %s", local_addr, getVotes().getResults(), elected);
+        return elected;
+    }
+
+    private Address electedAmongVotes() {
         Address stock = super.determineLeader();
         if (stock == null || !isWitness(stock)) {
             return stock;
