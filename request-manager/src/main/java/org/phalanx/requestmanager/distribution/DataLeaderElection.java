@@ -73,7 +73,7 @@ public class DataLeaderElection extends ELECTION2 {
                     raft.currentTerm(), view);
             leaderSeen = leader;
         }
-        if (view == null || raft.leader() != null || !isViewCoordinator() || !isMajorityAvailable()
+        if (view == null || leader != null || !isViewCoordinator() || !isMajorityAvailable()
                 || isVotingThreadRunning()) {
             leaderlessSince = 0;
             return;

@@ -147,14 +147,18 @@ final class RequestOutcomes {
         boolean learnt = false;
         for (RememberedRequests.Request r : remembered.requests()) {
             Last known = last.get(r.id().session());
-            if (known != null && known.id.number() >= r.id().number()) {
+            if (known != null && known.id.number() > r.id().number()) {
                 continue;
             }
-            if (known != null) {
+            if (known != null && known.id.number() < r.id().number()) {
                 known.units.forEach(u -> statements.remove(u.position));
+                known = null;
             }
-            Last l = new Last(r.id(), nanos(r.loggedAtMillis()));
+            Last l = known != null ? known : new Last(r.id(), nanos(r.loggedAtMillis()));
             for (RememberedRequests.Unit u : r.units()) {
+                if (l.units.stream().anyMatch(k -> k.position == u.position())) {
+                    continue; // known here already (its copy held it before it fell behind)
+                }
                 Unit unit = new Unit(u.position());
                 unit.count = u.count();
                 unit.keys = u.keys();
@@ -162,6 +166,7 @@ final class RequestOutcomes {
                 l.units.add(unit);
                 statements.put(unit.position, unit);
             }
+            l.units.sort(Comparator.comparingLong(u -> u.position));
             last.put(r.id().session(), l);
             learnt = true;
         }

@@ -211,6 +211,21 @@ class RequestOutcomesTest {
         assertEquals(new RequestOutcome.NotApplied(), receiver.outcome("e", 1, 10_000),
                 "a connection the writer knew nothing of logged nothing: no blind spot is left");
 
+        // a member that knew the batch's first element before it fell behind learns the rest: all three elements
+        RequestOutcomes behind = new RequestOutcomes(Duration.ofMinutes(1));
+        String longBatch = new RequestId("f", 1, true).toString();
+        behind.logged(statement(1, longBatch));
+        behind.counted(1, 1, null);
+        RequestOutcomes full = new RequestOutcomes(Duration.ofMinutes(1));
+        full.logged(statement(1, longBatch));
+        full.counted(1, 1, null);
+        full.logged(statement(7, longBatch));
+        full.counted(7, 1, null);
+        full.logged(statement(8, longBatch));
+        full.counted(8, 1, null);
+        behind.replacedBySnapshot(8, roundTrip(full.remembered(8)), List.of());
+        assertEquals(new RequestOutcome.BatchApplied(new long[] {1, 1, 1}, null), behind.outcome("f", 1, 10_000));
+
         // the writer's own blind spot goes with its record
         RequestOutcomes blind = new RequestOutcomes(Duration.ofMinutes(1));
         blind.replacedBySnapshot(10, null, List.of());
