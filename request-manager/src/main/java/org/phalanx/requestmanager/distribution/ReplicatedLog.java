@@ -16,6 +16,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.logging.log4j.LogManager;
@@ -38,7 +40,13 @@ import org.jgroups.raft.util.CommitTable;
  * the appending controller answers its client only when its own state has the entry. It fails if
  * no leader committed it within the timeout; the entry may still be committed later (a leader that
  * died holding it, then re-elected with it), so applying must be idempotent — the applier gets each
- * entry's index, which a state stored with its data can compare.
+ * entry's index, which a state stored with its data can compare. Within the timeout an entry waits
+ * for a leader when there is none, and is sent again — with every entry appended here and not yet
+ * applied, in the order they were appended — when the leader changes: the one it went to may have
+ * died without passing it on (jgroups-raft's REDIRECT forwards a request once, and a request lost
+ * with its leader was never answered: the appending primary then stepped down although the group
+ * had a new leader within seconds). An entry may therefore be committed twice; the applier sees
+ * both (idempotent, as above).
  *
  * <p>{@link #compact()} replaces the log's applied part by a snapshot of the applier's state
  * ({@link Applier#saveState}); a member that lacks entries no longer in the leader's log receives
@@ -75,6 +83,13 @@ public final class ReplicatedLog implements AutoCloseable {
     private final String origin = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
     private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
+    /** The entries appended here and not yet applied, by sequence number (the order they were appended in). */
+    private final ConcurrentSkipListMap<Long, byte[]> unapplied = new ConcurrentSkipListMap<>();
+    /** The leader the entries in {@link #unapplied} were sent to (all of them, in order), or null: send them all. */
+    private Address sentTo;
+    /** The sequence number of the last entry sent to {@link #sentTo}. */
+    private long sentUpTo;
+    private Future<?> resender;
     private volatile long applied;
 
     private ReplicatedLog(GroupConfig config, Applier applier, Duration timeout) throws Exception {
@@ -96,26 +111,70 @@ public final class ReplicatedLog implements AutoCloseable {
             log.close();
             throw e;
         }
+        log.resender = log.channel.getProtocolStack().getTransport().getTimer()
+                .scheduleWithFixedDelay(log::send, RESEND_MILLIS, RESEND_MILLIS, TimeUnit.MILLISECONDS);
         return log;
     }
+
+    /** How often entries waiting for a leader, or sent to one that is no longer, are looked at. */
+    private static final long RESEND_MILLIS = 50;
 
     /** Appends an entry; completes once it is committed and applied here, with the applier's answer. */
     public CompletableFuture<byte[]> append(byte[] entry) {
         long seq = sequence.incrementAndGet();
         CompletableFuture<byte[]> done = new CompletableFuture<>();
-        pending.put(seq, done);
-        done.whenComplete((v, e) -> pending.remove(seq));
+        byte[] framed;
         try {
-            byte[] framed = frame(seq, entry);
-            raft.setAsync(framed, 0, framed.length, null).whenComplete((v, e) -> {
-                if (e != null) {
-                    done.completeExceptionally(e);
-                }
-            });
-        } catch (Exception e) {
+            framed = frame(seq, entry);
+        } catch (IOException e) {
             done.completeExceptionally(e);
+            return done;
         }
+        pending.put(seq, done);
+        unapplied.put(seq, framed);
+        done.whenComplete((v, e) -> {
+            pending.remove(seq);
+            unapplied.remove(seq);
+        });
+        send();
         return done.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Sends the current leader what it has not been sent: the entries appended since, or — when the
+     * leader changed, or a send failed — every entry not yet applied here, in append order, so that
+     * none sent to a leader that died is lost and none overtakes an earlier one. Nothing while there
+     * is no leader in view: the resender looks again.
+     */
+    private synchronized void send() {
+        if (unapplied.isEmpty()) {
+            return;
+        }
+        Address leader = raft.leader();
+        View view = channel.getView();
+        if (leader == null || view == null || !view.containsMember(leader)) {
+            return;
+        }
+        Map<Long, byte[]> toSend = leader.equals(sentTo) ? unapplied.tailMap(sentUpTo, false) : unapplied;
+        sentTo = leader;
+        for (Map.Entry<Long, byte[]> e : toSend.entrySet()) {
+            byte[] framed = e.getValue();
+            sentUpTo = e.getKey();
+            try {
+                raft.setAsync(framed, 0, framed.length, null).whenComplete((v, t) -> {
+                    if (t != null) {
+                        resendAll(); // not taken (the leader stepped down, say): all again, in order
+                    }
+                });
+            } catch (Exception t) {
+                sentTo = null;
+                return;
+            }
+        }
+    }
+
+    private synchronized void resendAll() {
+        sentTo = null;
     }
 
     /** The current leader's raft id, or null while there is none. */
@@ -207,6 +266,9 @@ public final class ReplicatedLog implements AutoCloseable {
 
     @Override
     public void close() {
+        if (resender != null) {
+            resender.cancel(false);
+        }
         pending.values().forEach(f -> f.completeExceptionally(new IllegalStateException("the replicated log is closed")));
         channel.close();
     }

@@ -20,6 +20,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.protocols.TCP;
+import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -176,6 +179,41 @@ class ReplicatedLogTest {
         String next = awaitLeader();
         assertNotNull(next);
         assertEquals("applied two at 2", append(logs.get(next), "two"));
+    }
+
+    /** An append made while there is no leader waits for one (within its timeout) instead of failing at once. */
+    @Test
+    void anAppendWithoutALeaderWaitsForOne() throws Exception {
+        ReplicatedLog a = start("a");
+        CompletableFuture<byte[]> waiting = a.append("early".getBytes(StandardCharsets.UTF_8));
+        Thread.sleep(500);
+        assertTrue(!waiting.isDone(), "no leader yet: it waits");
+        start("b");
+        assertEquals("applied early at 1", new String(waiting.get(20, TimeUnit.SECONDS), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * An entry a member sent its leader, which died without passing it on, is sent again to the next
+     * leader: the append completes. (jgroups-raft forwards a member's entry to the leader once; before,
+     * it was never answered and the append timed out although the group had a new leader within
+     * seconds — a primary then stepped down with its clients' writes in doubt.)
+     */
+    @Test
+    void anEntryLostWithItsLeaderIsSentToTheNextOne() throws Exception {
+        start("a");
+        start("b");
+        start("c");
+        String leader = awaitLeaderKnownToAll();
+        String sender = logs.keySet().stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+        append(logs.get(sender), "before");
+        DISCARD deaf = new DISCARD();
+        deaf.addIgnoreMember(logs.get(sender).raftProtocol().getAddress()); // the leader hears nothing more from it
+        logs.get(leader).raftProtocol().getProtocolStack().insertProtocol(deaf, ProtocolStack.Position.ABOVE, TCP.class);
+        CompletableFuture<byte[]> lost = logs.get(sender).append("lost with the leader".getBytes(StandardCharsets.UTF_8));
+        Thread.sleep(300);
+        logs.remove(leader).close();
+        assertEquals("applied lost with the leader at 2", new String(lost.get(20, TimeUnit.SECONDS), StandardCharsets.UTF_8));
+        awaitSameEntries(sender);
     }
 
     /** Waits until every running member has applied {@code n} entries. */
