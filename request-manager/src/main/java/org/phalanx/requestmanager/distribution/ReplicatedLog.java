@@ -121,22 +121,24 @@ public final class ReplicatedLog implements AutoCloseable {
 
     /** Appends an entry; completes once it is committed and applied here, with the applier's answer. */
     public CompletableFuture<byte[]> append(byte[] entry) {
-        long seq = sequence.incrementAndGet();
         CompletableFuture<byte[]> done = new CompletableFuture<>();
-        byte[] framed;
-        try {
-            framed = frame(seq, entry);
-        } catch (IOException e) {
-            done.completeExceptionally(e);
-            return done;
+        synchronized (this) { // numbered, kept and sent in one order: send() relies on it
+            long seq = sequence.incrementAndGet();
+            byte[] framed;
+            try {
+                framed = frame(seq, entry);
+            } catch (IOException e) {
+                done.completeExceptionally(e);
+                return done;
+            }
+            pending.put(seq, done);
+            unapplied.put(seq, framed);
+            done.whenComplete((v, e) -> {
+                pending.remove(seq);
+                unapplied.remove(seq);
+            });
+            send();
         }
-        pending.put(seq, done);
-        unapplied.put(seq, framed);
-        done.whenComplete((v, e) -> {
-            pending.remove(seq);
-            unapplied.remove(seq);
-        });
-        send();
         return done.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
