@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -82,9 +81,12 @@ public final class ReplicatedLog implements AutoCloseable {
     /** Tells this run's entries from any other member's, or this member's before a restart. */
     private final String origin = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
-    private final Map<Long, CompletableFuture<byte[]>> pending = new ConcurrentHashMap<>();
+    /** An entry appended here and not yet applied here: what it is sent as, and its append's future. */
+    private record Appended(byte[] framed, CompletableFuture<byte[]> done) {
+    }
+
     /** The entries appended here and not yet applied, by sequence number (the order they were appended in). */
-    private final ConcurrentSkipListMap<Long, byte[]> unapplied = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<Long, Appended> unapplied = new ConcurrentSkipListMap<>();
     /** The leader the entries in {@link #unapplied} were sent to (all of them, in order), or null: send them all. */
     private Address sentTo;
     /** The sequence number of the last entry sent to {@link #sentTo}. */
@@ -131,12 +133,8 @@ public final class ReplicatedLog implements AutoCloseable {
                 done.completeExceptionally(e);
                 return done;
             }
-            pending.put(seq, done);
-            unapplied.put(seq, framed);
-            done.whenComplete((v, e) -> {
-                pending.remove(seq);
-                unapplied.remove(seq);
-            });
+            unapplied.put(seq, new Appended(framed, done));
+            done.whenComplete((v, e) -> unapplied.remove(seq));
             send();
         }
         return done.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -157,10 +155,10 @@ public final class ReplicatedLog implements AutoCloseable {
         if (leader == null || view == null || !view.containsMember(leader)) {
             return;
         }
-        Map<Long, byte[]> toSend = leader.equals(sentTo) ? unapplied.tailMap(sentUpTo, false) : unapplied;
+        Map<Long, Appended> toSend = leader.equals(sentTo) ? unapplied.tailMap(sentUpTo, false) : unapplied;
         sentTo = leader;
-        for (Map.Entry<Long, byte[]> e : toSend.entrySet()) {
-            byte[] framed = e.getValue();
+        for (Map.Entry<Long, Appended> e : toSend.entrySet()) {
+            byte[] framed = e.getValue().framed();
             sentUpTo = e.getKey();
             try {
                 raft.setAsync(framed, 0, framed.length, null).whenComplete((v, t) -> {
@@ -271,7 +269,7 @@ public final class ReplicatedLog implements AutoCloseable {
         if (resender != null) {
             resender.cancel(false);
         }
-        pending.values().forEach(f -> f.completeExceptionally(new IllegalStateException("the replicated log is closed")));
+        unapplied.values().forEach(a -> a.done().completeExceptionally(new IllegalStateException("the replicated log is closed")));
         channel.close();
     }
 
@@ -301,9 +299,9 @@ public final class ReplicatedLog implements AutoCloseable {
                 answer = applier.apply(index, entry);
             } catch (Exception | Error e) {
                 if (origin.equals(new String(originBytes, StandardCharsets.UTF_8))) {
-                    CompletableFuture<byte[]> mine = pending.get(seq);
+                    Appended mine = unapplied.get(seq);
                     if (mine != null) {
-                        mine.completeExceptionally(e);
+                        mine.done().completeExceptionally(e);
                     }
                 }
                 LOG.warn("group {}: applying entry {} failed on {}: {}", config.groupName(), index, config.self(),
@@ -311,9 +309,9 @@ public final class ReplicatedLog implements AutoCloseable {
                 return null;
             }
             if (origin.equals(new String(originBytes, StandardCharsets.UTF_8))) {
-                CompletableFuture<byte[]> mine = pending.get(seq);
+                Appended mine = unapplied.get(seq);
                 if (mine != null) {
-                    mine.complete(answer);
+                    mine.done().complete(answer);
                 }
             }
             return null; // the answer goes to the appending member's own future, not over the network
