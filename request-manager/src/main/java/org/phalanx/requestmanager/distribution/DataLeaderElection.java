@@ -25,8 +25,11 @@ import org.jgroups.raft.util.Utils;
  * ({@link BusyLeaderRaft}); the election that follows picks a data member. Named in
  * {@code raft-stack.xml} in place of {@code raft.ELECTION2}.
  *
- * <p>Each member logs the leader it knows as it changes, and the coordinator each election's votes:
- * what an outage is followed by.
+ * <p>It also gives the group Raft's election timeout, which jgroups-raft's elections, started only
+ * by view changes, lack: the view's coordinator, seeing a majority and no leader for
+ * {@code leaderless_timeout} ms without an election under way, starts one. Without it a group could
+ * stay leaderless for good while its view stays the same (an election round whose pre-vote lost an
+ * answer waits for it forever; a leader-elected message lost to the coordinator).
  */
 public class DataLeaderElection extends ELECTION2 {
     /** Its protocol id (its headers carry it), one no JGroups or jgroups-raft protocol uses. */
@@ -39,14 +42,20 @@ public class DataLeaderElection extends ELECTION2 {
     @Property(description = "The raft ids of the group's witnesses, comma-separated")
     protected String witnesses = "";
 
+    @Property(description = "How long (ms) the view's coordinator lets the group go without a leader, "
+            + "while it sees a majority and no election is under way, before it starts one")
+    protected long leaderless_timeout = 3000;
+
     private Future<?> leaderWatch;
+    /** When the coordinator last found the group leaderless after finding a leader (nanoTime), or 0. */
+    private long leaderlessSince;
     /** The leader this member knew at the last look: each change is logged, so an outage can be followed. */
     private Address leaderSeen;
 
     @Override
     public void start() throws Exception {
         super.start();
-        leaderWatch = getTransport().getTimer().scheduleWithFixedDelay(this::logLeaderChange, 500, 500, TimeUnit.MILLISECONDS);
+        leaderWatch = getTransport().getTimer().scheduleWithFixedDelay(this::watchLeader, 500, 500, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -57,12 +66,26 @@ public class DataLeaderElection extends ELECTION2 {
         super.stop();
     }
 
-    private void logLeaderChange() {
+    private void watchLeader() {
         Address leader = raft.leader();
         if (!Objects.equals(leader, leaderSeen)) {
             log.info("%s: the log's leader is now %s (term %d, view %s)", local_addr, leader == null ? "none" : leader,
                     raft.currentTerm(), view);
             leaderSeen = leader;
+        }
+        if (view == null || leader != null || !isViewCoordinator() || !isMajorityAvailable()
+                || isVotingThreadRunning()) {
+            leaderlessSince = 0;
+            return;
+        }
+        long now = System.nanoTime();
+        if (leaderlessSince == 0) {
+            leaderlessSince = now;
+        } else if (now - leaderlessSince >= TimeUnit.MILLISECONDS.toNanos(leaderless_timeout)) {
+            log.warn("%s: the group has had no leader for %d ms while this coordinator sees a majority (%s): it starts an election",
+                    local_addr, leaderless_timeout, view);
+            leaderlessSince = 0;
+            startVotingThread();
         }
     }
 

@@ -161,6 +161,26 @@ class ReplicatedLogTest {
         assertEquals("applied two at 2", append(logs.get("b"), "two"));
     }
 
+    /**
+     * A group whose members all lost track of the leader while the view stays the same (an
+     * election whose outcome, or a pre-vote answer, went missing) elects one again: the view's
+     * coordinator starts an election after {@code leaderless_timeout}, as Raft's election timeout
+     * would. jgroups-raft elects only on view changes; without this the group stays leaderless.
+     */
+    @Test
+    void aGroupThatLostItsLeaderWithoutAViewChangeElectsOneAgain() throws Exception {
+        start("a");
+        start("b");
+        start("c");
+        awaitLeader();
+        append(logs.get("a"), "one");
+        logs.values().forEach(log -> log.raftProtocol().setLeaderAndTerm(null));
+        assertTrue(logs.values().stream().allMatch(log -> log.leader() == null), "every member has forgotten the leader");
+        String next = awaitLeader();
+        assertNotNull(next);
+        assertEquals("applied two at 2", append(logs.get(next), "two"));
+    }
+
     /** An append made while there is no leader waits for one (within its timeout) instead of failing at once. */
     @Test
     void anAppendWithoutALeaderWaitsForOne() throws Exception {
