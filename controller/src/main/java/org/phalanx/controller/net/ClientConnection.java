@@ -366,7 +366,7 @@ final class ClientConnection implements Runnable {
             MessageReader request = new MessageReader(frame);
             requests++;
             if (clientSession != null) {
-                session.requestId(new RequestId(clientSession, requests, false));
+                session.requestId(new RequestId(clientSession, requests));
             }
             try {
                 send(answer(dispatcher, request));

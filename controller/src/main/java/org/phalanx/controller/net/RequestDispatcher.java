@@ -141,10 +141,11 @@ final class RequestDispatcher {
     /**
      * Applied: UPDATE_COUNT with its count (-1: not known) and, from version 4, the keys it generated;
      * a batch run element by element (version 4): BATCH_RESULT with the count of each element the log
-     * holds, and their keys; not applied: ERROR with vendor code {@link Protocol#REQUEST_NOT_APPLIED};
-     * no answer: ERROR 08006 saying why. A version-3 driver asks about no request with keys, and
-     * takes any answer for a batch as "every element applied": it gets no answer for one run element
-     * by element, as before.
+     * holds, and their keys (version 4; a batch run as one transaction too); not applied: ERROR with
+     * vendor code {@link Protocol#REQUEST_NOT_APPLIED}; no answer: ERROR 08006 saying why. A version-3
+     * driver asks about no request with keys, and takes any answer for a batch as "every element
+     * applied": it is told so for a batch run as one transaction, and gets no answer for one run
+     * element by element, as before.
      */
     private MessageWriter outcome(RequestOutcome outcome) throws SQLException {
         boolean v3 = version < Protocol.OUTCOME_WITH_RESULTS_VERSION;
@@ -153,6 +154,9 @@ final class RequestDispatcher {
             return new org.phalanx.protocol.UpdateCount(applied.count(), keys == null ? null : wholeResult(keys)).toMessage();
         }
         if (outcome instanceof RequestOutcome.BatchApplied batch) {
+            if (v3 && batch.whole()) {
+                return new org.phalanx.protocol.UpdateCount(-1, null).toMessage();
+            }
             if (v3) {
                 return new ErrorReply(SqlState.CONNECTION_FAILURE.code(), 0, "whether the request was applied is not"
                         + " known: it was a batch run element by element, which protocol version " + version

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Exactly-once answers for every auto-commit request of a distributed virtual database: three
  * controller processes with two SQLite backends each, 8 clients inserting with generated keys and in
- * batches run element by element ({@link GroupInserts}) through the multi-host URL while the primary
+ * batches run element by element or as one transaction ({@link GroupInserts}) through the multi-host URL while the primary
  * is killed (kill -9) twice, then every member at once (so that the member that answers has restarted
  * since it applied what it is asked about). No client may be left with an unknown outcome, and every
  * answered insert must be there once with the keys its client was given.

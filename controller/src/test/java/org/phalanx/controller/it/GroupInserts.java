@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -22,7 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Clients of a distributed virtual database ({@link ControllerGroup}) inserting in auto-commit with
  * generated keys: one row at a time ({@code RETURN_GENERATED_KEYS}), and {@value #ELEMENTS}-row
  * prepared batches that the controller runs element by element (a {@code CURRENT_TIMESTAMP} macro in
- * the statement keeps it from running one as a single transaction), also asking for keys. A driver
+ * the statement keeps it from running one as a single transaction), also asking for keys, and
+ * {@value #ELEMENTS}-row batches the controller runs as one transaction (all applied or none). A driver
  * that loses its controller asks the next one what became of its request (exactly-once retries): the
  * checks are that every insert a client was answered is there exactly once with the keys it was
  * given, that a batch reported cut short holds exactly the elements it was told were applied, that
@@ -37,6 +39,8 @@ final class GroupInserts {
     final Map<String, Long> keyed = new ConcurrentHashMap<>();
     /** "client:seq" of each batch, to the keys of the elements applied (all of them, or those a cut-short batch reported). */
     final Map<String, List<Long>> batched = new ConcurrentHashMap<>();
+    /** "client:seq" of each batch run as one transaction that was answered: every element is there. */
+    final Set<String> whole = ConcurrentHashMap.newKeySet();
     /** Batches answered cut short (BatchUpdateException): by the checks, exactly their counted elements are there. */
     final Map<String, Integer> cutShort = new ConcurrentHashMap<>();
     final List<String> unknown = Collections.synchronizedList(new ArrayList<>());
@@ -54,6 +58,8 @@ final class GroupInserts {
             s.executeUpdate("CREATE TABLE keyed (k INTEGER PRIMARY KEY, client INTEGER NOT NULL, seq INTEGER NOT NULL)");
             s.executeUpdate("CREATE TABLE batched (k INTEGER PRIMARY KEY, client INTEGER NOT NULL, seq INTEGER NOT NULL,"
                     + " element INTEGER NOT NULL, at TEXT)");
+            s.executeUpdate("CREATE TABLE whole (k INTEGER PRIMARY KEY, client INTEGER NOT NULL, seq INTEGER NOT NULL,"
+                    + " element INTEGER NOT NULL)");
         }
     }
 
@@ -78,7 +84,9 @@ final class GroupInserts {
              PreparedStatement one = c.prepareStatement("INSERT INTO keyed (client, seq) VALUES (?, ?)",
                      Statement.RETURN_GENERATED_KEYS);
              PreparedStatement batch = c.prepareStatement("INSERT INTO batched (client, seq, element, at)"
-                     + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)", Statement.RETURN_GENERATED_KEYS)) {
+                     + " VALUES (?, ?, ?, CURRENT_TIMESTAMP)", Statement.RETURN_GENERATED_KEYS);
+             PreparedStatement oneTransaction = c.prepareStatement(
+                     "INSERT INTO whole (client, seq, element) VALUES (?, ?, ?)")) {
             for (long seq = 1; !stop.get(); seq++) {
                 String id = client + ":" + seq;
                 try {
@@ -110,6 +118,22 @@ final class GroupInserts {
                     failed(id, e);
                 } finally {
                     batch.clearBatch(); // what a failed batch left is not sent with the next
+                }
+                try {
+                    for (int element = 0; element < ELEMENTS; element++) {
+                        oneTransaction.setInt(1, client);
+                        oneTransaction.setLong(2, seq);
+                        oneTransaction.setInt(3, element);
+                        oneTransaction.addBatch();
+                    }
+                    int[] counts = oneTransaction.executeBatch();
+                    assertEquals(List.of(1, 1, 1), java.util.Arrays.stream(counts).boxed().toList(),
+                            "each element's count, also when the driver asked another controller");
+                    whole.add(id);
+                } catch (SQLException e) {
+                    failed(id, e);
+                } finally {
+                    oneTransaction.clearBatch();
                 }
             }
         } catch (SQLException | RuntimeException | AssertionError e) {
@@ -171,12 +195,23 @@ final class GroupInserts {
             for (Map.Entry<String, List<Long>> b : batched.entrySet()) {
                 assertEquals(b.getValue(), batchRows.get(b.getKey()), "the keys batch " + b.getKey() + " was given");
             }
+
+            Map<String, List<Integer>> wholeElements = new HashMap<>();
+            try (ResultSet rs = s.executeQuery("SELECT client, seq, element FROM whole ORDER BY k")) {
+                while (rs.next()) {
+                    wholeElements.computeIfAbsent(rs.getInt(1) + ":" + rs.getLong(2), k -> new ArrayList<>()).add(rs.getInt(3));
+                }
+            }
+            Map<String, List<Integer>> expectedWhole = new HashMap<>();
+            whole.forEach(id -> expectedWhole.put(id, List.of(0, 1, 2)));
+            assertEquals(expectedWhole, wholeElements, "batches run as one transaction: every element once");
         }
-        assertTrue(keyed.size() > 50 && batched.size() > 50, "too few inserts went through: " + summary());
+        assertTrue(keyed.size() > 50 && batched.size() > 50 && whole.size() > 50, "too few inserts went through: " + summary());
     }
 
     String summary() {
-        return keyed.size() + " single inserts and " + batched.size() + " batches answered, " + cutShort.size()
+        return keyed.size() + " single inserts, " + batched.size() + " batches and " + whole.size()
+                + " batches run as one transaction answered, " + cutShort.size()
                 + " batches cut short (elements applied: " + cutShort.values() + "), " + unknown.size()
                 + " unknown outcomes";
     }

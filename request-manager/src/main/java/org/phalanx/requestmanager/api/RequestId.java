@@ -12,37 +12,55 @@ import java.util.List;
  * the request makes, so that a driver that lost its controller can ask another whether the request
  * was applied, and retry it only if not (exactly-once retries, docs/distribution.md).
  *
- * @param several    the request logged several units (a batch run element by element): it is
- *                   answered unit by unit, each unit being one element
+ * @param units      what the request logs ({@link Units})
  * @param keyColumns the generated keys the request asked for: null none, empty the driver's choice
  *                   ({@code RETURN_GENERATED_KEYS}), else those columns. In the log so that every
  *                   member that applies the unit (a follower's replay too) can remember the same keys
  *                   the client was given
  */
-public record RequestId(String session, long number, boolean several, List<String> keyColumns) {
+public record RequestId(String session, long number, Units units, List<String> keyColumns) {
 
-    private static final String SEVERAL = "several";
     private static final String KEYS = "keys";
+
+    /** What a request logs, which decides how it is answered. */
+    public enum Units {
+        /** One unit: an auto-commit statement, or a commit. */
+        ONE(null),
+        /** A batch run element by element: a unit an element (each its own auto-commit statement), answered one by one. */
+        ELEMENTS("several"),
+        /**
+         * A batch run as one transaction: each element a write of it, then its commit, all carrying the
+         * id; applied all together (its commit is logged) or not at all, answered with each element's count.
+         */
+        TRANSACTION("whole");
+
+        private final String text;
+
+        Units(String text) {
+            this.text = text;
+        }
+    }
 
     public RequestId {
         if (session == null || session.isEmpty() || session.indexOf(':') >= 0) {
             throw new IllegalArgumentException("a client session id is not empty and has no ':'");
         }
+        java.util.Objects.requireNonNull(units, "units");
         keyColumns = keyColumns == null ? null : List.copyOf(keyColumns);
     }
 
-    public RequestId(String session, long number, boolean several) {
-        this(session, number, several, null);
+    public RequestId(String session, long number) {
+        this(session, number, Units.ONE, null);
     }
 
-    /** The same request, marked as one that logs several units. */
-    public RequestId asSeveral() {
-        return new RequestId(session, number, true, keyColumns);
+    /** The same request, marked as one that logs {@code what}. */
+    public RequestId logging(Units what) {
+        return new RequestId(session, number, what, keyColumns);
     }
 
     /** The same request, asking for the keys {@code columns} (null: none; empty: the driver's choice). */
     public RequestId withKeys(List<String> columns) {
-        return new RequestId(session, number, several, columns);
+        return new RequestId(session, number, units, columns);
     }
 
     public boolean wantsKeys() {
@@ -50,14 +68,14 @@ public record RequestId(String session, long number, boolean several, List<Strin
     }
 
     /**
-     * {@code session:number}, then {@code :several} and {@code :keys} or {@code :keys=a,b} (column
+     * {@code session:number}, then {@code :several} or {@code :whole} ({@link Units}) and {@code :keys} or {@code :keys=a,b} (column
      * names URL-encoded, so they hold no ':' or ','): the form the log keeps.
      */
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder(session).append(':').append(number);
-        if (several) {
-            b.append(':').append(SEVERAL);
+        if (units.text != null) {
+            b.append(':').append(units.text);
         }
         if (keyColumns != null) {
             b.append(':').append(KEYS);
@@ -85,11 +103,12 @@ public record RequestId(String session, long number, boolean several, List<Strin
     }
 
     private static RequestId parsed(String[] parts) {
-        boolean several = false;
+        Units units = Units.ONE;
         List<String> keys = null;
         for (int i = 2; i < parts.length; i++) {
-            if (parts[i].equals(SEVERAL) && i == 2) {
-                several = true;
+            Units marked = i == 2 ? marked(parts[i]) : null;
+            if (marked != null) {
+                units = marked;
             } else if (parts[i].equals(KEYS) && keys == null) {
                 keys = List.of();
             } else if (parts[i].startsWith(KEYS + "=") && keys == null) {
@@ -101,6 +120,15 @@ public record RequestId(String session, long number, boolean several, List<Strin
                 return null;
             }
         }
-        return new RequestId(parts[0], Long.parseLong(parts[1]), several, keys);
+        return new RequestId(parts[0], Long.parseLong(parts[1]), units, keys);
+    }
+
+    private static Units marked(String text) {
+        for (Units u : Units.values()) {
+            if (text.equals(u.text)) {
+                return u;
+            }
+        }
+        return null;
     }
 }

@@ -23,16 +23,21 @@ public sealed interface RequestOutcome {
     }
 
     /**
-     * A batch run element by element (one unit an element): each element the log holds, in order,
-     * with its update count ({@link java.sql.Statement#EXECUTE_FAILED} for one that failed on every
-     * backend, -1 when not known). Elements after the last one counted were never applied, nor ever
-     * will be. {@code generatedKeys} as for {@link Applied}, of all the elements in order.
+     * A batch: each element the log holds, in order, with its update count
+     * ({@link java.sql.Statement#EXECUTE_FAILED} for one that failed on every backend, a negative
+     * count when not known). Run element by element (one unit an element), elements after the last
+     * one counted were never applied, nor ever will be; run as one transaction ({@code whole}), every
+     * element is there. {@code generatedKeys} as for {@link Applied}, of all the elements in order.
      */
-    record BatchApplied(long[] counts, Result.Cached generatedKeys) implements RequestOutcome {
+    record BatchApplied(long[] counts, Result.Cached generatedKeys, boolean whole) implements RequestOutcome {
+        public BatchApplied(long[] counts, Result.Cached generatedKeys) {
+            this(counts, generatedKeys, false);
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof BatchApplied b && java.util.Arrays.equals(counts, b.counts)
-                    && java.util.Objects.equals(generatedKeys, b.generatedKeys);
+                    && java.util.Objects.equals(generatedKeys, b.generatedKeys) && whole == b.whole;
         }
 
         @Override
@@ -42,7 +47,7 @@ public sealed interface RequestOutcome {
 
         @Override
         public String toString() {
-            return "BatchApplied" + java.util.Arrays.toString(counts)
+            return "BatchApplied" + (whole ? "[whole]" : "") + java.util.Arrays.toString(counts)
                     + (generatedKeys == null ? "" : "[keys=" + generatedKeys.rows().size() + " rows]");
         }
     }

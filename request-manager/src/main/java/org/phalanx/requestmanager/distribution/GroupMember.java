@@ -485,32 +485,12 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
         return now - minoritySince >= appendTimeout.toNanos();
     }
 
-    /**
-     * Whether the role is free (none, or held by a member no longer connected, or by a run of ours
-     * that ended) and this member should take it.
-     */
+    /** Whether this member can serve and should take the role ({@link PrimaryRole#shouldBeClaimedBy}). */
     private boolean isCandidate(PrimaryRole r) {
         if (copy.damage() != null || dumps.pendingRestore() != null || !synced || holders.usable().isEmpty()) {
             return false; // a member whose backends were all taken over serves nothing
         }
-        Set<String> connected = log.connected();
-        boolean free = r.member() == null || !connected.contains(r.member())
-                || r.member().equals(config.self()) && !r.run().equals(run);
-        if (!free) {
-            return false;
-        }
-        List<String> candidates = new ArrayList<>(config.dataMembers());
-        candidates.retainAll(connected);
-        if (candidates.size() > 1) {
-            candidates.remove(r.resigned()); // it gave up: let another try first
-        }
-        if (candidates.isEmpty()) {
-            return false;
-        }
-        // the log's leader if it can be primary: its appends commit without a hop, and it learns of each
-        // commit at once (a follower hears of it only with the leader's next message)
-        String leader = log.leader();
-        return config.self().equals(candidates.contains(leader) ? leader : candidates.get(0));
+        return r.shouldBeClaimedBy(config.self(), run, log.connected(), config.dataMembers(), log.leader());
     }
 
     private void claim(GroupEntry.Claim claim) {

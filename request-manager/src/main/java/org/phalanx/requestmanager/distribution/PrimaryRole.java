@@ -1,5 +1,9 @@
 package org.phalanx.requestmanager.distribution;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
 /**
  * Who is primary, as the replicated log says at the entry applied last: the same on every member
  * at the same index, since it changes only by applying {@link GroupEntry.Claim}s in log order.
@@ -19,6 +23,32 @@ record PrimaryRole(long epoch, String member, String run, String resigned) {
         }
         return claim.resigns() ? new PrimaryRole(claim.epoch(), null, null, claim.member())
                 : new PrimaryRole(claim.epoch(), claim.member(), claim.run(), resigned);
+    }
+
+    /**
+     * Whether member {@code self} (in its run {@code run}) should claim the role now: it is free —
+     * none, or held by a member not {@code connected}, or by an earlier run of {@code self} — and
+     * {@code self} is the connected data member to take it: the log's {@code leader} if it is one
+     * (its appends commit without a hop, and it learns of each commit at once, where a follower hears
+     * of it only with the leader's next message), else the first in configuration order; the one that
+     * resigned last only if no other is there.
+     */
+    boolean shouldBeClaimedBy(String self, String run, Set<String> connected, List<String> dataMembers, String leader) {
+        if (self.equals(member) && !run.equals(this.run)) {
+            return true; // only this member knows the role is free: to the others, the primary is connected
+        }
+        if (member != null && connected.contains(member)) {
+            return false;
+        }
+        List<String> candidates = new ArrayList<>(dataMembers);
+        candidates.retainAll(connected);
+        if (candidates.size() > 1) {
+            candidates.remove(resigned); // it gave up: let another try first
+        }
+        if (candidates.isEmpty()) {
+            return false;
+        }
+        return self.equals(candidates.contains(leader) ? leader : candidates.get(0));
     }
 
     /** Whether {@code member}'s current run {@code run} holds the role. */

@@ -35,13 +35,23 @@ record RememberedRequests(long blindSinceMillis, List<Request> requests) {
         }
     }
 
-    /** One logged unit: its log position, its update count (-1 unknown), whether it failed everywhere, its keys. */
-    record Unit(long position, long count, boolean failed, GeneratedKeys keys) {
+    /**
+     * One logged unit: its log position, its update count (-1 unknown), whether it failed everywhere,
+     * its keys, whether it is a commit (else a statement or a batch's element).
+     */
+    record Unit(long position, long count, boolean failed, GeneratedKeys keys, boolean commit) {
+        Unit(long position, long count, boolean failed, GeneratedKeys keys) {
+            this(position, count, failed, keys, false);
+        }
     }
+
+    private static final int FAILED = 1;
+    private static final int COMMIT = 2;
 
     /**
      * int64 blind since, int32 request count, each (request id text, int64 logged at, int32 unit
-     * count, each (int64 position, int64 count, bool failed, bool has keys, then the keys)).
+     * count, each (int64 position, int64 count, byte flags: 1 failed, 2 commit — a version before
+     * the commit flag wrote a boolean failed there —, bool has keys, then the keys)).
      */
     void write(DataOutput out) throws IOException {
         out.writeLong(blindSinceMillis);
@@ -53,7 +63,7 @@ record RememberedRequests(long blindSinceMillis, List<Request> requests) {
             for (Unit u : r.units()) {
                 out.writeLong(u.position());
                 out.writeLong(u.count());
-                out.writeBoolean(u.failed());
+                out.writeByte((u.failed() ? FAILED : 0) | (u.commit() ? COMMIT : 0));
                 out.writeBoolean(u.keys() != null);
                 if (u.keys() != null) {
                     u.keys().write(out);
@@ -84,9 +94,9 @@ record RememberedRequests(long blindSinceMillis, List<Request> requests) {
             for (int j = 0; j < m; j++) {
                 long position = in.readLong();
                 long count = in.readLong();
-                boolean failed = in.readBoolean();
+                int flags = in.readByte();
                 GeneratedKeys keys = in.readBoolean() ? GeneratedKeys.read(in, RememberedKeys.MAX_ROWS) : null;
-                units.add(new Unit(position, count, failed, keys));
+                units.add(new Unit(position, count, (flags & FAILED) != 0, keys, (flags & COMMIT) != 0));
             }
             requests.add(new Request(id, loggedAt, units));
         }

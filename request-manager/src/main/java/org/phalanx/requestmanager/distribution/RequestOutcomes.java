@@ -34,6 +34,8 @@ import org.phalanx.requestmanager.recovery.RememberedKeys;
  * here (its appends are then durable or fenced); entries an earlier primary appended are settled
  * for a new one: applied before its claim, or never. A batch run element by element logs one unit
  * an element, in order: the units in the log are the elements applied, those after them never will be.
+ * A batch run as one transaction logs a write an element and the commit: applied if the commit is
+ * logged, else never (the transaction was rolled back, or is by the next primary).
  *
  * <p>Each unit's update count (and generated keys) is learnt where it is applied here, and kept in
  * an {@link OutcomeJournal} so that a member restarted since still answers with them.
@@ -41,15 +43,17 @@ import org.phalanx.requestmanager.recovery.RememberedKeys;
 final class RequestOutcomes {
     private static final Logger LOG = LogManager.getLogger(RequestOutcomes.class);
 
-    /** One logged unit of a request: an auto-commit statement (or batch element), or a commit. */
+    /** One logged unit of a request: an auto-commit statement, a batch element, or a commit. */
     private static final class Unit {
         final long position;
+        final boolean commit;
         long count = -1;
         GeneratedKeys keys;
         boolean failed;
 
-        Unit(long position) {
+        Unit(long position, boolean commit) {
             this.position = position;
+            this.commit = commit;
         }
     }
 
@@ -129,7 +133,7 @@ final class RequestOutcomes {
         List<RememberedRequests.Request> requests = new ArrayList<>();
         for (Last l : last.values()) {
             List<RememberedRequests.Unit> units = l.units.stream().filter(u -> u.position <= position)
-                    .map(u -> new RememberedRequests.Unit(u.position, u.count, u.failed, u.keys)).toList();
+                    .map(u -> new RememberedRequests.Unit(u.position, u.count, u.failed, u.keys, u.commit)).toList();
             if (!units.isEmpty()) {
                 requests.add(new RememberedRequests.Request(l.id, wallMillis(l.loggedAt), units));
             }
@@ -159,7 +163,7 @@ final class RequestOutcomes {
                 if (l.units.stream().anyMatch(k -> k.position == u.position())) {
                     continue; // known here already (its copy held it before it fell behind)
                 }
-                Unit unit = new Unit(u.position());
+                Unit unit = new Unit(u.position(), u.commit());
                 unit.count = u.count();
                 unit.keys = u.keys();
                 unit.failed = u.failed();
@@ -205,27 +209,33 @@ final class RequestOutcomes {
             return;
         }
         Last known = last.remove(id.session());
-        if (known == null || known.id.number() != id.number()) {
+        // the same request logging units of another kind: its batch ran as one transaction, which rolled
+        // back, then element by element (what it logged first is not applied)
+        if (known == null || known.id.number() != id.number() || known.id.units() != id.units()) {
             if (known != null) {
                 known.units.forEach(u -> statements.remove(u.position));
             }
             known = new Last(id, now);
         }
         last.put(id.session(), known);
-        Unit unit = new Unit(entry.position());
+        boolean commit = entry.kind() == LogEntry.Kind.COMMIT;
+        Unit unit = new Unit(entry.position(), commit);
         known.units.add(unit);
-        if (entry.kind() == LogEntry.Kind.STATEMENT) {
+        if (commit) {
+            unit.count = 0; // applied, nothing to count
+        } else {
             statements.put(unit.position, unit);
             if (ahead != null) {
                 unit.count = ahead.count();
                 unit.keys = ahead.keys();
             }
-        } else {
-            unit.count = 0; // a commit: applied, nothing to count
         }
     }
 
-    /** The auto-commit statement at {@code position} changed {@code count} rows where it was applied, and generated {@code keys}. */
+    /**
+     * The auto-commit statement (or element of a batch run as one transaction) at {@code position}
+     * changed {@code count} rows where it was applied, and generated {@code keys}.
+     */
     synchronized void counted(long position, long count, GeneratedKeys keys) {
         Unit unit = statements.get(position);
         if (unit == null && position > lastLogged) {
@@ -317,7 +327,12 @@ final class RequestOutcomes {
             return new Unknown("a later request of that connection (" + known.id.number() + ") was logged");
         }
         try {
-            return known.id.several() ? elements(known) : single(known);
+            return switch (known.id.units()) {
+                case ONE -> single(known);
+                case ELEMENTS -> elements(known, false);
+                case TRANSACTION -> known.units.stream().anyMatch(u -> u.commit)
+                        ? elements(known, true) : new NotApplied();
+            };
         } catch (SQLException e) {
             LOG.warn("The generated keys of request {} cannot be answered: {}", known.id, e.getMessage());
             return new Unknown("its generated keys cannot be read back: " + e.getMessage());
@@ -335,13 +350,17 @@ final class RequestOutcomes {
         return new Applied(unit.count, unit.keys == null ? null : RememberedKeys.toResult(unit.keys));
     }
 
-    /** A batch run element by element: each logged element's count, the failed ones {@code EXECUTE_FAILED}. */
-    private static RequestOutcome elements(Last known) throws SQLException {
-        long[] counts = new long[known.units.size()];
+    /**
+     * A batch: each logged element's count, the failed ones {@code EXECUTE_FAILED}; {@code whole}: run
+     * as one transaction (its commit, logged, is not an element).
+     */
+    private static RequestOutcome elements(Last known, boolean whole) throws SQLException {
+        List<Unit> elements = known.units.stream().filter(u -> !u.commit).toList();
+        long[] counts = new long[elements.size()];
         BatchOutcome.Keys keys = known.id.wantsKeys() ? new BatchOutcome.Keys() : null;
         boolean keysKept = true;
         for (int i = 0; i < counts.length; i++) {
-            Unit u = known.units.get(i);
+            Unit u = elements.get(i);
             counts[i] = u.failed ? Statement.EXECUTE_FAILED : u.count < 0 ? Statement.SUCCESS_NO_INFO : u.count;
             if (keys != null && !u.failed) {
                 if (u.keys == null) {
@@ -351,7 +370,7 @@ final class RequestOutcomes {
                 }
             }
         }
-        return new BatchApplied(counts, keys == null || !keysKept ? null : keys.result());
+        return new BatchApplied(counts, keys == null || !keysKept ? null : keys.result(), whole);
     }
 
     private void expire(long now) {

@@ -43,6 +43,28 @@ public final class RememberedKeys {
         return remembered.encodable() ? remembered : null;
     }
 
+    /**
+     * A batch's keys, as each element generated them: the rows in order, as many for each element as
+     * its update count; none for any when the batch generated none (sqlite-jdbc reports no keys for a
+     * batch). Nulls when that cannot be told (a count not known, or not adding up to the rows; keys
+     * not remembered, as for {@link #of}).
+     */
+    public static GeneratedKeys[] perElement(long[] counts, Result.Cached keys) throws SQLException {
+        GeneratedKeys[] each = new GeneratedKeys[counts.length];
+        boolean none = keys != null && keys.rows().isEmpty();
+        if (keys == null || !none && (Arrays.stream(counts).anyMatch(c -> c < 0)
+                || Arrays.stream(counts).sum() != keys.rows().size())) {
+            return each;
+        }
+        int from = 0;
+        for (int i = 0; i < counts.length; i++) {
+            int to = none ? from : from + (int) counts[i];
+            each[i] = of(new Result.Cached(keys.metaData(), keys.rows().subList(from, to)));
+            from = to;
+        }
+        return each;
+    }
+
     /** The keys as the statement's result held them. */
     public static Result.Cached toResult(GeneratedKeys keys) throws SQLException {
         RowSetMetaDataImpl md = new RowSetMetaDataImpl();

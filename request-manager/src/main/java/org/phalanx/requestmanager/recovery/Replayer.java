@@ -191,12 +191,13 @@ public final class Replayer implements AutoCloseable {
             }
         }
         // the keys its client asked for, as the primary's execution asked: what the client's retry is answered
-        RequestId id = e.kind() == LogEntry.Kind.STATEMENT ? RequestId.parse(e.requestId()) : null;
+        // (an auto-commit statement, or an element of a batch run as one transaction: a write with the id)
+        RequestId id = RequestId.parse(e.requestId());
         List<String> keyColumns = id == null ? null : id.keyColumns();
         try (PreparedStatement ps = StatementRunner.prepareWithKeys(c, statements.get(statements.size() - 1), keyColumns)) {
             ParameterBinder.bindAll(ps, LoggedValues.fromLog(e.params()));
             ps.execute();
-            if (e.kind() == LogEntry.Kind.STATEMENT) {
+            if (e.kind() == LogEntry.Kind.STATEMENT || id != null) {
                 log.counted(e.position(), Math.max(ps.getUpdateCount(), 0), keyColumns == null ? null : keys(ps));
             }
         }

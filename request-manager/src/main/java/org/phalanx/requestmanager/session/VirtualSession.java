@@ -295,6 +295,10 @@ final class VirtualSession implements Session {
                                                   int timeout) throws SQLException {
         checkOpen();
         if (!state.readOnly() && !onTemporaryTables(sql)) { // those go element by element, to its home
+            RequestId id = state.requestId();
+            if (id != null && keyColumns != null) {
+                state.requestId(id.withKeys(keyColumns)); // logged with it: every member remembers the keys
+            }
             BatchOutcome whole = whole(List.of(sql), () -> writes.writeBatch(sql, parameterSets, keyColumns, timeout,
                     p.analyzer().analyze(sql), state));
             if (whole != null) {
@@ -367,7 +371,7 @@ final class VirtualSession implements Session {
     private BatchOutcome elementByElement(List<Request> elements, boolean wantsKeys, boolean goOn) throws SQLException {
         RequestId id = state.requestId();
         if (id != null) {
-            state.requestId(id.asSeveral()); // each element logs a unit of its own: none answers for all
+            state.requestId(id.logging(RequestId.Units.ELEMENTS)); // each element logs a unit of its own: none answers for all
         }
         long[] counts = new long[elements.size()];
         BatchOutcome.Keys keys = wantsKeys ? new BatchOutcome.Keys() : null;

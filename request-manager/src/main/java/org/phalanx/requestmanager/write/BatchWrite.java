@@ -12,11 +12,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
+import org.phalanx.recoverylog.GeneratedKeys;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
@@ -25,6 +27,7 @@ import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
 import org.phalanx.requestmanager.recovery.LoggedSettings;
 import org.phalanx.requestmanager.recovery.LoggedValues;
+import org.phalanx.requestmanager.recovery.RememberedKeys;
 import org.phalanx.requestmanager.scheduler.Access;
 
 /**
@@ -44,6 +47,10 @@ import org.phalanx.requestmanager.scheduler.Access;
  * that is the outcome, nothing of the batch committed. sqlite-jdbc commits each element before the
  * failing one: on SQLite the batch then runs again element by element (the caller's fallback),
  * which commits those and fails where one database would.
+ *
+ * <p>Such a batch is one request whose outcome a driver that lost its controller may ask about: each
+ * element's write and the commit carry its id ({@link RequestId.Units#TRANSACTION}), and each
+ * element's count and keys are told to the log once the batch has run, before the commit.
  */
 final class BatchWrite {
     private final Pipeline p;
@@ -118,6 +125,10 @@ final class BatchWrite {
     private BatchOutcome inOwnTransaction(List<Element> elements, boolean prepared, SessionState s, List<Backend> enabled)
             throws SQLException {
         BatchOutcome outcome;
+        RequestId id = s.requestId();
+        if (id != null) {
+            s.requestId(id.logging(RequestId.Units.TRANSACTION));
+        }
         s.autoCommit(false);
         try {
             try {
@@ -143,6 +154,12 @@ final class BatchWrite {
         } finally {
             s.autoCommit(true);
         }
+    }
+
+    /** The id its writes carry: the request's, when it is an auto-commit batch run as its own transaction. */
+    private static String asked(SessionState s) {
+        RequestId id = s.requestId();
+        return id != null && id.units() == RequestId.Units.TRANSACTION ? id.toString() : null;
     }
 
     private BatchOutcome run(List<Element> elements, boolean prepared, SessionState s, Transaction t,
@@ -195,13 +212,17 @@ final class BatchWrite {
         long bytes = 2 * requests.stream().mapToLong(Request::approximateBytes).sum();
         Access locked = access;
         Map<Backend, CompletableFuture<BatchOutcome>> futures = new LinkedHashMap<>();
+        String requestId = asked(s);
+        long[] positions = new long[elements.size()];
         for (int i = 0; i < elements.size(); i++) {
             Request r = requests.get(i);
             String logged = LoggedSettings.toLog(s.settings(), completed.get(prepared ? 0 : i));
             boolean last = i == elements.size() - 1;
+            int element = i;
             p.scheduler().order(position -> {
+                positions[element] = position;
                 p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(r.params()),
-                        TransactionControl.names(statements.keySet())));
+                        TransactionControl.names(statements.keySet())).withRequestId(requestId));
                 if (last) { // every element is logged: the whole batch runs as one task on each backend
                     for (Map.Entry<Backend, List<String>> e : statements.entrySet()) {
                         Backend b = e.getKey();
@@ -221,8 +242,17 @@ final class BatchWrite {
             p.statistics().rowLevelWrite();
         }
         try {
-            return new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
+            BatchOutcome outcome = new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
                     Divergence.ofWrite(t, b -> false)).await();
+            if (requestId != null) {
+                GeneratedKeys[] keys = RememberedKeys.perElement(outcome.counts(), outcome.generatedKeys());
+                for (int i = 0; i < positions.length; i++) {
+                    if (outcome.counts()[i] >= 0) { // not SUCCESS_NO_INFO (pgjdbc's rewritten inserts)
+                        p.log().counted(positions[i], outcome.counts()[i], keys[i]);
+                    }
+                }
+            }
+            return outcome;
         } catch (SQLException e) {
             t.doom(new SQLException("current transaction is aborted after a failed batch (" + e.getMessage()
                     + "), commands ignored until end of transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));

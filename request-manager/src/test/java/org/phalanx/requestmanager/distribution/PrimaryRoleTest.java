@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The primary role as the log decides it: the first claim of each epoch wins, whatever arrives after. */
@@ -31,6 +33,37 @@ class PrimaryRoleTest {
         assertNull(r.member());
         assertEquals("c1", r.resigned());
         assertTrue(r.after(new GroupEntry.Claim(3, "c2", "run-x")).heldBy("c2", "run-x"));
+    }
+
+    @Test
+    void theLogsLeaderClaimsAFreeRoleElseTheFirstDataMemberConnected() {
+        List<String> data = List.of("c1", "c2", "c3");
+        PrimaryRole gone = PrimaryRole.NONE.after(new GroupEntry.Claim(1, "c1", "run-a"));
+        Set<String> withoutC1 = Set.of("c2", "c3");
+        assertTrue(gone.shouldBeClaimedBy("c3", "run-c", withoutC1, data, "c3"), "the leader");
+        assertFalse(gone.shouldBeClaimedBy("c2", "run-b", withoutC1, data, "c3"));
+        assertTrue(gone.shouldBeClaimedBy("c2", "run-b", withoutC1, data, "w"), "a witness leads: the first data member");
+        assertFalse(gone.shouldBeClaimedBy("c2", "run-b", Set.of("c1", "c2", "c3"), data, "c2"), "c1's run is connected");
+        PrimaryRole resigned = PrimaryRole.NONE.after(new GroupEntry.Claim(1, "c2", "run-b"))
+                .after(GroupEntry.Claim.resign(2, "c2"));
+        assertFalse(resigned.shouldBeClaimedBy("c2", "run-b", withoutC1, data, "w"), "it gave up: another first");
+        assertTrue(resigned.shouldBeClaimedBy("c3", "run-c", withoutC1, data, "w"));
+        assertTrue(resigned.shouldBeClaimedBy("c2", "run-b", Set.of("c2"), data, "c2"), "alone, it tries again");
+    }
+
+    /**
+     * The primary restarted (the whole group did, say) while another member leads the log: only the
+     * restarted member knows the role is free (to the others the primary is connected), so it claims,
+     * whoever leads. Before, it left the claim to the leader, which never made it: no primary.
+     */
+    @Test
+    void aPrimaryThatRestartedClaimsAgainItselfWhoeverLeads() {
+        PrimaryRole earlierRun = PrimaryRole.NONE.after(new GroupEntry.Claim(1, "c1", "run-a"));
+        Set<String> all = Set.of("c1", "c2", "c3");
+        List<String> data = List.of("c1", "c2", "c3");
+        assertTrue(earlierRun.shouldBeClaimedBy("c1", "run-b", all, data, "c2"));
+        assertFalse(earlierRun.shouldBeClaimedBy("c2", "run-x", all, data, "c2"));
+        assertFalse(earlierRun.shouldBeClaimedBy("c1", "run-a", all, data, "c1"), "its run holds it");
     }
 
     @Test

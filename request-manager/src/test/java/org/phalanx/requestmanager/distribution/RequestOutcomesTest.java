@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.phalanx.requestmanager.api.RequestId.Units.ELEMENTS;
+import static org.phalanx.requestmanager.api.RequestId.Units.ONE;
+import static org.phalanx.requestmanager.api.RequestId.Units.TRANSACTION;
 
 import java.nio.file.Path;
 import java.sql.Statement;
@@ -67,7 +70,7 @@ class RequestOutcomesTest {
 
     @Test
     void aBatchRunElementByElementIsAnsweredWithEachLoggedElementsCount() {
-        String batch = new RequestId("a", 1, true).toString();
+        String batch = new RequestId("a", 1, ELEMENTS, null).toString();
         outcomes.logged(statement(1, batch));
         outcomes.logged(statement(2, batch));
         outcomes.logged(statement(3, batch));
@@ -80,7 +83,7 @@ class RequestOutcomesTest {
 
     @Test
     void aBatchCutShortAnswersTheElementsTheLogHolds() {
-        String batch = new RequestId("a", 1, true).toString();
+        String batch = new RequestId("a", 1, ELEMENTS, null).toString();
         outcomes.logged(statement(1, batch));
         outcomes.counted(1, 1, null);
         outcomes.logged(statement(2, batch)); // its controller died here: never counted where it ran
@@ -90,7 +93,7 @@ class RequestOutcomesTest {
 
     @Test
     void theKeysAStatementGeneratedAreAnsweredWithItsCount() throws Exception {
-        outcomes.logged(statement(1, new RequestId("a", 1, false, List.of()).toString()));
+        outcomes.logged(statement(1, new RequestId("a", 1, ONE, List.of()).toString()));
         outcomes.counted(1, 2, keys(41, 42));
         RequestOutcome.Applied applied = (RequestOutcome.Applied) outcomes.outcome("a", 1, 100);
         assertEquals(2, applied.count());
@@ -100,7 +103,7 @@ class RequestOutcomesTest {
 
     @Test
     void aBatchsKeysAreEveryElementsInOrderUnlessOneWasNotKept() throws Exception {
-        String batch = new RequestId("a", 1, true, List.of("id")).toString();
+        String batch = new RequestId("a", 1, ELEMENTS, List.of("id")).toString();
         outcomes.logged(statement(1, batch));
         outcomes.logged(statement(2, batch));
         outcomes.counted(1, 1, keys(7));
@@ -108,8 +111,8 @@ class RequestOutcomesTest {
         RequestOutcome.BatchApplied applied = (RequestOutcome.BatchApplied) outcomes.outcome("a", 1, 100);
         assertEquals(List.of(7L, 8L), column(applied.generatedKeys()));
 
-        outcomes.logged(statement(3, new RequestId("a", 2, true, List.of("id")).toString()));
-        outcomes.logged(statement(4, new RequestId("a", 2, true, List.of("id")).toString()));
+        outcomes.logged(statement(3, new RequestId("a", 2, ELEMENTS, List.of("id")).toString()));
+        outcomes.logged(statement(4, new RequestId("a", 2, ELEMENTS, List.of("id")).toString()));
         outcomes.counted(3, 1, keys(9));
         outcomes.counted(4, 1, null); // more keys than remembered
         applied = (RequestOutcome.BatchApplied) outcomes.outcome("a", 2, 100);
@@ -117,11 +120,55 @@ class RequestOutcomesTest {
         assertNull(applied.generatedKeys(), "some keys not kept: none answered, rather than some");
     }
 
+    private static LogEntry element(long position, long transaction, String requestId) {
+        return LogEntry.write(position, transaction, "u", "INSERT INTO t VALUES (?)", List.of(position), Set.of("db1"))
+                .withRequestId(requestId);
+    }
+
+    /** A batch the controller ran as one transaction: applied (every element, with its count and keys) once its commit is logged. */
+    @Test
+    void aBatchRunAsOneTransactionIsAppliedWithEachElementsCountOnceItsCommitIsLogged() throws Exception {
+        String batch = new RequestId("a", 1, TRANSACTION, List.of("id")).toString();
+        outcomes.logged(element(1, 9, batch));
+        outcomes.logged(element(2, 9, batch));
+        outcomes.counted(1, 1, keys(7));
+        outcomes.counted(2, 2, keys(8, 9));
+        assertEquals(new RequestOutcome.NotApplied(), outcomes.outcome("a", 1, 100),
+                "no commit logged: rolled back (by the next primary, if its controller died)");
+        outcomes.logged(LogEntry.commit(3, 9, "u", Set.of("db1")).withRequestId(batch));
+        RequestOutcome.BatchApplied applied = (RequestOutcome.BatchApplied) outcomes.outcome("a", 1, 100);
+        assertArrayEquals(new long[] {1, 2}, applied.counts(), "the commit is no element");
+        assertEquals(List.of(7L, 8L, 9L), column(applied.generatedKeys()));
+        assertEquals(true, applied.whole());
+
+        // as a snapshot's record: the commit stays a commit
+        RequestOutcomes receiver = new RequestOutcomes(Duration.ofMinutes(1));
+        receiver.replacedBySnapshot(3, roundTrip(outcomes.remembered(3)), List.of());
+        RequestOutcome.BatchApplied learnt = (RequestOutcome.BatchApplied) receiver.outcome("a", 1, 100);
+        assertArrayEquals(applied.counts(), learnt.counts());
+        assertEquals(List.of(7L, 8L, 9L), column(learnt.generatedKeys()));
+        assertEquals(true, learnt.whole());
+    }
+
+    /** Its transaction rolled back (an element failed on SQLite), the batch ran again element by element: those are the answer. */
+    @Test
+    void aBatchWhoseTransactionRolledBackIsAnsweredByTheElementsRunAfter() {
+        RequestId id = new RequestId("a", 1);
+        outcomes.logged(element(1, 9, id.logging(TRANSACTION).toString()));
+        outcomes.logged(LogEntry.rollback(2, 9, "u", Set.of("db1")));
+        outcomes.logged(statement(3, id.logging(ELEMENTS).toString()));
+        outcomes.counted(3, 1, null);
+        outcomes.logged(statement(4, id.logging(ELEMENTS).toString()));
+        outcomes.logged(LogEntry.failed(5, 4, "u"));
+        assertEquals(new RequestOutcome.BatchApplied(new long[] {1, Statement.EXECUTE_FAILED}, null),
+                outcomes.outcome("a", 1, 100));
+    }
+
     @Test
     void countsAndKeysOutliveARestartThroughTheJournal(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("request-outcomes");
-        LogEntry keyed = statement(1, new RequestId("a", 1, false, List.of()).toString());
-        LogEntry batchElement = statement(2, new RequestId("b", 5, true).toString());
+        LogEntry keyed = statement(1, new RequestId("a", 1, ONE, List.of()).toString());
+        LogEntry batchElement = statement(2, new RequestId("b", 5, ELEMENTS, null).toString());
         try (OutcomeJournal journal = new OutcomeJournal(file)) {
             RequestOutcomes before = new RequestOutcomes(Duration.ofMinutes(1), journal);
             before.logged(keyed);
@@ -152,13 +199,13 @@ class RequestOutcomesTest {
             RequestOutcomes primary = new RequestOutcomes(Duration.ofMinutes(1), journal);
             primary.logged(statement(1, "a:1"));
             primary.counted(2, 4, keys(9)); // run on a backend before the group's log committed it
-            primary.logged(statement(2, new RequestId("b", 1, false, List.of()).toString()));
+            primary.logged(statement(2, new RequestId("b", 1, ONE, List.of()).toString()));
             assertEquals(4, ((RequestOutcome.Applied) primary.outcome("b", 1, 100)).count());
             primary.counted(3, 1, null); // then killed after its backend committed, before the entry was handed over
         }
         try (OutcomeJournal journal = new OutcomeJournal(file)) {
             RequestOutcomes restarted = new RequestOutcomes(Duration.ofMinutes(1), journal);
-            restarted.logged(statement(2, new RequestId("b", 1, false, List.of()).toString()));
+            restarted.logged(statement(2, new RequestId("b", 1, ONE, List.of()).toString()));
             restarted.logged(statement(3, "c:1"));
             assertEquals(List.of(9L), column(((RequestOutcome.Applied) restarted.outcome("b", 1, 100)).generatedKeys()));
             assertEquals(new RequestOutcome.Applied(1), restarted.outcome("c", 1, 100));
@@ -185,9 +232,9 @@ class RequestOutcomesTest {
     @Test
     void aSnapshotCarriesTheRequestsItsDumpReplacedWithTheirCountsAndKeys() throws Exception {
         RequestOutcomes writer = new RequestOutcomes(Duration.ofMinutes(1));
-        writer.logged(statement(1, new RequestId("a", 1, false, List.of()).toString()));
+        writer.logged(statement(1, new RequestId("a", 1, ONE, List.of()).toString()));
         writer.counted(1, 1, keys(41));
-        String batch = new RequestId("b", 3, true).toString();
+        String batch = new RequestId("b", 3, ELEMENTS, null).toString();
         writer.logged(statement(2, batch));
         writer.counted(2, 1, null);
         writer.logged(statement(3, "c:2"));
@@ -213,7 +260,7 @@ class RequestOutcomesTest {
 
         // a member that knew the batch's first element before it fell behind learns the rest: all three elements
         RequestOutcomes behind = new RequestOutcomes(Duration.ofMinutes(1));
-        String longBatch = new RequestId("f", 1, true).toString();
+        String longBatch = new RequestId("f", 1, ELEMENTS, null).toString();
         behind.logged(statement(1, longBatch));
         behind.counted(1, 1, null);
         RequestOutcomes full = new RequestOutcomes(Duration.ofMinutes(1));
@@ -269,11 +316,12 @@ class RequestOutcomesTest {
 
     @Test
     void requestIdsReadBackAsWritten() {
-        assertEquals(new RequestId("s", 3, false), RequestId.parse("s:3"));
-        assertEquals(new RequestId("s", 3, true), RequestId.parse(new RequestId("s", 3, false).asSeveral().toString()));
-        RequestId named = new RequestId("s", 3, true, List.of("id", "odd:name,x"));
+        assertEquals(new RequestId("s", 3), RequestId.parse("s:3"));
+        assertEquals(new RequestId("s", 3, ELEMENTS, null), RequestId.parse(new RequestId("s", 3).logging(ELEMENTS).toString()));
+        RequestId named = new RequestId("s", 3, ELEMENTS, List.of("id", "odd:name,x"));
         assertEquals(named, RequestId.parse(named.toString()), named.toString());
-        assertEquals(new RequestId("s", 3, false, List.of()), RequestId.parse("s:3:keys"));
+        assertEquals(new RequestId("s", 3, ONE, List.of()), RequestId.parse("s:3:keys"));
+        assertEquals(new RequestId("s", 3, TRANSACTION, List.of("id")), RequestId.parse("s:3:whole:keys=id"));
         assertEquals(null, RequestId.parse("s:3:keys=%zz"));
         assertEquals(null, RequestId.parse("s:3:other"));
         assertEquals(null, RequestId.parse("garbage"));
