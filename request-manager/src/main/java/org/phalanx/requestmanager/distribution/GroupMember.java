@@ -84,6 +84,8 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private static final long WATCH_NANOS = Duration.ofMillis(50).toNanos();
     /** How long a request's outcome is remembered: well above the driver's failover timeout (30 s by default). */
     static final Duration OUTCOME_RETENTION = Duration.ofMinutes(10);
+    /** How long the role may stay free, as this member sees it, before it claims whoever the preferred member is. */
+    static final Duration CLAIM_PATIENCE = Duration.ofSeconds(3);
 
     /**
      * Starts the request manager that serves sessions: the primary's, on the group's {@code log};
@@ -169,6 +171,9 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
     private final boolean minorityReads;
     /** Since when this member has seen less than a majority of the group (System.nanoTime), or 0. */
     private volatile long minoritySince;
+    /** Since when the role, at epoch {@link #freeEpoch}, has been free as this member sees it (nanoTime), or 0. */
+    private long freeSince;
+    private long freeEpoch;
     /** While this data member is not the primary; null otherwise. */
     private volatile Following<P> following;
     /** The sync entries of this member's read barriers, shared by those under way at once. */
@@ -487,10 +492,21 @@ public final class GroupMember<P extends PrimaryDatabase> implements AutoCloseab
 
     /** Whether this member can serve and should take the role ({@link PrimaryRole#shouldBeClaimedBy}). */
     private boolean isCandidate(PrimaryRole r) {
+        Set<String> connected = log.connected();
+        long now = System.nanoTime();
+        if (!r.isFreeFor(config.self(), run, connected)) {
+            freeSince = 0;
+            return false;
+        }
+        if (freeSince == 0 || freeEpoch != r.epoch()) { // each epoch's role is waited for afresh (one resigned, say)
+            freeSince = now;
+            freeEpoch = r.epoch();
+        }
         if (copy.damage() != null || dumps.pendingRestore() != null || !synced || holders.usable().isEmpty()) {
             return false; // a member whose backends were all taken over serves nothing
         }
-        return r.shouldBeClaimedBy(config.self(), run, log.connected(), config.dataMembers(), log.leader());
+        boolean overdue = now - freeSince > CLAIM_PATIENCE.toNanos();
+        return r.shouldBeClaimedBy(config.self(), run, connected, config.dataMembers(), log.leader(), overdue);
     }
 
     private void claim(GroupEntry.Claim claim) {

@@ -26,19 +26,32 @@ record PrimaryRole(long epoch, String member, String run, String resigned) {
     }
 
     /**
-     * Whether member {@code self} (in its run {@code run}) should claim the role now: it is free —
-     * none, or held by a member not {@code connected}, or by an earlier run of {@code self} — and
-     * {@code self} is the connected data member to take it: the log's {@code leader} if it is one
-     * (its appends commit without a hop, and it learns of each commit at once, where a follower hears
-     * of it only with the leader's next message), else the first in configuration order; the one that
-     * resigned last only if no other is there.
+     * Whether the role is free as member {@code self} (in its run {@code run}) sees it: none, held by
+     * a member not {@code connected}, or by an earlier run of {@code self} — which only {@code self}
+     * can tell: to the others, the primary is connected.
      */
-    boolean shouldBeClaimedBy(String self, String run, Set<String> connected, List<String> dataMembers, String leader) {
-        if (self.equals(member) && !run.equals(this.run)) {
-            return true; // only this member knows the role is free: to the others, the primary is connected
-        }
-        if (member != null && connected.contains(member)) {
+    boolean isFreeFor(String self, String run, Set<String> connected) {
+        return member == null || !connected.contains(member) || self.equals(member) && !run.equals(this.run);
+    }
+
+    /**
+     * Whether member {@code self} (in its run {@code run}) should claim the role now: it is free
+     * ({@link #isFreeFor}) and {@code self} is the member to take it. A primary that restarted takes
+     * it again, since only it knows. Otherwise the connected data member the others choose alike: the
+     * log's {@code leader} if it is one (its appends commit without a hop, and it learns of each
+     * commit at once, where a follower hears of it only with the leader's next message), else the
+     * first in configuration order; the one that resigned last only if no other is there. Once the
+     * role has stayed free too long here ({@code overdue}: the chosen member cannot claim — still
+     * catching up, say — or cannot tell), any data member claims: the first claim of the epoch wins,
+     * the others change nothing.
+     */
+    boolean shouldBeClaimedBy(String self, String run, Set<String> connected, List<String> dataMembers, String leader,
+                              boolean overdue) {
+        if (!isFreeFor(self, run, connected)) {
             return false;
+        }
+        if (overdue || self.equals(member)) {
+            return true;
         }
         List<String> candidates = new ArrayList<>(dataMembers);
         candidates.retainAll(connected);
