@@ -58,7 +58,7 @@ public final class Distribution implements Scenario {
      */
     static final Duration WARMUP = Duration.ofSeconds(10);
     /** In quick (smoke) runs: enough for the group's cold members to answer writes. */
-    static final Duration QUICK_WARMUP = Duration.ofMillis(1500);
+    static final Duration QUICK_WARMUP = Duration.ofMillis(1000);
 
     @Override
     public String id() {

@@ -61,6 +61,10 @@ class ReplicatedLogTest {
     }
 
     private ReplicatedLog start(String id, GroupConfig.Tls tls) throws Exception {
+        return start(id, tls, TIMEOUT);
+    }
+
+    private ReplicatedLog start(String id, GroupConfig.Tls tls, Duration appendTimeout) throws Exception {
         List<String> applied = Collections.synchronizedList(new ArrayList<>());
         appliedBy.put(id, applied);
         GroupConfig config = new GroupConfig("test-group", id, members, "127.0.0.1", dir.resolve(id), tls);
@@ -92,7 +96,7 @@ class ReplicatedLogTest {
                 applied.clear();
                 applied.addAll(loaded);
             }
-        }, TIMEOUT);
+        }, appendTimeout);
         logs.put(id, log);
         return log;
     }
@@ -352,7 +356,7 @@ class ReplicatedLogTest {
 
     @Test
     void aMemberAloneCommitsNothing() throws Exception {
-        ReplicatedLog alone = start("a");
+        ReplicatedLog alone = start("a", null, Duration.ofSeconds(2)); // an append fails after it: not worth waiting longer
         CompletableFuture<byte[]> append = alone.append("lonely".getBytes(StandardCharsets.UTF_8));
         assertThrows(Exception.class, () -> append.get(20, TimeUnit.SECONDS), "no majority: no commit");
         assertEquals(List.of(), appliedBy.get("a"));

@@ -27,6 +27,14 @@ public final class Ports {
     private static final int FAILURE_DETECTION_OFFSET = 100;
     private static final int FAILURE_DETECTION_RANGE = 10;
 
+    /**
+     * Test JVMs run side by side (failsafe forks) each take ports from a block of their own: the
+     * system property {@code phalanx.portBlock} (1, 2, ...: failsafe's fork number) picks it, so two
+     * forks never hand out one port. Unset: the whole range.
+     */
+    private static final int BLOCKS = 4;
+    private static final int BLOCK = Integer.getInteger("phalanx.portBlock", 0);
+
     /** Every port handed out by this JVM, with the failure-detection window above it. */
     private static final Set<Integer> TAKEN = new HashSet<>();
 
@@ -37,7 +45,7 @@ public final class Ports {
      */
     public static synchronized int free() throws IOException {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST);
+            int port = ThreadLocalRandom.current().nextInt(lowest(), highest());
             int window = port + FAILURE_DETECTION_OFFSET;
             if (TAKEN.contains(port) || overlaps(window) || !bindable(port) || !bindable(window)) {
                 continue;
@@ -48,7 +56,20 @@ public final class Ports {
             }
             return port;
         }
-        throw new IOException("no free port between " + LOWEST + " and " + HIGHEST + " after 1000 tries");
+        throw new IOException("no free port between " + lowest() + " and " + highest() + " after 1000 tries");
+    }
+
+    private static int lowest() {
+        return BLOCK < 1 ? LOWEST : LOWEST + (BLOCK - 1) % BLOCKS * blockSize();
+    }
+
+    /** The window above each port stays inside the block. */
+    private static int highest() {
+        return BLOCK < 1 ? HIGHEST : lowest() + blockSize() - FAILURE_DETECTION_OFFSET - FAILURE_DETECTION_RANGE;
+    }
+
+    private static int blockSize() {
+        return (HIGHEST - LOWEST) / BLOCKS;
     }
 
     private static boolean overlaps(int window) {
