@@ -98,13 +98,7 @@ final class GroupInserts {
                     failed(id, e);
                 }
                 try {
-                    for (int element = 0; element < ELEMENTS; element++) {
-                        batch.setInt(1, client);
-                        batch.setLong(2, seq);
-                        batch.setInt(3, element);
-                        batch.addBatch();
-                    }
-                    int[] counts = batch.executeBatch();
+                    int[] counts = executeBatch(batch, client, seq);
                     assertEquals(List.of(1, 1, 1), java.util.Arrays.stream(counts).boxed().toList(), "each element's count");
                     batched.put(id, keys(batch));
                 } catch (BatchUpdateException e) {
@@ -120,13 +114,7 @@ final class GroupInserts {
                     batch.clearBatch(); // what a failed batch left is not sent with the next
                 }
                 try {
-                    for (int element = 0; element < ELEMENTS; element++) {
-                        oneTransaction.setInt(1, client);
-                        oneTransaction.setLong(2, seq);
-                        oneTransaction.setInt(3, element);
-                        oneTransaction.addBatch();
-                    }
-                    int[] counts = oneTransaction.executeBatch();
+                    int[] counts = executeBatch(oneTransaction, client, seq);
                     assertEquals(List.of(1, 1, 1), java.util.Arrays.stream(counts).boxed().toList(),
                             "each element's count, also when the driver asked another controller");
                     whole.add(id);
@@ -139,6 +127,17 @@ final class GroupInserts {
         } catch (SQLException | RuntimeException | AssertionError e) {
             unexpected.add("client " + client + ": " + e);
         }
+    }
+
+    /** A batch of {@value #ELEMENTS} rows (client, seq, element). */
+    private static int[] executeBatch(PreparedStatement ps, int client, long seq) throws SQLException {
+        for (int element = 0; element < ELEMENTS; element++) {
+            ps.setInt(1, client);
+            ps.setLong(2, seq);
+            ps.setInt(3, element);
+            ps.addBatch();
+        }
+        return ps.executeBatch();
     }
 
     private static List<Long> keys(Statement s) throws SQLException {
