@@ -122,12 +122,32 @@ class VerificationIT {
         c.setAutoCommit(true);
     }
 
-    private static void alter(Connection c) throws SQLException {
+    /**
+     * Alters one replica behind the controller's back, once the fill has committed there: under wait
+     * policy {@code first} the fill's commit returned when another replica committed it, and an
+     * alteration before would find rows 1234 and 2500 not there yet (seen with the tests two at a time).
+     */
+    private static void alter(Connection c) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (rows(c) < ROWS) {
+            assertTrue(System.nanoTime() < deadline, "the fill never committed on the replica");
+            Thread.sleep(20);
+        }
         try (Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE items SET name = 'tampered' WHERE id = 1234");
             s.executeUpdate("DELETE FROM items WHERE id = 2500");
             s.executeUpdate("INSERT INTO items (id, name, price, available, note) VALUES (" + (ROWS + 1)
                     + ", 'intruder', 1.00, FALSE, NULL)");
+        }
+    }
+
+    private static long rows(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM items")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException notYet) { // the table is not there yet, or the database is locked by the fill (SQLite)
+            return 0;
         }
     }
 

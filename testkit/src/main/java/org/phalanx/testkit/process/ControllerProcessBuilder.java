@@ -17,12 +17,6 @@ import java.util.Map;
  * process's output if it exits or the start timeout passes.
  */
 public final class ControllerProcessBuilder {
-    /**
-     * A system property of the test JVM: JVM options every controller it starts gets first (the
-     * controller module's integration tests set C1 only and the serial collector: on 2 cores, the JIT
-     * and GC threads of the several controllers a test starts otherwise compete with the test itself).
-     */
-    public static final String DEFAULT_JVM_OPTIONS = "phalanx.controllerJvmOptions";
     /** What the controller logs once it has started (the JMX connector included). */
     public static final String STARTED = "Phalanx controller listening on";
 
@@ -36,7 +30,7 @@ public final class ControllerProcessBuilder {
     private final String mainClass;
     private final Path controllerXml;
     private String classpath;
-    private final List<String> jvmOptions = new ArrayList<>(defaultJvmOptions());
+    private final List<String> jvmOptions = new ArrayList<>();
     private String cpus;
     private Path directory;
     private Path output;
@@ -56,11 +50,6 @@ public final class ControllerProcessBuilder {
     public ControllerProcessBuilder classpath(String classpath) {
         this.classpath = classpath;
         return this;
-    }
-
-    private static List<String> defaultJvmOptions() {
-        String options = System.getProperty(DEFAULT_JVM_OPTIONS, "").strip();
-        return options.isEmpty() ? List.of() : List.of(options.split("\\s+"));
     }
 
     /** JVM options; through {@code PHALANX_JAVA_OPTS} for the launcher. */
