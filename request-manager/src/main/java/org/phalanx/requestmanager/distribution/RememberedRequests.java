@@ -40,9 +40,6 @@ record RememberedRequests(long blindSinceMillis, List<Request> requests) {
      * its keys, whether it is a commit (else a statement or a batch's element).
      */
     record Unit(long position, long count, boolean failed, GeneratedKeys keys, boolean commit) {
-        Unit(long position, long count, boolean failed, GeneratedKeys keys) {
-            this(position, count, failed, keys, false);
-        }
     }
 
     private static final int FAILED = 1;

@@ -120,9 +120,8 @@ final class VirtualSession implements Session {
     @Override
     public synchronized Result execute(Request r) throws SQLException {
         checkOpen();
-        RequestId id = state.requestId();
-        if (id != null && r.wantsKeys() && !id.wantsKeys()) {
-            state.requestId(id.withKeys(r.keyColumns())); // logged with it: every member remembers the keys
+        if (r.wantsKeys()) {
+            askingKeys(r.keyColumns());
         }
         long start = System.nanoTime();
         boolean answeredFromCache = false;
@@ -295,9 +294,8 @@ final class VirtualSession implements Session {
                                                   int timeout) throws SQLException {
         checkOpen();
         if (!state.readOnly() && !onTemporaryTables(sql)) { // those go element by element, to its home
-            RequestId id = state.requestId();
-            if (id != null && keyColumns != null) {
-                state.requestId(id.withKeys(keyColumns)); // logged with it: every member remembers the keys
+            if (keyColumns != null) {
+                askingKeys(keyColumns);
             }
             BatchOutcome whole = whole(List.of(sql), () -> writes.writeBatch(sql, parameterSets, keyColumns, timeout,
                     p.analyzer().analyze(sql), state));
@@ -363,6 +361,14 @@ final class VirtualSession implements Session {
      * Each element as a statement of its own. A failed one ends the batch, unless {@code goOn}: the
      * others still run, and the exception's counts say which failed.
      */
+    /** The request asks for the keys {@code columns}: logged with its id, so that every member remembers them. */
+    private void askingKeys(List<String> columns) {
+        RequestId id = state.requestId();
+        if (id != null && !id.wantsKeys()) {
+            state.requestId(id.withKeys(columns));
+        }
+    }
+
     @Override
     public synchronized void requestId(RequestId id) {
         state.requestId(id);

@@ -40,7 +40,7 @@ class GroupSnapshotTest {
                 LogEntry.commit(13, 5, "u", Set.of("db1")),
                 LogEntry.statement(14, "u", "INSERT INTO t VALUES (2)", List.of(), Set.of("db1")));
         RememberedRequests remembered = new RememberedRequests(0, List.of(new RememberedRequests.Request(
-                new RequestId("s", 4), 1_700_000_000_000L, List.of(new RememberedRequests.Unit(9, 2, false, null)))));
+                new RequestId("s", 4), 1_700_000_000_000L, List.of(new RememberedRequests.Unit(9, 2, false, null, false)))));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         GroupSnapshot.write(new DataOutputStream(bytes), ROLE, HOLDERS, 13, 10, dump, entries.iterator(), remembered);
 

@@ -34,6 +34,10 @@ public final class Ports {
      */
     private static final int BLOCKS = 4;
     private static final int BLOCK = Integer.getInteger("phalanx.portBlock", 0);
+    private static final int BLOCK_SIZE = (HIGHEST - LOWEST) / BLOCKS;
+    /** This JVM's range; the failure-detection window above each port stays inside a block. */
+    private static final int FROM = BLOCK < 1 ? LOWEST : LOWEST + (BLOCK - 1) % BLOCKS * BLOCK_SIZE;
+    private static final int TO = BLOCK < 1 ? HIGHEST : FROM + BLOCK_SIZE - FAILURE_DETECTION_OFFSET - FAILURE_DETECTION_RANGE;
 
     /** Every port handed out by this JVM, with the failure-detection window above it. */
     private static final Set<Integer> TAKEN = new HashSet<>();
@@ -45,7 +49,7 @@ public final class Ports {
      */
     public static synchronized int free() throws IOException {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(lowest(), highest());
+            int port = ThreadLocalRandom.current().nextInt(FROM, TO);
             int window = port + FAILURE_DETECTION_OFFSET;
             if (TAKEN.contains(port) || overlaps(window) || !bindable(port) || !bindable(window)) {
                 continue;
@@ -56,20 +60,7 @@ public final class Ports {
             }
             return port;
         }
-        throw new IOException("no free port between " + lowest() + " and " + highest() + " after 1000 tries");
-    }
-
-    private static int lowest() {
-        return BLOCK < 1 ? LOWEST : LOWEST + (BLOCK - 1) % BLOCKS * blockSize();
-    }
-
-    /** The window above each port stays inside the block. */
-    private static int highest() {
-        return BLOCK < 1 ? HIGHEST : lowest() + blockSize() - FAILURE_DETECTION_OFFSET - FAILURE_DETECTION_RANGE;
-    }
-
-    private static int blockSize() {
-        return (HIGHEST - LOWEST) / BLOCKS;
+        throw new IOException("no free port between " + FROM + " and " + TO + " after 1000 tries");
     }
 
     private static boolean overlaps(int window) {
