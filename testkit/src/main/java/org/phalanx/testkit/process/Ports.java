@@ -27,18 +27,6 @@ public final class Ports {
     private static final int FAILURE_DETECTION_OFFSET = 100;
     private static final int FAILURE_DETECTION_RANGE = 10;
 
-    /**
-     * Test JVMs run side by side (failsafe forks) each take ports from a block of their own: the
-     * system property {@code phalanx.portBlock} (1, 2, ...: failsafe's fork number) picks it, so two
-     * forks never hand out one port. Unset: the whole range.
-     */
-    private static final int BLOCKS = 4;
-    private static final int BLOCK = Integer.getInteger("phalanx.portBlock", 0);
-    private static final int BLOCK_SIZE = (HIGHEST - LOWEST) / BLOCKS;
-    /** This JVM's range; the failure-detection window above each port stays inside a block. */
-    private static final int FROM = BLOCK < 1 ? LOWEST : LOWEST + (BLOCK - 1) % BLOCKS * BLOCK_SIZE;
-    private static final int TO = BLOCK < 1 ? HIGHEST : FROM + BLOCK_SIZE - FAILURE_DETECTION_OFFSET - FAILURE_DETECTION_RANGE;
-
     /** Every port handed out by this JVM, with the failure-detection window above it. */
     private static final Set<Integer> TAKEN = new HashSet<>();
 
@@ -49,7 +37,7 @@ public final class Ports {
      */
     public static synchronized int free() throws IOException {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(FROM, TO);
+            int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST);
             int window = port + FAILURE_DETECTION_OFFSET;
             if (TAKEN.contains(port) || overlaps(window) || !bindable(port) || !bindable(window)) {
                 continue;
@@ -60,7 +48,7 @@ public final class Ports {
             }
             return port;
         }
-        throw new IOException("no free port between " + FROM + " and " + TO + " after 1000 tries");
+        throw new IOException("no free port between " + LOWEST + " and " + HIGHEST + " after 1000 tries");
     }
 
     private static boolean overlaps(int window) {
