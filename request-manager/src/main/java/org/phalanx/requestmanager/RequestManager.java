@@ -121,7 +121,10 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         this.verifications = new Verifications(name, backends, scheduler, admin,
                 config.replication().isPartial());
         this.sessions = new Sessions(pipeline,
-                statements.heterogeneous() ? new ChosenKeys.Controller(scheduler) : ChosenKeys.NONE,
+                statements.heterogeneous() || config.controllerKeys()
+                        ? new ChosenKeys.Controller(scheduler, !statements.translates() && backends.all().stream()
+                                .allMatch(b -> b.engine() == org.phalanx.engine.Engine.POSTGRESQL))
+                        : ChosenKeys.NONE,
                 defaultIsolation(config, backends.all()));
     }
 

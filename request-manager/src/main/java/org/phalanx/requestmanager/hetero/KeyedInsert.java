@@ -52,6 +52,22 @@ public record KeyedInsert(String sql, String table, List<String> columns, int ro
 
     /** The statement with {@code column} first and one key per row. */
     public String withKeys(String column, long[] keys) {
+        return withKeys(column, keys, false);
+    }
+
+    /**
+     * The same, {@code overridingSystemValue} for PostgreSQL: an identity column declared
+     * {@code GENERATED ALWAYS} takes a given value only so (a serial or {@code BY DEFAULT} one
+     * takes it either way).
+     */
+    public String withKeys(String column, long[] keys, boolean overridingSystemValue) {
+        String keyed = keyed(column, keys);
+        int values = keyed.indexOf(") VALUES ");
+        return overridingSystemValue && values > 0
+                ? keyed.substring(0, values + 1) + " OVERRIDING SYSTEM VALUE" + keyed.substring(values + 1) : keyed;
+    }
+
+    private String keyed(String column, long[] keys) {
         Insert insert = parse(sql); // a fresh tree: parsed statements are not shared between threads
         insert.getColumns().add(0, new Column(column));
         List<ExpressionList<?>> rows = rows((Values) insert.getSelect());

@@ -25,8 +25,15 @@ import org.phalanx.requestmanager.scheduler.Scheduler;
  */
 public interface ChosenKeys {
 
-    /** An INSERT whose key the controller chooses: its shape, its table and the key column it leaves out. */
-    record Plan(KeyedInsert insert, String tableKey, String column) {
+    /**
+     * An INSERT whose key the controller chooses: its shape, its table and the key column it leaves
+     * out; {@code overriding}: the keyed statement says OVERRIDING SYSTEM VALUE (PostgreSQL backends).
+     */
+    record Plan(KeyedInsert insert, String tableKey, String column, boolean overriding) {
+        /** The statement carrying {@code keys}. */
+        public String withKeys(long[] keys) {
+            return insert.withKeys(column, keys, overriding);
+        }
     }
 
     /**
@@ -64,9 +71,15 @@ public interface ChosenKeys {
     final class Controller implements ChosenKeys {
         private final ControllerKeys keys = new ControllerKeys();
         private final Scheduler scheduler;
+        private final boolean overriding;
 
-        public Controller(Scheduler scheduler) {
+        /**
+         * @param overridingSystemValue the keyed statements go to PostgreSQL backends untranslated,
+         *                              where a {@code GENERATED ALWAYS} identity takes a key only so
+         */
+        public Controller(Scheduler scheduler, boolean overridingSystemValue) {
             this.scheduler = scheduler;
+            this.overriding = overridingSystemValue;
         }
 
         @Override
@@ -91,7 +104,7 @@ public interface ChosenKeys {
                 keys.given(tableKey, insert.keysGiven(column, params));
                 return null;
             }
-            return new Plan(insert, tableKey, column);
+            return new Plan(insert, tableKey, column, overriding);
         }
 
         private void learn(Backend b, SessionState s, Access access, String table, String tableKey)

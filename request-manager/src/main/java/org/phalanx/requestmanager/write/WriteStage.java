@@ -170,7 +170,7 @@ public final class WriteStage {
                     String statement = sql;
                     if (keyPlan != null) {
                         chosenKeys[0] = keys.next(keyPlan, keyPlan.insert().rows());
-                        statement = keyPlan.insert().withKeys(keyPlan.column(), chosenKeys[0]);
+                        statement = keyPlan.withKeys(chosenKeys[0]);
                     }
                     // handed to the log first: an auto-commit write commits on a backend only once it is durable
                     List<Object> values = LoggedValues.toLog(r.params());

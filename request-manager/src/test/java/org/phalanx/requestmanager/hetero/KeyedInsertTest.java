@@ -28,6 +28,14 @@ class KeyedInsertTest {
     }
 
     @Test
+    void forPostgresqlTheKeysOverrideAGeneratedAlwaysIdentity() {
+        KeyedInsert i = KeyedInsert.of("insert into author (name) values (?) returning id");
+        assertEquals("INSERT INTO author (id, name) OVERRIDING SYSTEM VALUE VALUES (61, ?) RETURNING id",
+                i.withKeys("id", new long[] {61}, true));
+        assertEquals("INSERT INTO author (id, name) VALUES (61, ?) RETURNING id", i.withKeys("id", new long[] {61}, false));
+    }
+
+    @Test
     void statementsThatCannotCarryKeys() {
         assertNull(KeyedInsert.of("INSERT INTO t VALUES (1, 2)"), "no column list");
         assertNull(KeyedInsert.of("INSERT INTO t (a) SELECT a FROM u"), "insert from a select");

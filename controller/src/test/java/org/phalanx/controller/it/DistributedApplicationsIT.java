@@ -1,0 +1,280 @@
+package org.phalanx.controller.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationState;
+import org.hibernate.SessionFactory;
+import org.hibernate.cfg.AvailableSettings;
+import org.hibernate.cfg.Configuration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.phalanx.testkit.db.TestDatabases;
+
+/**
+ * What users run, through a group (issue 19): real Flyway migrates a distributed virtual database
+ * through the multi-host URL, then real Hibernate sessions write in transactions (IDENTITY keys, and
+ * sequences on PostgreSQL) while the primary is killed (kill -9) during a second Flyway migrate and
+ * restarted, then a follower. A transaction the failover interrupted fails to the
+ * application, which runs it again, as it would on one database whose server restarted. Afterwards
+ * Flyway validates through whichever member now serves, every committed transaction is there once,
+ * and all six replicas are identical, Flyway's history included.
+ */
+class DistributedApplicationsIT {
+    private static final List<String> DATABASES = List.of("app_c1_db1", "app_c1_db2", "app_c2_db1", "app_c2_db2",
+            "app_c3_db1", "app_c3_db2");
+    /** Migrations Flyway applies while the primary is killed (after the three of the classpath). */
+    private static final int MIGRATIONS = 40;
+    @TempDir
+    Path dir;
+    private ControllerGroup group;
+    private boolean postgres;
+
+    @AfterEach
+    void stop() {
+        if (group != null) {
+            group.close();
+        }
+        if (postgres) {
+            DATABASES.forEach(TestDatabases::dropPostgres);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void flywayAndHibernateGoOnThroughThePrimarysDeath(boolean postgres) throws Exception {
+        this.postgres = postgres;
+        List<List<String>> urls = new ArrayList<>();
+        if (postgres) {
+            for (int m = 0; m < 3; m++) {
+                urls.add(List.of(TestDatabases.createPostgres(DATABASES.get(2 * m)),
+                        TestDatabases.createPostgres(DATABASES.get(2 * m + 1))));
+            }
+        }
+        group = new ControllerGroup(dir, 2, urls, false, false, false);
+        group.startAll();
+        assertTrue(group.primary(60) >= 0, "no primary" + group.outputs());
+
+        Flyway flyway = Flyway.configure().dataSource(dataSource()).locations("classpath:flyway/app")
+                .load();
+        assertEquals(3, flyway.migrate().migrationsExecuted);
+
+        Configuration config = new Configuration().addAnnotatedClass(HibernateIT.Author.class)
+                .addAnnotatedClass(HibernateIT.Book.class);
+        if (!postgres) {
+            // no sequences on SQLite: books get IDENTITY ids there (as in HibernateIT)
+            config.addInputStream(new java.io.ByteArrayInputStream("""
+                        <entity-mappings xmlns="https://jakarta.ee/xml/ns/persistence/orm" version="3.1">
+                          <entity class="%s">
+                            <attributes>
+                              <id name="id"><generated-value strategy="IDENTITY"/></id>
+                            </attributes>
+                          </entity>
+                        </entity-mappings>
+                        """.formatted(HibernateIT.Book.class.getName())
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        config.setProperty(AvailableSettings.DIALECT, postgres ? "org.hibernate.dialect.PostgreSQLDialect"
+                        : "org.hibernate.community.dialect.SQLiteDialect")
+                .setProperty(AvailableSettings.HBM2DDL_AUTO, "create")
+                .setProperty(AvailableSettings.STATEMENT_BATCH_SIZE, "20");
+        config.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource());
+        Map<String, Boolean> committed = new ConcurrentHashMap<>();
+        Set<String> failed = ConcurrentHashMap.newKeySet();
+        List<String> errors = new ArrayList<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        try (SessionFactory factory = config.buildSessionFactory()) {
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                int writer = w;
+                Thread t = new Thread(() -> {
+                    for (int n = 0; running.get(); n++) {
+                        String name = "w" + writer + "-" + n;
+                        try {
+                            factory.inTransaction(session -> {
+                                HibernateIT.Author author = new HibernateIT.Author(name);
+                                session.persist(author);
+                                for (int b = 0; b < 5; b++) {
+                                    session.persist(new HibernateIT.Book(name + "/" + b, b, author));
+                                }
+                            });
+                            committed.put(name, true);
+                        } catch (RuntimeException e) {
+                            failed.add(name); // its outcome is the driver's to tell: checked below
+                            synchronized (errors) {
+                                errors.add(rootMessage(e));
+                            }
+                        }
+                    }
+                });
+                t.start();
+                writers.add(t);
+            }
+            // meanwhile Flyway applies many more migrations, and the primary is killed while it does
+            Path more = dir.resolve("migrations");
+            java.nio.file.Files.createDirectories(more);
+            for (int v = 4; v < 4 + MIGRATIONS; v++) {
+                java.nio.file.Files.writeString(more.resolve("V" + v + "__step" + v + ".sql"),
+                        "CREATE TABLE step" + v + " (id INTEGER PRIMARY KEY, v VARCHAR(20));\n"
+                        + "INSERT INTO step" + v + " VALUES (1, 'one');\n"
+                        + "INSERT INTO migrated (n) VALUES (" + v + ");\n");
+            }
+            Flyway all = Flyway.configure().dataSource(dataSource())
+                    .locations("classpath:flyway/app", "filesystem:" + more).load();
+            try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE migrated (n INTEGER NOT NULL)");
+            }
+            String interrupted;
+            try {
+                Thread.sleep(2000);
+                java.util.concurrent.Future<Integer> migrating = java.util.concurrent.Executors.newSingleThreadExecutor()
+                        .submit(() -> all.migrate().migrationsExecuted);
+                awaitMigrated(5); // some migrations applied, the rest to come
+                int primary = group.primary(10);
+                group.kill(primary);
+                try {
+                    interrupted = "the first migrate applied " + migrating.get() + " (the kill came after it)";
+                } catch (java.util.concurrent.ExecutionException e) {
+                    interrupted = "the first migrate failed: " + rootMessage(e.getCause());
+                }
+                assertTrue(group.primary(60) >= 0, "no member took over" + group.outputs());
+                group.start(primary);
+                Thread.sleep(3000);
+                // and a follower, which replays each transaction's inserts as they come: killed in the middle
+                // of one, it replays it again when it restarts
+                int follower = (group.primary(10) + 1) % group.size();
+                group.kill(follower);
+                Thread.sleep(2000);
+                group.start(follower);
+                Thread.sleep(3000);
+            } finally {
+                running.set(false);
+                for (Thread t : writers) {
+                    t.join(60_000);
+                }
+            }
+            // Flyway again after the failover: it finishes what the kill interrupted, then validates
+            int applied = all.migrate().migrationsExecuted;
+            all.validate();
+            assertEquals(3 + MIGRATIONS, java.util.Arrays.stream(all.info().applied())
+                    .filter(m -> m.getState() == MigrationState.SUCCESS).count(), all.info().toString());
+            System.out.println("distributed applications: " + interrupted + "; the second applied " + applied);
+        }
+        System.out.println("distributed applications: " + committed.size() + " transactions committed, "
+                + failed.size() + " failed: " + errors);
+        assertTrue(committed.size() > 50, "too few transactions went through: " + committed.size() + " " + errors);
+
+        try (Connection c = DriverManager.getConnection(group.url()); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*), COUNT(DISTINCT n) FROM migrated")) {
+                rs.next();
+                assertEquals(MIGRATIONS, rs.getInt(1), "each migration's insert, once");
+                assertEquals(MIGRATIONS, rs.getInt(2), "each migration's insert, once");
+            }
+            for (String name : committed.keySet()) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*), (SELECT COUNT(*) FROM book b JOIN author a"
+                        + " ON b.author_id = a.id WHERE a.name = '" + name + "') FROM author WHERE name = '" + name + "'")) {
+                    rs.next();
+                    assertEquals(1, rs.getInt(1), name + " committed: once");
+                    assertEquals(5, rs.getInt(2), name + "'s books");
+                }
+            }
+            for (String name : failed) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM author WHERE name = '" + name + "'")) {
+                    rs.next();
+                    assertTrue(rs.getInt(1) <= 1, name + " failed: at most once");
+                }
+            }
+        }
+        assertIdentical();
+    }
+
+    private void awaitMigrated(int count) throws Exception {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+            while (System.nanoTime() < end) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM migrated")) {
+                    rs.next();
+                    if (rs.getInt(1) >= count) {
+                        return;
+                    }
+                }
+                Thread.sleep(20);
+            }
+        }
+        throw new AssertionError("Flyway did not apply " + count + " migrations" + group.outputs());
+    }
+
+    /** The group through its multi-host URL, as an application configures a pool or a tool. */
+    private org.phalanx.driver.PhalanxDataSource dataSource() {
+        org.phalanx.driver.PhalanxDataSource ds = new org.phalanx.driver.PhalanxDataSource();
+        ds.setUrl(group.url());
+        return ds;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return (t instanceof SQLException se ? se.getSQLState() + " " : "") + t.getMessage();
+    }
+
+    private void assertIdentical() throws Exception {
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        List<String> contents = List.of();
+        while (System.nanoTime() < end) {
+            contents = new ArrayList<>();
+            for (int m = 0; m < group.size(); m++) {
+                for (String url : group.backendUrls(m)) {
+                    contents.add(content(url));
+                }
+            }
+            if (new java.util.HashSet<>(contents).size() == 1) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("replicas differ: " + contents + group.outputs());
+    }
+
+    private String content(String url) {
+        try (Connection c = TestDatabases.connect(url); Statement s = c.createStatement()) {
+            StringBuilder b = new StringBuilder();
+            for (String q : List.of("SELECT COUNT(*), SUM(id), SUM(LENGTH(name)) FROM author",
+                    "SELECT COUNT(*), SUM(id * pages), SUM(author_id) FROM book",
+                    "SELECT COUNT(*), " + (postgres ? "string_agg(" : "GROUP_CONCAT(")
+                            + "version || ':' || checksum || ':' || success, ',') FROM"
+                            + " (SELECT * FROM flyway_schema_history ORDER BY installed_rank) h",
+                    "SELECT COUNT(*), SUM(id) FROM account",
+                    "SELECT COUNT(*), SUM(n), COUNT(DISTINCT n) FROM migrated",
+                    postgres ? "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'public'"
+                            : "SELECT COUNT(*) FROM sqlite_master")) {
+                try (ResultSet rs = s.executeQuery(q)) {
+                    rs.next();
+                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                        b.append(rs.getString(i)).append('/');
+                    }
+                }
+                b.append(' ');
+            }
+            return b.toString();
+        } catch (SQLException e) {
+            return url + " unreadable: " + e.getMessage();
+        }
+    }
+}
