@@ -50,6 +50,17 @@ public enum Engine {
         return locksWholeDatabase;
     }
 
+    /**
+     * Whether the engine's generated keys follow its transactions: a rolled-back or interrupted
+     * insert gives its key back (SQLite: the next key is the largest one committed, plus one), so
+     * replaying the same committed inserts on a copy gives the same keys. Not so where a counter
+     * moves on outside transactions (a PostgreSQL sequence, which also jumps ahead after a crash;
+     * MariaDB's AUTO_INCREMENT), nor where we do not know (another controller, an unknown engine).
+     */
+    public boolean keysFollowTransactions() {
+        return this == SQLITE;
+    }
+
     /** Whether a transaction's reads see one snapshot of the database (dumps of a live backend need it). */
     public boolean holdsReadSnapshots() {
         return holdsReadSnapshots;

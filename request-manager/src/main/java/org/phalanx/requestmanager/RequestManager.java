@@ -121,11 +121,24 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         this.verifications = new Verifications(name, backends, scheduler, admin,
                 config.replication().isPartial());
         this.sessions = new Sessions(pipeline,
-                statements.heterogeneous() || config.controllerKeys()
+                controllerChoosesKeys(config, statements, backends.all())
                         ? new ChosenKeys.Controller(scheduler, !statements.translates() && backends.all().stream()
-                                .allMatch(b -> b.engine() == org.phalanx.engine.Engine.POSTGRESQL))
+                                .allMatch(b -> b.engine() == Engine.POSTGRESQL))
                         : ChosenKeys.NONE,
                 defaultIsolation(config, backends.all()));
+    }
+
+    /**
+     * Whether the controller chooses the keys of INSERTs that leave out a generated key, so that the
+     * recovery log carries them (docs/heterogeneous.md, Generated keys): over engines whose counters
+     * disagree, and wherever a backend may replay inserts its engine's counter has already counted —
+     * with a recovery log (a backend enabled again after it failed mid-transaction, a unit in flight
+     * at a crash, a group's followers) over engines whose keys do not follow transactions.
+     */
+    private static boolean controllerChoosesKeys(RequestManagerConfig config, BackendStatements statements,
+                                                 List<Backend> backends) {
+        return statements.heterogeneous() || config.recovery() != null
+                && backends.stream().anyMatch(b -> !b.engine().keysFollowTransactions());
     }
 
     /**

@@ -178,15 +178,11 @@ public final class VirtualDatabase {
         try {
             member = GroupMember.start(config.name(), distribution.group(), config.backends(), distribution.standby(),
                     local, distribution.memberSettings(config.requestManager()), (groupLog, backends) -> {
-                        // a follower's readers keep no log and no cache: the log's replay changes their backends.
-                        // The primary chooses generated keys itself: its log is replayed on other members, and
-                        // again on its own backends after a crash, where engines' counters would give other keys
-                        // (a PostgreSQL sequence or MariaDB AUTO_INCREMENT advanced by the interrupted attempt)
+                        // a follower's readers keep no log and no cache: the log's replay changes their backends
                         RequestManagerConfig rmConfig = groupLog == null
                                 ? config.requestManager().toBuilder().cache(null).build()
                                 : config.requestManager().toBuilder().recovery(new RecoveryConfig(groupLog, true,
-                                        logConfig.checkpointEvery(), logConfig.checkpointEveryWrites()))
-                                        .controllerKeys(true).build();
+                                        logConfig.checkpointEvery(), logConfig.checkpointEveryWrites())).build();
                         RequestManager rm = new RequestManager(config.name(), rmConfig, backends);
                         try {
                             rm.start();

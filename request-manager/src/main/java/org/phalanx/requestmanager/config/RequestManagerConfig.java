@@ -26,16 +26,12 @@ import org.phalanx.engine.Engine;
  * @param readRouting      how a read that must see certain writes picks its backend
  * @param sqlDialect       the SQL dialect applications write in, translated for backends of other
  *                         engines; null for that of the backends (a single-engine virtual database)
- * @param controllerKeys   whether the controller chooses the keys of INSERTs that leave out an
- *                         auto-generated key even over one engine (as it always does over several):
- *                         a group's primary, whose log other members and a restarted member replay,
- *                         where the engines' own counters would not give the same keys again
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
                                    int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache,
                                    RecoveryConfig recovery, int defaultIsolation, ReadRouting readRouting,
-                                   Engine sqlDialect, boolean controllerKeys) {
+                                   Engine sqlDialect) {
 
     public RequestManagerConfig {
         Objects.requireNonNull(replication, "replication");
@@ -66,8 +62,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         return new Builder().replication(replication).waitPolicy(waitPolicy).balancing(balancing)
                 .lockGranularity(lockGranularity).lockTimeout(lockTimeout).macroTimeZone(macroTimeZone)
                 .analysisCacheSize(analysisCacheSize).placementRules(placementRules).cache(cache).recovery(recovery)
-                .defaultIsolation(defaultIsolation).readRouting(readRouting).sqlDialect(sqlDialect)
-                .controllerKeys(controllerKeys);
+                .defaultIsolation(defaultIsolation).readRouting(readRouting).sqlDialect(sqlDialect);
     }
 
     /** Refuses what cannot work with these backends: placement rules naming unknown backends, SingleDB over several. */
@@ -104,7 +99,6 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         private int defaultIsolation;
         private ReadRouting readRouting = ReadRouting.CONFLICT_AWARE;
         private Engine sqlDialect;
-        private boolean controllerKeys;
 
         private Builder() {
         }
@@ -172,12 +166,6 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
             return this;
         }
 
-        /** Keys chosen by the controller over one engine too (default: only over several). */
-        public Builder controllerKeys(boolean controllerKeys) {
-            this.controllerKeys = controllerKeys;
-            return this;
-        }
-
         /** The recovery log, or null (the default) for none. */
         public Builder recovery(RecoveryConfig recovery) {
             this.recovery = recovery;
@@ -188,7 +176,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         public RequestManagerConfig build() {
             return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout,
                     macroTimeZone, analysisCacheSize, placementRules, cache, recovery, defaultIsolation, readRouting,
-                    sqlDialect, controllerKeys);
+                    sqlDialect);
         }
     }
 }
