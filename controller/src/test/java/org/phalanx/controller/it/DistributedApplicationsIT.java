@@ -3,6 +3,7 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,10 +11,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationState;
@@ -77,24 +84,14 @@ class DistributedApplicationsIT {
         Configuration config = new Configuration().addAnnotatedClass(HibernateIT.Author.class)
                 .addAnnotatedClass(HibernateIT.Book.class);
         if (!postgres) {
-            // no sequences on SQLite: books get IDENTITY ids there (as in HibernateIT)
-            config.addInputStream(new java.io.ByteArrayInputStream("""
-                        <entity-mappings xmlns="https://jakarta.ee/xml/ns/persistence/orm" version="3.1">
-                          <entity class="%s">
-                            <attributes>
-                              <id name="id"><generated-value strategy="IDENTITY"/></id>
-                            </attributes>
-                          </entity>
-                        </entity-mappings>
-                        """.formatted(HibernateIT.Book.class.getName())
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            HibernateIT.identityBooks(config); // no sequences on SQLite
         }
         config.setProperty(AvailableSettings.DIALECT, postgres ? "org.hibernate.dialect.PostgreSQLDialect"
                         : "org.hibernate.community.dialect.SQLiteDialect")
                 .setProperty(AvailableSettings.HBM2DDL_AUTO, "create")
                 .setProperty(AvailableSettings.STATEMENT_BATCH_SIZE, "20");
         config.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, dataSource());
-        Map<String, Boolean> committed = new ConcurrentHashMap<>();
+        Set<String> committed = ConcurrentHashMap.newKeySet();
         Set<String> failed = ConcurrentHashMap.newKeySet();
         List<String> errors = new ArrayList<>();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -113,7 +110,7 @@ class DistributedApplicationsIT {
                                     session.persist(new HibernateIT.Book(name + "/" + b, b, author));
                                 }
                             });
-                            committed.put(name, true);
+                            committed.add(name);
                         } catch (RuntimeException e) {
                             failed.add(name); // its outcome is the driver's to tell: checked below
                             synchronized (errors) {
@@ -127,9 +124,9 @@ class DistributedApplicationsIT {
             }
             // meanwhile Flyway applies many more migrations, and the primary is killed while it does
             Path more = dir.resolve("migrations");
-            java.nio.file.Files.createDirectories(more);
+            Files.createDirectories(more);
             for (int v = 4; v < 4 + MIGRATIONS; v++) {
-                java.nio.file.Files.writeString(more.resolve("V" + v + "__step" + v + ".sql"),
+                Files.writeString(more.resolve("V" + v + "__step" + v + ".sql"),
                         "CREATE TABLE step" + v + " (id INTEGER PRIMARY KEY, v VARCHAR(20));\n"
                         + "INSERT INTO step" + v + " VALUES (1, 'one');\n"
                         + "INSERT INTO migrated (n) VALUES (" + v + ");\n");
@@ -140,16 +137,16 @@ class DistributedApplicationsIT {
                 s.executeUpdate("CREATE TABLE migrated (n INTEGER NOT NULL)");
             }
             String interrupted;
+            ExecutorService flywayThread = Executors.newSingleThreadExecutor();
             try {
                 Thread.sleep(2000);
-                java.util.concurrent.Future<Integer> migrating = java.util.concurrent.Executors.newSingleThreadExecutor()
-                        .submit(() -> all.migrate().migrationsExecuted);
+                Future<Integer> migrating = flywayThread.submit(() -> all.migrate().migrationsExecuted);
                 awaitMigrated(5); // some migrations applied, the rest to come
                 int primary = group.primary(10);
                 group.kill(primary);
                 try {
                     interrupted = "the first migrate applied " + migrating.get() + " (the kill came after it)";
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     interrupted = "the first migrate failed: " + rootMessage(e.getCause());
                 }
                 assertTrue(group.primary(60) >= 0, "no member took over" + group.outputs());
@@ -163,6 +160,7 @@ class DistributedApplicationsIT {
                 group.start(follower);
                 Thread.sleep(3000);
             } finally {
+                flywayThread.shutdownNow();
                 running.set(false);
                 for (Thread t : writers) {
                     t.join(60_000);
@@ -171,7 +169,7 @@ class DistributedApplicationsIT {
             // Flyway again after the failover: it finishes what the kill interrupted, then validates
             int applied = all.migrate().migrationsExecuted;
             all.validate();
-            assertEquals(3 + MIGRATIONS, java.util.Arrays.stream(all.info().applied())
+            assertEquals(3 + MIGRATIONS, Arrays.stream(all.info().applied())
                     .filter(m -> m.getState() == MigrationState.SUCCESS).count(), all.info().toString());
             System.out.println("distributed applications: " + interrupted + "; the second applied " + applied);
         }
@@ -185,7 +183,7 @@ class DistributedApplicationsIT {
                 assertEquals(MIGRATIONS, rs.getInt(1), "each migration's insert, once");
                 assertEquals(MIGRATIONS, rs.getInt(2), "each migration's insert, once");
             }
-            for (String name : committed.keySet()) {
+            for (String name : committed) {
                 try (ResultSet rs = s.executeQuery("SELECT COUNT(*), (SELECT COUNT(*) FROM book b JOIN author a"
                         + " ON b.author_id = a.id WHERE a.name = '" + name + "') FROM author WHERE name = '" + name + "'")) {
                     rs.next();
@@ -204,7 +202,7 @@ class DistributedApplicationsIT {
     }
 
     private void awaitMigrated(int count) throws Exception {
-        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
             while (System.nanoTime() < end) {
                 try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM migrated")) {
@@ -235,7 +233,7 @@ class DistributedApplicationsIT {
     }
 
     private void assertIdentical() throws Exception {
-        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         List<String> contents = List.of();
         while (System.nanoTime() < end) {
             contents = new ArrayList<>();
@@ -244,7 +242,7 @@ class DistributedApplicationsIT {
                     contents.add(content(url));
                 }
             }
-            if (new java.util.HashSet<>(contents).size() == 1) {
+            if (new HashSet<>(contents).size() == 1) {
                 return;
             }
             Thread.sleep(500);

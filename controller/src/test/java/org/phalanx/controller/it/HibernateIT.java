@@ -146,6 +146,23 @@ class HibernateIT {
         cluster.assertIdentical("car", "id");
     }
 
+    /**
+     * Books get IDENTITY ids, for SQLite: it has no sequences, and Hibernate would emulate book_seq
+     * with a table it updates in a transaction of its own, which one SQLite file (one writer at a
+     * time) holds back behind the session's own writing transaction for ever.
+     */
+    static void identityBooks(Configuration config) {
+        config.addInputStream(new java.io.ByteArrayInputStream("""
+                <entity-mappings xmlns="https://jakarta.ee/xml/ns/persistence/orm" version="3.1">
+                  <entity class="%s">
+                    <attributes>
+                      <id name="id"><generated-value strategy="IDENTITY"/></id>
+                    </attributes>
+                  </entity>
+                </entity-mappings>
+                """.formatted(Book.class.getName()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     @AfterEach
     void stop() {
         if (cluster != null) {
@@ -170,18 +187,7 @@ class HibernateIT {
         }
         Configuration config = new Configuration().addAnnotatedClass(Author.class).addAnnotatedClass(Book.class);
         if (kind == Kind.SQLITE) {
-            // no sequences: Hibernate would emulate book_seq with a table it updates in a transaction of
-            // its own, which one SQLite file (one writer at a time) holds back behind the session's own
-            // writing transaction for ever; on SQLite books get IDENTITY ids too
-            config.addInputStream(new java.io.ByteArrayInputStream("""
-                    <entity-mappings xmlns="https://jakarta.ee/xml/ns/persistence/orm" version="3.1">
-                      <entity class="%s">
-                        <attributes>
-                          <id name="id"><generated-value strategy="IDENTITY"/></id>
-                        </attributes>
-                      </entity>
-                    </entity-mappings>
-                    """.formatted(Book.class.getName()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            identityBooks(config);
         }
         config.getProperties().put(AvailableSettings.JAKARTA_NON_JTA_DATASOURCE, cluster.dataSource());
         config.setProperty(AvailableSettings.DIALECT, switch (kind) {
