@@ -33,6 +33,9 @@ public final class BatchInserts implements Scenario {
     static final List<String> PARAMS = List.of("request", "path");
     static final String DIRECT = "direct";
     static final String TWO = "Phalanx 2";
+    /** The same with a recovery log: the controller then chooses the keys (docs/heterogeneous.md, Generated keys). */
+    static final String LOGGED = "Phalanx 2 with log";
+    private static final List<String> PATHS = List.of(DIRECT, TWO, LOGGED);
     private static final DatabaseServer PG = DatabaseServer.POSTGRESQL;
 
     @Override
@@ -60,17 +63,26 @@ public final class BatchInserts implements Scenario {
             String direct = database(prefix + "direct", created);
             String twoA = database(prefix + "two_a", created);
             String twoB = database(prefix + "two_b", created);
-            cp = ctx.controller("inserts", List.of(new VirtualDatabaseSpec("ins_two",
-                    List.of(backend("pg1", twoA), backend("pg2", twoB)),
-                    Map.of("replication", "RAIDb-1", "lockGranularity", "key"))));
+            String loggedA = database(prefix + "log_a", created);
+            String loggedB = database(prefix + "log_b", created);
+            Map<String, String> rm = Map.of("replication", "RAIDb-1", "lockGranularity", "key");
+            cp = ctx.controller("inserts", List.of(
+                    new VirtualDatabaseSpec("ins_two", List.of(backend("pg1", twoA), backend("pg2", twoB)), rm),
+                    new VirtualDatabaseSpec("ins_logged", List.of(backend("pg1", loggedA), backend("pg2", loggedB)), rm)
+                            .withAfter("<recoveryLog dir=\"ins-log\"/>")));
             Map<String, Endpoint> endpoints = Map.of(DIRECT, Endpoint.direct(direct, PG.user(), PG.password(), true),
-                    TWO, Endpoint.phalanx(cp, "ins_two", true, List.of()));
+                    TWO, Endpoint.phalanx(cp, "ins_two", true, List.of()),
+                    LOGGED, Endpoint.phalanx(cp, "ins_logged", true, List.of()));
             List<Variant> variants = new ArrayList<>();
             for (IdentityInserts.Mode mode : IdentityInserts.Mode.values()) {
                 IdentityInserts w = new IdentityInserts(mode, batch);
-                for (String path : List.of(DIRECT, TWO)) {
+                for (String path : PATHS) {
                     variants.add(new Variant(mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-"
-                            + (path.equals(DIRECT) ? "direct" : "phalanx-2"), endpoints.get(path), w, 1,
+                            + switch (path) {
+                                case DIRECT -> "direct";
+                                case TWO -> "phalanx-2";
+                                default -> "phalanx-2-log";
+                            }, endpoints.get(path), w, 1,
                             Map.of("request", request(mode, batch), "path", path)));
                 }
             }
@@ -105,8 +117,10 @@ public final class BatchInserts implements Scenario {
                 + " (`RAIDb-1`, default `waitPolicy` (`first`), `lockGranularity=\"key\"`, no recovery log), each"
                 + " reached with pgjdbc's default settings; both backends are databases on the same local server as"
                 + " direct's, so every row is written twice by one machine — this measures the price of replication"
-                + " and of the hop, not scale-out. Times and CPU are per row (a batch's figures divided by its"
-                + " rows).");
+                + " and of the hop, not scale-out. **Phalanx 2 with log**: the same over two more databases, with a"
+                + " recovery log (a file, forced to disk before each reply): the controller then chooses each row's"
+                + " key and logs it (docs/heterogeneous.md, Generated keys), so the INSERT is rewritten per row and a"
+                + " batch runs row by row. Times and CPU are per row (a batch's figures divided by its rows).");
         Tables.variants(s, r.values(), PARAMS);
         Tables.roundsCsv(s, "batch-inserts.csv", r.values(), PARAMS);
 
@@ -115,7 +129,7 @@ public final class BatchInserts implements Scenario {
             String request = request(mode, batch);
             int perRequest = new IdentityInserts(mode, batch).rowsPerRequest();
             double base = perRow(find(r, request, DIRECT), perRequest);
-            for (String path : List.of(DIRECT, TWO)) {
+            for (String path : PATHS) {
                 Summary x = find(r, request, path);
                 var m = x.median();
                 double t = perRow(x, perRequest);

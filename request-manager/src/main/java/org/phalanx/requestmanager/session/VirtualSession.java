@@ -357,10 +357,6 @@ final class VirtualSession implements Session {
         BatchOutcome run() throws SQLException;
     }
 
-    /**
-     * Each element as a statement of its own. A failed one ends the batch, unless {@code goOn}: the
-     * others still run, and the exception's counts say which failed.
-     */
     /** The request asks for the keys {@code columns}: logged with its id, so that every member remembers them. */
     private void askingKeys(List<String> columns) {
         RequestId id = state.requestId();
@@ -374,6 +370,10 @@ final class VirtualSession implements Session {
         state.requestId(id);
     }
 
+    /**
+     * Each element as a statement of its own. A failed one ends the batch, unless {@code goOn}: the
+     * others still run, and the exception's counts say which failed.
+     */
     private BatchOutcome elementByElement(List<Request> elements, boolean wantsKeys, boolean goOn) throws SQLException {
         RequestId id = state.requestId();
         if (id != null) {

@@ -1,0 +1,76 @@
+package org.phalanx.requestmanager.distribution;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.jgroups.Address;
+import org.jgroups.Event;
+import org.jgroups.PhysicalAddress;
+import org.jgroups.View;
+import org.jgroups.ViewId;
+import org.jgroups.annotations.Property;
+import org.jgroups.conf.ClassConfigurator;
+import org.jgroups.protocols.MERGE3;
+import org.jgroups.protocols.pbcast.GMS;
+
+/**
+ * JGroups' MERGE3, which also lets go of a member of this view that reports, for longer than
+ * {@code patience}, a view of its own: a member that excluded us.
+ *
+ * <p>Seen with two followers frozen together (SIGSTOP) while their coordinator went on: it excluded
+ * them and installed a view of its own; resumed, they still held the old view, which names it as its
+ * coordinator. MERGE3 then found two views with the same coordinator and never merged them, and the
+ * followers kept the member in their view — failure detection suspected it (it no longer sent them
+ * heartbeats) but VERIFY_SUSPECT2 found it alive each time — for two minutes in one run: no view
+ * change, so no election, no new primary, no writes. Suspecting it to GMS directly (above
+ * VERIFY_SUSPECT2: it is alive, just no longer in our group) installs a view without it, and MERGE3
+ * merges the two views, which now have different coordinators. Named in {@code raft-stack.xml} in
+ * place of {@code MERGE3}.
+ */
+public class ExcludedMemberMerge extends MERGE3 {
+    /** Its protocol id (MERGE3's headers carry it), one no JGroups or jgroups-raft protocol uses. */
+    private static final short ID = 1623;
+
+    static {
+        ClassConfigurator.addProtocol(ID, ExcludedMemberMerge.class);
+    }
+
+    @Property(description = "How long a member of this view may report another view before it is suspected (ms)")
+    protected long patience = 6_000;
+
+    /** Since when each member of this view has reported another view (nanoTime). */
+    private final Map<Address, Long> elsewhereSince = new ConcurrentHashMap<>();
+
+    @Override
+    protected void addInfo(Address sender, ViewId viewId, String logicalName, PhysicalAddress physical) {
+        super.addInfo(sender, viewId, logicalName, physical);
+        View current = view;
+        if (current == null || viewId == null || sender.equals(local_addr) || !current.containsMember(sender)) {
+            return;
+        }
+        if (viewId.equals(current.getViewId())) {
+            elsewhereSince.remove(sender);
+            return;
+        }
+        long now = System.nanoTime();
+        long since = elsewhereSince.computeIfAbsent(sender, s -> now);
+        if (now - since >= TimeUnit.MILLISECONDS.toNanos(patience)) {
+            elsewhereSince.remove(sender);
+            GMS gms = stack.findProtocol(GMS.class);
+            if (gms != null) {
+                log.info("%s: %s, a member of view %s, has reported view %s for %d ms: suspected, so that the two"
+                        + " views merge", local_addr, sender, current.getViewId(), viewId, patience);
+                gms.up(new Event(Event.SUSPECT, List.of(sender)));
+            }
+        }
+    }
+
+    @Override
+    public Object down(Event evt) {
+        if (evt.getType() == Event.VIEW_CHANGE) {
+            elsewhereSince.clear(); // a new view: every member reports it afresh
+        }
+        return super.down(evt);
+    }
+}
