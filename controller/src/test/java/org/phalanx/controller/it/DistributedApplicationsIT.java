@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -188,7 +187,7 @@ class DistributedApplicationsIT {
                 }
             }
         }
-        assertIdentical();
+        GroupBank.assertReplicasIdentical(group, DistributedApplicationsIT::content);
     }
 
     private void awaitMigrated(int count) throws Exception {
@@ -222,25 +221,7 @@ class DistributedApplicationsIT {
         return (t instanceof SQLException se ? se.getSQLState() + " " : "") + t.getMessage();
     }
 
-    private void assertIdentical() throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        List<String> contents = List.of();
-        while (System.nanoTime() < end) {
-            contents = new ArrayList<>();
-            for (int m = 0; m < group.size(); m++) {
-                for (String url : group.backendUrls(m)) {
-                    contents.add(content(url));
-                }
-            }
-            if (new HashSet<>(contents).size() == 1) {
-                return;
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("replicas differ: " + contents + group.outputs());
-    }
-
-    private String content(String url) {
+    private static String content(String url) throws SQLException {
         try (Connection c = TestDatabases.connect(url); Statement s = c.createStatement()) {
             StringBuilder b = new StringBuilder();
             for (String q : List.of("SELECT COUNT(*), SUM(id), SUM(LENGTH(name)) FROM author",
@@ -259,8 +240,6 @@ class DistributedApplicationsIT {
                 b.append(' ');
             }
             return b.toString();
-        } catch (SQLException e) {
-            return url + " unreadable: " + e.getMessage();
         }
     }
 }

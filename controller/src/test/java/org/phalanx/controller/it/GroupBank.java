@@ -123,22 +123,38 @@ final class GroupBank {
 
     /** All replicas of the group hold the same rows, once the followers have caught up. */
     static void assertReplicasIdentical(ControllerGroup group) throws Exception {
-        List<String> urls = new ArrayList<>();
-        for (int i = 0; i < group.size(); i++) {
-            urls.addAll(group.backendUrls(i));
-        }
-        assertReplicasIdentical(urls, group);
+        assertReplicasIdentical(group, GroupBank::content);
     }
 
     /** These databases (read directly with their engines' drivers) hold the same rows, once the followers have caught up. */
     static void assertReplicasIdentical(List<String> urls, ControllerGroup group) throws Exception {
+        assertReplicasIdentical(urls, group, GroupBank::content);
+    }
+
+    /** What a test reads of a replica to compare it with the others. */
+    @FunctionalInterface
+    interface Content {
+        String of(String url) throws SQLException;
+    }
+
+    /** Every replica of the group reads the same by {@code content}, once the followers have caught up. */
+    static void assertReplicasIdentical(ControllerGroup group, Content content) throws Exception {
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            urls.addAll(group.backendUrls(i));
+        }
+        assertReplicasIdentical(urls, group, content);
+    }
+
+    private static void assertReplicasIdentical(List<String> urls, ControllerGroup group, Content content)
+            throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         List<String> contents = List.of();
         while (System.nanoTime() < end) {
             contents = new ArrayList<>();
             for (String url : urls) {
                 try {
-                    contents.add(content(url));
+                    contents.add(content.of(url));
                 } catch (SQLException e) {
                     contents.add(url + " unreadable: " + e.getMessage()); // still being restored, say
                 }
