@@ -75,11 +75,22 @@ public final class BackendErrors {
                     || t instanceof SQLRecoverableException) {
                 return true;
             }
-            if (t instanceof SQLException s && SqlState.CONNECTION_EXCEPTION.isClassOf(s.getSQLState())) {
+            if (t instanceof SQLException s && (SqlState.CONNECTION_EXCEPTION.isClassOf(s.getSQLState())
+                    || isClosedByPool(s))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * HikariCP's answer on a connection it has already given up: after a connection error (class
+     * 08) it closes the physical connection and every later call on the borrowed one fails so,
+     * without a SQLState. A transaction's branch whose write lost the connection fails its commit
+     * this way: a lost connection, not the engine refusing the commit.
+     */
+    private static boolean isClosedByPool(SQLException e) {
+        return e.getSQLState() == null && "Connection is closed".equals(e.getMessage());
     }
 
     /**

@@ -57,4 +57,15 @@ class BackendErrorsTest {
             assertFalse(BackendErrors.isContention(e, Engine.POSTGRESQL), e.toString());
         }
     }
+
+    /** A branch whose earlier statement lost the connection fails its commit so: lost, not refused. */
+    @Test
+    void aConnectionThePoolGaveUpIsAConnectionFailure() throws SQLException {
+        try (HikariDataSource ds = pool("jdbc:sqlite:" + dir.resolve("given-up.db"))) {
+            Connection c = ds.getConnection();
+            c.close();
+            SQLException e = assertThrows(SQLException.class, c::commit);
+            assertTrue(BackendErrors.isConnectionFailure(e), e.toString());
+        }
+    }
 }
