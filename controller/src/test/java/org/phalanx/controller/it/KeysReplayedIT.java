@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,6 +82,80 @@ class KeysReplayedIT {
                 assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO items (id, name) VALUES (5, 'x')"),
                         "GENERATED ALWAYS still refuses a key given without OVERRIDING SYSTEM VALUE");
             }
+        }
+    }
+
+    /**
+     * With the keys chosen here, a prepared batch of inserts still runs as one JDBC batch on each
+     * backend (the keys are its first parameter, so every element has one text), in a transaction
+     * and in auto-commit, and the application gets the keys the rows hold.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void aBatchWhoseKeysTheControllerChoosesRunsAsOneBatch(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_keys_batch", "", "", "<recoveryLog dir=\"log\"/>");
+        String identity = kind == Kind.POSTGRESQL ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+                : "BIGINT AUTO_INCREMENT PRIMARY KEY";
+        List<Long> keys = new ArrayList<>();
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE items (id " + identity + ", name VARCHAR(40) NOT NULL)");
+            List<String> ran = Collections.synchronizedList(new ArrayList<>());
+            cluster.slow().breakBefore = sql -> ran.add(sql) && false; // sees what b2 runs, breaks nothing
+            keys.add(insert(c, "first: the controller learns the table"));
+            awaitCommitted(ran, 0);
+            for (boolean autoCommit : new boolean[] {false, true}) {
+                c.setAutoCommit(autoCommit);
+                int from = ran.size();
+                keys.addAll(batch(c, 50, autoCommit ? "auto-commit" : "transaction"));
+                if (!autoCommit) {
+                    c.commit();
+                }
+                awaitCommitted(ran, from);
+                List<String> batch = List.copyOf(ran.subList(from, ran.size()));
+                assertEquals(1, batch.stream().filter(sql -> sql.contains("items")).count(),
+                        "one execution of the batch on b2, not one per row: " + batch);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT id FROM items ORDER BY id")) {
+                List<Long> stored = new ArrayList<>();
+                while (rs.next()) {
+                    stored.add(rs.getLong(1));
+                }
+                assertEquals(keys, stored, "the keys the application got are the rows' keys");
+            }
+        }
+        cluster.stopController();
+        assertEquals(101, cluster.assertIdentical("items", "id"));
+    }
+
+    /** Until b2 has committed what it ran from {@code from} on (the answer came after b1): its applied position comes last. */
+    private static void awaitCommitted(List<String> ran, int from) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            synchronized (ran) {
+                List<String> since = ran.subList(from, ran.size());
+                int insert = since.stream().map(sql -> sql.contains("items")).toList().indexOf(true);
+                if (insert >= 0 && since.subList(insert, since.size()).stream().anyMatch(sql -> sql.contains("applied"))) {
+                    return;
+                }
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static List<Long> batch(Connection c, int rows, String name) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO items (name) VALUES (?)",
+                Statement.RETURN_GENERATED_KEYS)) {
+            for (int i = 0; i < rows; i++) {
+                p.setString(1, name + " " + i);
+                p.addBatch();
+            }
+            assertEquals(rows, p.executeBatch().length);
+            List<Long> keys = new ArrayList<>();
+            try (ResultSet k = p.getGeneratedKeys()) {
+                while (k.next()) {
+                    keys.add(k.getLong(1));
+                }
+            }
+            return keys;
         }
     }
 

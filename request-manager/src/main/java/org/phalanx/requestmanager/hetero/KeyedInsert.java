@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.hetero;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntFunction;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.JdbcParameter;
@@ -19,12 +20,28 @@ import net.sf.jsqlparser.statement.select.Values;
  * The shape of an {@code INSERT ... (columns) VALUES (...)[, (...)]}: its table, the columns it
  * names and how many rows it inserts; and the same statement with a key column and values added,
  * so every replica stores the key the controller chose.
- *
- * @param table   the table as written
- * @param columns the named columns, lower case
- * @param rows    rows in the VALUES list
  */
-public record KeyedInsert(String sql, String table, List<String> columns, int rows) {
+public final class KeyedInsert {
+    /** A statement carrying its keys, and the parameters to run it with. */
+    public record Keyed(String sql, List<Object> params) {
+    }
+
+    /** The keyed text with one parameter per key, for one key column. */
+    private record Template(String column, boolean overriding, String sql) {
+    }
+
+    private final String sql;
+    private final String table;
+    private final List<String> columns;
+    private final int rows;
+    private volatile Template template;
+
+    private KeyedInsert(String sql, String table, List<String> columns, int rows) {
+        this.sql = sql;
+        this.table = table;
+        this.columns = columns;
+        this.rows = rows;
+    }
 
     /** The shape, or null for anything else (INSERT ... SELECT, no column list, not an INSERT). */
     public static KeyedInsert of(String sql) {
@@ -45,38 +62,77 @@ public record KeyedInsert(String sql, String table, List<String> columns, int ro
         return new KeyedInsert(sql, insert.getTable().getFullyQualifiedName(), List.copyOf(columns), rows.size());
     }
 
+    /** The table as written. */
+    public String table() {
+        return table;
+    }
+
+    /** The named columns, lower case. */
+    public List<String> columns() {
+        return columns;
+    }
+
+    /** Rows in the VALUES list. */
+    public int rows() {
+        return rows;
+    }
+
     /** Whether the statement names the column (then it supplies the key itself). */
     public boolean names(String column) {
         return columns.contains(column.toLowerCase(Locale.ROOT));
     }
 
-    /** The statement with {@code column} first and one key per row. */
-    public String withKeys(String column, long[] keys) {
-        return withKeys(column, keys, false);
-    }
-
     /**
-     * The same, {@code overridingSystemValue} for PostgreSQL: an identity column declared
+     * The statement with {@code column} first and one key per row, run with {@code params}.
+     * {@code overridingSystemValue} for PostgreSQL: an identity column declared
      * {@code GENERATED ALWAYS} takes a given value only so (a serial or {@code BY DEFAULT} one
      * takes it either way).
+     *
+     * <p>The keys are parameters wherever they can come first (one row, or rows without
+     * parameters of their own): then every insert of a statement has one text, parsed here once,
+     * prepared once by the backend, and a prepared batch stays one JDBC batch. Rows with
+     * parameters of their own get their keys as literals.
      */
-    public String withKeys(String column, long[] keys, boolean overridingSystemValue) {
-        String keyed = keyed(column, keys);
-        int values = keyed.indexOf(") VALUES ");
-        return overridingSystemValue && values > 0
-                ? keyed.substring(0, values + 1) + " OVERRIDING SYSTEM VALUE" + keyed.substring(values + 1) : keyed;
+    public Keyed withKeys(String column, long[] keys, List<Object> params, boolean overridingSystemValue) {
+        if (!keysAsParameters(params)) {
+            return new Keyed(keyed(column, i -> new LongValue(keys[i]), overridingSystemValue), params);
+        }
+        List<Object> keyed = new ArrayList<>(keys.length + params.size());
+        for (long k : keys) {
+            keyed.add(k);
+        }
+        keyed.addAll(params);
+        return new Keyed(template(column, overridingSystemValue), keyed);
     }
 
-    private String keyed(String column, long[] keys) {
+    /** Whether {@link #withKeys} gives the keys as parameters, so its text is {@link #template}. */
+    public boolean keysAsParameters(List<Object> params) {
+        return rows == 1 || params.isEmpty();
+    }
+
+    /** The statement with {@code column} first, its keys as parameters before any of the rows' own. */
+    public String template(String column, boolean overriding) {
+        Template t = template;
+        if (t == null || !t.column().equals(column) || t.overriding() != overriding) {
+            t = new Template(column, overriding, keyed(column, i -> new JdbcParameter(), overriding));
+            template = t;
+        }
+        return t.sql();
+    }
+
+    private String keyed(String column, IntFunction<Expression> key, boolean overridingSystemValue) {
         Insert insert = parse(sql); // a fresh tree: parsed statements are not shared between threads
         insert.getColumns().add(0, new Column(column));
         List<ExpressionList<?>> rows = rows((Values) insert.getSelect());
         for (int i = 0; i < rows.size(); i++) {
             @SuppressWarnings("unchecked")
             ExpressionList<Expression> row = (ExpressionList<Expression>) rows.get(i);
-            row.add(0, new LongValue(keys[i]));
+            row.add(0, key.apply(i));
         }
-        return insert.toString();
+        String keyed = insert.toString();
+        int values = keyed.indexOf(") VALUES ");
+        return overridingSystemValue && values > 0
+                ? keyed.substring(0, values + 1) + " OVERRIDING SYSTEM VALUE" + keyed.substring(values + 1) : keyed;
     }
 
     /**

@@ -21,6 +21,7 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
+import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
@@ -37,8 +38,8 @@ import org.phalanx.requestmanager.scheduler.Access;
  * element took one scheduled, awaited write each.
  *
  * <p>Only where that changes nothing the client can see: one engine (a mixed vdb compares every
- * statement's outcomes), no DDL, no key chosen by the controller, no macro to rewrite. Should an
- * element fail, the transaction is doomed, as PostgreSQL aborts it: it can only roll back, so what
+ * statement's outcomes), no DDL, no macro to rewrite, and keys the controller chooses given as
+ * parameters (so every element keeps one text). Should an element fail, the transaction is doomed, as PostgreSQL aborts it: it can only roll back, so what
  * the elements before it did is never committed on some replicas and not others.
  *
  * <p>An auto-commit batch runs the same way inside a transaction of its own, committed after its
@@ -194,10 +195,23 @@ final class BatchWrite {
         // the texts each backend runs, element by element (a prepared batch's last one is its statement)
         Map<Backend, List<String>> statements = new LinkedHashMap<>();
         List<String> completed = new ArrayList<>();
-        for (Element e : prepared ? elements.subList(0, 1) : elements) {
+        ChosenKeys.Plan keyPlan = null; // a prepared batch's, whose keys the controller chooses
+        for (int i = 0; i < elements.size(); i++) {
+            Element e = elements.get(i);
+            if (prepared && i > 0) {
+                if (keyPlan == null) { // the keys it gives itself move the counter past them
+                    keys.plan(completed.get(0), e.request().params(), e.a(), targets.get(0), s, access);
+                }
+                continue;
+            }
             String sql = defaults.complete(e.sql(), e.a(), s, t, targets, rows.schemaChanges(), p.macros());
-            if (keys.plan(e.sql(), e.request().params(), e.a(), targets.get(0), s, access) != null) {
-                return null; // the controller chooses keys: element by element (what it holds, it keeps)
+            ChosenKeys.Plan plan = keys.plan(sql, e.request().params(), e.a(), targets.get(0), s, access);
+            if (plan != null) {
+                sql = prepared ? plan.template(e.request().params()) : null;
+                if (sql == null) {
+                    return null; // keys written into each text: element by element (what it holds, it keeps)
+                }
+                keyPlan = plan;
             }
             completed.add(sql);
             for (Backend b : targets) {
@@ -214,6 +228,9 @@ final class BatchWrite {
         Map<Backend, CompletableFuture<BatchOutcome>> futures = new LinkedHashMap<>();
         String requestId = asked(s);
         long[] positions = new long[elements.size()];
+        Request[] sent = requests.toArray(new Request[0]); // with the keys chosen for them, if any
+        long[][] chosenKeys = new long[elements.size()][];
+        ChosenKeys.Plan plan = keyPlan;
         for (int i = 0; i < elements.size(); i++) {
             Request r = requests.get(i);
             String logged = LoggedSettings.toLog(s.settings(), completed.get(prepared ? 0 : i));
@@ -221,15 +238,22 @@ final class BatchWrite {
             int element = i;
             p.scheduler().order(position -> {
                 positions[element] = position;
-                p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(r.params()),
+                if (plan != null) {
+                    chosenKeys[element] = keys.next(plan, plan.insert().rows());
+                    // the backends are not asked for keys: their counters are not used
+                    sent[element] = new Request(r.sql(), plan.withKeys(chosenKeys[element], r.params()).params(),
+                            r.expect(), null, 0, 0, r.queryTimeoutSeconds());
+                }
+                p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(sent[element].params()),
                         TransactionControl.names(statements.keySet())).withRequestId(requestId));
                 if (last) { // every element is logged: the whole batch runs as one task on each backend
+                    List<Request> batch = List.of(sent);
                     for (Map.Entry<Backend, List<String>> e : statements.entrySet()) {
                         Backend b = e.getKey();
                         Connection branch = t.branches().get(b);
                         futures.put(b, s.tails().enqueue(b, locked, bytes, () -> prepared
-                                ? StatementRunner.executeBatch(branch, e.getValue(), requests)
-                                : StatementRunner.executeTexts(branch, e.getValue(), requests.get(0).queryTimeoutSeconds())));
+                                ? StatementRunner.executeBatch(branch, e.getValue(), batch)
+                                : StatementRunner.executeTexts(branch, e.getValue(), batch.get(0).queryTimeoutSeconds())));
                     }
                 }
             });
@@ -244,6 +268,10 @@ final class BatchWrite {
         try {
             BatchOutcome outcome = new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
                     Divergence.ofWrite(t, b -> false)).await();
+            if (plan != null && requests.get(0).wantsKeys()) {
+                outcome = new BatchOutcome(outcome.counts(), ControllerKeys.keysResult(plan.column(),
+                        Arrays.stream(chosenKeys).flatMapToLong(Arrays::stream).toArray()));
+            }
             if (requestId != null) {
                 GeneratedKeys[] keys = RememberedKeys.perElement(outcome.counts(), outcome.generatedKeys());
                 for (int i = 0; i < positions.length; i++) {

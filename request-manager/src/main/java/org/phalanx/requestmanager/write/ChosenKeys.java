@@ -30,9 +30,14 @@ public interface ChosenKeys {
      * out; {@code overriding}: the keyed statement says OVERRIDING SYSTEM VALUE (PostgreSQL backends).
      */
     record Plan(KeyedInsert insert, String tableKey, String column, boolean overriding) {
-        /** The statement carrying {@code keys}. */
-        public String withKeys(long[] keys) {
-            return insert.withKeys(column, keys, overriding);
+        /** The statement carrying {@code keys}, and what to run it with instead of {@code params}. */
+        public KeyedInsert.Keyed withKeys(long[] keys, List<Object> params) {
+            return insert.withKeys(column, keys, params, overriding);
+        }
+
+        /** The text of every statement of this plan, if it gives its keys as parameters (else null). */
+        public String template(List<Object> params) {
+            return insert.keysAsParameters(params) ? insert.template(column, overriding) : null;
         }
     }
 

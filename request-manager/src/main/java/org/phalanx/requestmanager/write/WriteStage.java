@@ -30,6 +30,7 @@ import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
+import org.phalanx.requestmanager.hetero.KeyedInsert;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
@@ -137,9 +138,6 @@ public final class WriteStage {
                     rows.schemaChanges(), p.macros());
             List<Backend> chosen = targets;
             ChosenKeys.Plan keyPlan = keys.plan(sql, r.params(), a, chosen.get(0), s, access);
-            // with keys chosen here the backends are not asked for theirs (their counters are not used)
-            Request sent = keyPlan == null ? r : new Request(r.sql(), r.params(), r.expect(), null, r.maxRows(),
-                    r.fetchSize(), r.queryTimeoutSeconds());
             boolean ddl = a.kind() == StatementKind.DDL;
             Map<Backend, CompletableFuture<WriteOutcome>> futures = new LinkedHashMap<>();
             long[] logPosition = new long[1];
@@ -168,12 +166,18 @@ public final class WriteStage {
                 p.scheduler().order(position -> {
                     logPosition[0] = position;
                     String statement = sql;
+                    Request sent = r;
                     if (keyPlan != null) {
                         chosenKeys[0] = keys.next(keyPlan, keyPlan.insert().rows());
-                        statement = keyPlan.withKeys(chosenKeys[0]);
+                        KeyedInsert.Keyed keyed = keyPlan.withKeys(chosenKeys[0], r.params());
+                        statement = keyed.sql();
+                        // the backends are not asked for keys: their counters are not used
+                        sent = new Request(r.sql(), keyed.params(), r.expect(), null, r.maxRows(), r.fetchSize(),
+                                r.queryTimeoutSeconds());
                     }
+                    Request run = sent;
                     // handed to the log first: an auto-commit write commits on a backend only once it is durable
-                    List<Object> values = LoggedValues.toLog(r.params());
+                    List<Object> values = LoggedValues.toLog(sent.params());
                     String text = LoggedSettings.toLog(settings, statement);
                     CompletableFuture<Void> durable = p.log().append(implicit
                             ? LogEntry.statement(position, s.user(), text, values, TransactionControl.names(chosen))
@@ -183,12 +187,12 @@ public final class WriteStage {
                     for (Backend b : chosen) {
                         List<String> statements = p.statements().forBackend(b, statement, ddl);
                         Callable<WriteOutcome> work = implicit
-                                ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, sent, position, durable, p.applied(),
+                                ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, run, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed, counting)
-                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, sent);
+                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, run);
                         // held in memory while queued: Java text takes two bytes a character
                         boolean mine = b == runHere && Thread.currentThread() == me;
-                        BackendTask<WriteOutcome> f = s.tails().enqueue(b, access, 2 * sent.approximateBytes(), mine, work);
+                        BackendTask<WriteOutcome> f = s.tails().enqueue(b, access, 2 * run.approximateBytes(), mine, work);
                         if (mine) {
                             leftToMe[0] = f;
                         }

@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.hetero;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -11,28 +12,44 @@ import org.junit.jupiter.api.Test;
 class KeyedInsertTest {
 
     @Test
-    void oneRowGetsItsKeyFirst() {
+    void oneRowGetsItsKeyAsTheFirstParameter() {
         KeyedInsert i = KeyedInsert.of("INSERT INTO events (owner, what) VALUES (?, ?)");
         assertEquals("events", i.table());
         assertEquals(List.of("owner", "what"), i.columns());
         assertEquals(1, i.rows());
         assertFalse(i.names("ID"));
-        assertEquals("INSERT INTO events (id, owner, what) VALUES (41, ?, ?)", i.withKeys("id", new long[] {41}));
+        KeyedInsert.Keyed keyed = i.withKeys("id", new long[] {41}, List.of(7, "x"), false);
+        assertEquals("INSERT INTO events (id, owner, what) VALUES (?, ?, ?)", keyed.sql());
+        assertEquals(List.of(41L, 7, "x"), keyed.params());
+        assertSame(keyed.sql(), i.withKeys("id", new long[] {42}, List.of(8, "y"), false).sql(),
+                "one text for every insert of the statement");
     }
 
     @Test
-    void severalRowsGetOneKeyEach() {
+    void rowsWithoutParametersGetOneKeyParameterEach() {
         KeyedInsert i = KeyedInsert.of("INSERT INTO t (a) VALUES ('x'), ('y')");
         assertEquals(2, i.rows());
-        assertEquals("INSERT INTO t (k, a) VALUES (7, 'x'), (8, 'y')", i.withKeys("k", new long[] {7, 8}));
+        KeyedInsert.Keyed keyed = i.withKeys("k", new long[] {7, 8}, List.of(), false);
+        assertEquals("INSERT INTO t (k, a) VALUES (?, 'x'), (?, 'y')", keyed.sql());
+        assertEquals(List.of(7L, 8L), keyed.params());
+    }
+
+    @Test
+    void rowsWithParametersGetTheirKeysAsLiterals() {
+        KeyedInsert i = KeyedInsert.of("INSERT INTO t (a) VALUES (?), (?)");
+        assertFalse(i.keysAsParameters(List.of("x", "y")));
+        KeyedInsert.Keyed keyed = i.withKeys("k", new long[] {7, 8}, List.of("x", "y"), false);
+        assertEquals("INSERT INTO t (k, a) VALUES (7, ?), (8, ?)", keyed.sql());
+        assertEquals(List.of("x", "y"), keyed.params());
     }
 
     @Test
     void forPostgresqlTheKeysOverrideAGeneratedAlwaysIdentity() {
         KeyedInsert i = KeyedInsert.of("insert into author (name) values (?) returning id");
-        assertEquals("INSERT INTO author (id, name) OVERRIDING SYSTEM VALUE VALUES (61, ?) RETURNING id",
-                i.withKeys("id", new long[] {61}, true));
-        assertEquals("INSERT INTO author (id, name) VALUES (61, ?) RETURNING id", i.withKeys("id", new long[] {61}, false));
+        assertEquals("INSERT INTO author (id, name) OVERRIDING SYSTEM VALUE VALUES (?, ?) RETURNING id",
+                i.withKeys("id", new long[] {61}, List.of("n"), true).sql());
+        assertEquals("INSERT INTO author (id, name) VALUES (?, ?) RETURNING id",
+                i.withKeys("id", new long[] {61}, List.of("n"), false).sql());
     }
 
     @Test
