@@ -76,7 +76,7 @@ public final class BatchInserts implements Scenario {
             List<Variant> variants = new ArrayList<>();
             for (IdentityInserts.Mode mode : IdentityInserts.Mode.values()) {
                 IdentityInserts w = new IdentityInserts(mode, batch);
-                for (String path : paths(mode)) {
+                for (String path : PATHS) {
                     variants.add(new Variant(mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-"
                             + switch (path) {
                                 case DIRECT -> "direct";
@@ -96,15 +96,6 @@ public final class BatchInserts implements Scenario {
                 PG.drop(name);
             }
         }
-    }
-
-    /**
-     * The paths each request is measured on: the recovery-log path only for single rows — with keys
-     * chosen by the controller a batch runs row by row, about a second per 1000 rows (measured
-     * 2026-11-28, docs/heterogeneous.md), too slow for the smoke run's fraction of a second.
-     */
-    private static List<String> paths(IdentityInserts.Mode mode) {
-        return mode == IdentityInserts.Mode.SINGLE ? PATHS : List.of(DIRECT, TWO);
     }
 
     private static String request(IdentityInserts.Mode mode, int batch) {
@@ -127,9 +118,10 @@ public final class BatchInserts implements Scenario {
                 + " reached with pgjdbc's default settings; both backends are databases on the same local server as"
                 + " direct's, so every row is written twice by one machine — this measures the price of replication"
                 + " and of the hop, not scale-out. **Phalanx 2 with log**: the same over two more databases, with a"
-                + " recovery log (a file, forced to disk before each reply), single rows only: the controller then"
-                + " chooses each row's key and logs it (docs/heterogeneous.md, Generated keys), so the INSERT is"
-                + " rewritten per row (a batch runs row by row: about a second per 1000 rows, not measured here). Times and CPU are per row (a batch's figures divided by its rows).");
+                + " recovery log (a file, forced to disk before each reply): the controller then chooses each row's"
+                + " key and logs it (docs/heterogeneous.md, Generated keys), given to the backends as the INSERT's"
+                + " first parameter, so a batch stays one JDBC batch. Times and CPU are per row (a batch's figures"
+                + " divided by its rows).");
         Tables.variants(s, r.values(), PARAMS);
         Tables.roundsCsv(s, "batch-inserts.csv", r.values(), PARAMS);
 
@@ -138,7 +130,7 @@ public final class BatchInserts implements Scenario {
             String request = request(mode, batch);
             int perRequest = new IdentityInserts(mode, batch).rowsPerRequest();
             double base = perRow(find(r, request, DIRECT), perRequest);
-            for (String path : paths(mode)) {
+            for (String path : PATHS) {
                 Summary x = find(r, request, path);
                 var m = x.median();
                 double t = perRow(x, perRequest);
