@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.StringJoiner;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.phalanx.engine.Engine;
 import org.phalanx.testkit.db.DatabaseServer;
@@ -224,9 +228,34 @@ final class ControllerGroup implements AutoCloseable {
                 folder(i).resolve("controller-" + System.nanoTime() + ".out"), clientPorts.get(i));
     }
 
+    /**
+     * The first member, then the others together: the first is the group's oldest member, so it
+     * coordinates the view and leads the log, as tests expect (and the others' JVMs start in parallel).
+     */
     void startAll() throws IOException, InterruptedException {
-        for (int i = 0; i < processes.length; i++) {
-            start(i);
+        start(0);
+        ExecutorService starting = Executors.newFixedThreadPool(processes.length);
+        try {
+            List<Future<?>> started = new ArrayList<>();
+            for (int i = 1; i < processes.length; i++) {
+                int member = i;
+                started.add(starting.submit(() -> {
+                    start(member);
+                    return null;
+                }));
+            }
+            for (Future<?> f : started) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                }
+            }
+        } finally {
+            starting.shutdown();
         }
     }
 

@@ -40,10 +40,22 @@ public final class ControllerProcessBuilder {
     private Duration startTimeout = Duration.ofMinutes(5); // a loaded machine starts JVMs slowly
     private Duration stopTimeout = Duration.ofMinutes(1);
 
+    /**
+     * JVM options every controller a test starts gets first, from the system property of this name
+     * (space-separated; the build sets it for its tests: a JIT that stops at C1, since test controllers
+     * live seconds and most of a JVM's CPU in its first seconds is C2 compiling — measured a quarter
+     * of the distributed tests' CPU). Benchmarks do not set it.
+     */
+    public static final String DEFAULT_JVM_OPTIONS = "phalanx.test.controllerJvmOptions";
+
     ControllerProcessBuilder(boolean viaLauncher, String mainClass, Path controllerXml) {
         this.viaLauncher = viaLauncher;
         this.mainClass = mainClass;
         this.controllerXml = controllerXml;
+        String defaults = System.getProperty(DEFAULT_JVM_OPTIONS, "").strip();
+        if (!defaults.isEmpty()) {
+            jvmOptions.addAll(List.of(defaults.split("\\s+")));
+        }
     }
 
     /** The class path of a {@link ControllerProcess#java} process (default: this JVM's, {@link Classpath#current()}). */
@@ -131,8 +143,9 @@ public final class ControllerProcessBuilder {
         if (directory != null) {
             pb.directory(directory.toFile());
         }
-        if (viaLauncher && !jvmOptions.isEmpty()) {
-            pb.environment().put("PHALANX_JAVA_OPTS", String.join(" ", jvmOptions));
+        if (viaLauncher && !jvmOptions.isEmpty()) { // after any the caller's environment gives (a log configuration)
+            String inherited = pb.environment().getOrDefault("PHALANX_JAVA_OPTS", "");
+            pb.environment().put("PHALANX_JAVA_OPTS", (inherited + " " + String.join(" ", jvmOptions)).strip());
         }
         ControllerProcess controller = new ControllerProcess(pb.start(), out, stopTimeout);
         try {
