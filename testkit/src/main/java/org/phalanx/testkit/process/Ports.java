@@ -18,8 +18,17 @@ public final class Ports {
      * outgoing connection (to a database, between group members) or a listener on port 0 can never
      * be one we gave a controller for later. A JMX port once collided so.
      */
-    private static final int LOWEST = 15_000;
-    private static final int HIGHEST = 32_000;
+    private static final int LOWEST_OF_ALL = 15_000;
+    private static final int HIGHEST_OF_ALL = 32_000;
+    /**
+     * Test JVMs the build runs side by side ({@code phalanx.test.forks}) each take their own share
+     * of that range ({@code phalanx.test.fork}, 1 to forks): a port one JVM has handed out but its
+     * controller has not bound yet is never handed out by another.
+     */
+    private static final int[] SHARE = share(Integer.getInteger("phalanx.test.forks", 1),
+            Integer.getInteger("phalanx.test.fork", 1));
+    private static final int LOWEST = SHARE[0];
+    private static final int HIGHEST = SHARE[1];
     /**
      * JGroups' failure detection (FD_SOCK2) listens at the group port + 100 and the few above it:
      * every port handed out keeps that window to itself, so no other port handed out lands there.
@@ -37,7 +46,8 @@ public final class Ports {
      */
     public static synchronized int free() throws IOException {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST);
+            // the failure-detection window stays in this JVM's share too
+            int port = ThreadLocalRandom.current().nextInt(LOWEST, HIGHEST - FAILURE_DETECTION_OFFSET - FAILURE_DETECTION_RANGE);
             int window = port + FAILURE_DETECTION_OFFSET;
             if (TAKEN.contains(port) || overlaps(window) || !bindable(port) || !bindable(window)) {
                 continue;
@@ -49,6 +59,14 @@ public final class Ports {
             return port;
         }
         throw new IOException("no free port between " + LOWEST + " and " + HIGHEST + " after 1000 tries");
+    }
+
+    /** {lowest, highest (excluded)} of JVM {@code fork} (1 to {@code forks}) among {@code forks}. */
+    static int[] share(int forks, int fork) {
+        int n = Math.max(1, forks);
+        int width = (HIGHEST_OF_ALL - LOWEST_OF_ALL) / n;
+        int lowest = LOWEST_OF_ALL + (Math.min(n, Math.max(1, fork)) - 1) * width;
+        return new int[] {lowest, lowest + width};
     }
 
     private static boolean overlaps(int window) {
