@@ -102,6 +102,8 @@ final class ClientConnection implements Runnable {
 
     private DataInputStream in;
     private OutputStream out;
+    /** A plain connection's streams over its non-blocking channel; null over TLS (the blocking socket's streams). */
+    private ChannelStreams streams;
     /** Set once the session is open; a connection run again after waiting idle goes straight to its requests. */
     private RequestDispatcher dispatcher;
     /** Whether the frame being read has started to arrive (a timeout then means a truncated request, not a quiet client). */
@@ -140,7 +142,7 @@ final class ClientConnection implements Runnable {
         this.onEnd = onEnd;
         this.onFrameStart = () -> {
             frameStarted = true;
-            socket.setSoTimeout((int) midFrameTimeout.toMillis());
+            readTimeout(midFrameTimeout);
         };
     }
 
@@ -155,13 +157,20 @@ final class ClientConnection implements Runnable {
         boolean parked = false;
         try {
             if (dispatcher == null) {
-                in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-                out = new BufferedOutputStream(socket.getOutputStream());
+                if (socket == channel.socket()) {
+                    channel.configureBlocking(false);
+                    streams = new ChannelStreams(channel);
+                    in = new DataInputStream(new BufferedInputStream(streams.input()));
+                    out = new BufferedOutputStream(streams.output());
+                } else {
+                    in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+                    out = new BufferedOutputStream(socket.getOutputStream());
+                }
                 if (!handshake()) {
                     return;
                 }
                 dispatcher = new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome, protocolVersion);
-            } else {
+            } else if (streams == null) {
                 channel.configureBlocking(true); // back from waiting idle
             }
             parked = serve();
@@ -189,7 +198,7 @@ final class ClientConnection implements Runnable {
 
     /** @return whether a session was opened; if not, the reason has been logged and answered where due */
     private boolean handshake() throws IOException {
-        socket.setSoTimeout((int) helloTimeout.toMillis());
+        readTimeout(helloTimeout);
         byte[] frame = FrameIO.read(in, MAX_HELLO_FRAME);
         if (frame == null) {
             LOG.debug("Connection from {} closed before HELLO", remote);
@@ -342,7 +351,7 @@ final class ClientConnection implements Runnable {
         while (true) {
             byte[] frame;
             frameStarted = false;
-            socket.setSoTimeout((int) parkAfter.toMillis());
+            readTimeout(parkAfter);
             try {
                 frame = FrameIO.read(in, maxFrameBytes, onFrameStart);
             } catch (SocketTimeoutException e) {
@@ -351,7 +360,11 @@ final class ClientConnection implements Runnable {
                             + midFrameTimeout.toMillis() + " ms");
                 }
                 // nothing read, so nothing is buffered above the channel: the selector sees what comes next
-                channel.configureBlocking(false);
+                if (streams == null) {
+                    channel.configureBlocking(false);
+                } else {
+                    streams.release();
+                }
                 idle.park(this);
                 return true;
             }
@@ -465,7 +478,19 @@ final class ClientConnection implements Runnable {
             clientSessions.ended(clientSession, registered); // its session closed: what it logged is settled
             registered = null;
         }
+        if (streams != null) {
+            streams.release();
+        }
         closeSocket();
+    }
+
+    /** How long the next reads wait for bytes. */
+    private void readTimeout(Duration timeout) throws java.net.SocketException {
+        if (streams != null) {
+            streams.readTimeout((int) timeout.toMillis());
+        } else {
+            socket.setSoTimeout((int) timeout.toMillis());
+        }
     }
 
     /** Closes the channel under any TLS: that unblocks a thread writing to it at once, and a parked connection is looked at again. */
