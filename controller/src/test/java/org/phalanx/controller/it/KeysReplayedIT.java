@@ -42,12 +42,8 @@ class KeysReplayedIT {
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void aBackendThatFailedAfterAnInsertReplaysItWithTheSameKey(Kind kind) throws Exception {
-        cluster = new EngineCluster(dir, kind, 2, "phalanx_keys_replayed", "", "", "<recoveryLog dir=\"log\"/>");
-        String identity = kind == Kind.POSTGRESQL ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
-                : "BIGINT AUTO_INCREMENT PRIMARY KEY";
         List<Long> keys = new ArrayList<>();
-        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
-            s.executeUpdate("CREATE TABLE items (id " + identity + ", name VARCHAR(40) NOT NULL)");
+        try (Connection c = itemsWithLog(kind, "phalanx_keys_replayed"); Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE marks (v INTEGER NOT NULL)");
             keys.add(insert(c, "before"));
 
@@ -66,13 +62,7 @@ class KeysReplayedIT {
             cluster.assertAllEnabled();
             keys.add(insert(c, "after"));
 
-            try (ResultSet rs = s.executeQuery("SELECT id FROM items ORDER BY id")) {
-                List<Long> stored = new ArrayList<>();
-                while (rs.next()) {
-                    stored.add(rs.getLong(1));
-                }
-                assertEquals(keys, stored, "the keys the application got are the rows' keys");
-            }
+            assertStoredKeys(s, keys);
         }
         cluster.stopController();
         assertEquals(4, cluster.assertIdentical("items", "id"));
@@ -93,12 +83,8 @@ class KeysReplayedIT {
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void aBatchWhoseKeysTheControllerChoosesRunsAsOneBatch(Kind kind) throws Exception {
-        cluster = new EngineCluster(dir, kind, 2, "phalanx_keys_batch", "", "", "<recoveryLog dir=\"log\"/>");
-        String identity = kind == Kind.POSTGRESQL ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
-                : "BIGINT AUTO_INCREMENT PRIMARY KEY";
         List<Long> keys = new ArrayList<>();
-        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
-            s.executeUpdate("CREATE TABLE items (id " + identity + ", name VARCHAR(40) NOT NULL)");
+        try (Connection c = itemsWithLog(kind, "phalanx_keys_batch"); Statement s = c.createStatement()) {
             List<String> ran = Collections.synchronizedList(new ArrayList<>());
             cluster.slow().breakBefore = sql -> ran.add(sql) && false; // sees what b2 runs, breaks nothing
             keys.add(insert(c, "first: the controller learns the table"));
@@ -115,16 +101,32 @@ class KeysReplayedIT {
                 assertEquals(1, batch.stream().filter(sql -> sql.contains("items")).count(),
                         "one execution of the batch on b2, not one per row: " + batch);
             }
-            try (ResultSet rs = s.executeQuery("SELECT id FROM items ORDER BY id")) {
-                List<Long> stored = new ArrayList<>();
-                while (rs.next()) {
-                    stored.add(rs.getLong(1));
-                }
-                assertEquals(keys, stored, "the keys the application got are the rows' keys");
-            }
+            assertStoredKeys(s, keys);
         }
         cluster.stopController();
         assertEquals(101, cluster.assertIdentical("items", "id"));
+    }
+
+    /** Two backends of the engine with a recovery log, and a table {@code items} whose key the engine generates. */
+    private Connection itemsWithLog(Kind kind, String database) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, database, "", "", "<recoveryLog dir=\"log\"/>");
+        String identity = kind == Kind.POSTGRESQL ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+                : "BIGINT AUTO_INCREMENT PRIMARY KEY";
+        Connection c = cluster.connect();
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE items (id " + identity + ", name VARCHAR(40) NOT NULL)");
+        }
+        return c;
+    }
+
+    private static void assertStoredKeys(Statement s, List<Long> keys) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT id FROM items ORDER BY id")) {
+            List<Long> stored = new ArrayList<>();
+            while (rs.next()) {
+                stored.add(rs.getLong(1));
+            }
+            assertEquals(keys, stored, "the keys the application got are the rows' keys");
+        }
     }
 
     /** Until b2 has committed what it ran from {@code from} on (the answer came after b1): its applied position comes last. */
