@@ -30,11 +30,16 @@ public final class KeyedInsert {
     private record Template(String column, boolean overriding, String sql) {
     }
 
+    /** Where the rows' keys come from, for one key column ({@link #givenKeys}). */
+    private record GivenKeys(String column, List<Object> sources) {
+    }
+
     private final String sql;
     private final String table;
     private final List<String> columns;
     private final int rows;
     private volatile Template template;
+    private volatile GivenKeys givenKeys;
 
     private KeyedInsert(String sql, String table, List<String> columns, int rows) {
         this.sql = sql;
@@ -140,19 +145,39 @@ public final class KeyedInsert {
      * rows giving an expression are left out.
      */
     public List<Long> keysGiven(String column, List<Object> params) {
-        Insert insert = parse(sql);
-        int at = columns.indexOf(column.toLowerCase(Locale.ROOT));
         List<Long> keys = new ArrayList<>();
-        for (ExpressionList<?> row : rows((Values) insert.getSelect())) {
-            Object e = at < row.size() ? row.get(at) : null;
-            if (e instanceof LongValue v) {
-                keys.add(v.getValue());
-            } else if (e instanceof JdbcParameter p && p.getIndex() != null && p.getIndex() <= params.size()
-                    && params.get(p.getIndex() - 1) instanceof Number n) {
+        for (Object source : givenKeys(column)) {
+            if (source instanceof Long literal) {
+                keys.add(literal);
+            } else if (source instanceof Integer parameter && parameter <= params.size()
+                    && params.get(parameter - 1) instanceof Number n) {
                 keys.add(n.longValue());
             }
         }
         return keys;
+    }
+
+    /**
+     * Where each row's key comes from: a literal (Long) or a parameter's number (Integer); rows giving
+     * an expression left out. Read once per column: a batch asks it for every element.
+     */
+    private List<Object> givenKeys(String column) {
+        GivenKeys g = givenKeys;
+        if (g == null || !g.column().equals(column)) {
+            int at = columns.indexOf(column.toLowerCase(Locale.ROOT));
+            List<Object> sources = new ArrayList<>();
+            for (ExpressionList<?> row : rows((Values) parse(sql).getSelect())) {
+                Object e = at < row.size() ? row.get(at) : null;
+                if (e instanceof LongValue v) {
+                    sources.add(v.getValue());
+                } else if (e instanceof JdbcParameter p && p.getIndex() != null) {
+                    sources.add(p.getIndex());
+                }
+            }
+            g = new GivenKeys(column, List.copyOf(sources));
+            givenKeys = g;
+        }
+        return g.sources();
     }
 
     /** One expression list per row: VALUES (a, b) is one row, VALUES (a, b), (c, d) two. */

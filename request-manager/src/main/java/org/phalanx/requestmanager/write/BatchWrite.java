@@ -21,8 +21,8 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
-import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.exec.StatementRunner;
+import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
@@ -39,8 +39,9 @@ import org.phalanx.requestmanager.scheduler.Access;
  *
  * <p>Only where that changes nothing the client can see: one engine (a mixed vdb compares every
  * statement's outcomes), no DDL, no macro to rewrite, and keys the controller chooses given as
- * parameters (so every element keeps one text). Should an element fail, the transaction is doomed, as PostgreSQL aborts it: it can only roll back, so what
- * the elements before it did is never committed on some replicas and not others.
+ * parameters (so every element keeps one text). Should an element fail, the transaction is doomed,
+ * as PostgreSQL aborts it: it can only roll back, so what the elements before it did is never
+ * committed on some replicas and not others.
  *
  * <p>An auto-commit batch runs the same way inside a transaction of its own, committed after its
  * last element: one unit, as pgjdbc runs it (one implicit transaction up to its Sync) and MariaDB
@@ -240,9 +241,7 @@ final class BatchWrite {
                 positions[element] = position;
                 if (plan != null) {
                     chosenKeys[element] = keys.next(plan, plan.insert().rows());
-                    // the backends are not asked for keys: their counters are not used
-                    sent[element] = new Request(r.sql(), plan.withKeys(chosenKeys[element], r.params()).params(),
-                            r.expect(), null, 0, 0, r.queryTimeoutSeconds());
+                    sent[element] = plan.withKeys(chosenKeys[element], r).request();
                 }
                 p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(sent[element].params()),
                         TransactionControl.names(statements.keySet())).withRequestId(requestId));

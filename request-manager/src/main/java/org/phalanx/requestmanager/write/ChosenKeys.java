@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.hetero.KeyedInsert;
@@ -29,10 +30,19 @@ public interface ChosenKeys {
      * An INSERT whose key the controller chooses: its shape, its table and the key column it leaves
      * out; {@code overriding}: the keyed statement says OVERRIDING SYSTEM VALUE (PostgreSQL backends).
      */
+    /** A planned statement with its keys: the text, and the request the backends run. */
+    record Keyed(String sql, Request request) {
+    }
+
     record Plan(KeyedInsert insert, String tableKey, String column, boolean overriding) {
-        /** The statement carrying {@code keys}, and what to run it with instead of {@code params}. */
-        public KeyedInsert.Keyed withKeys(long[] keys, List<Object> params) {
-            return insert.withKeys(column, keys, params, overriding);
+        /**
+         * The statement carrying {@code keys}, and {@code r} as the backends run it: with the keys
+         * among its parameters, asking them for no keys (their counters are not used).
+         */
+        public Keyed withKeys(long[] keys, Request r) {
+            KeyedInsert.Keyed k = insert.withKeys(column, keys, r.params(), overriding);
+            return new Keyed(k.sql(), new Request(r.sql(), k.params(), r.expect(), null, r.maxRows(), r.fetchSize(),
+                    r.queryTimeoutSeconds()));
         }
 
         /** The text of every statement of this plan, if it gives its keys as parameters (else null). */

@@ -30,7 +30,6 @@ import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
-import org.phalanx.requestmanager.hetero.KeyedInsert;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
@@ -169,11 +168,9 @@ public final class WriteStage {
                     Request sent = r;
                     if (keyPlan != null) {
                         chosenKeys[0] = keys.next(keyPlan, keyPlan.insert().rows());
-                        KeyedInsert.Keyed keyed = keyPlan.withKeys(chosenKeys[0], r.params());
+                        ChosenKeys.Keyed keyed = keyPlan.withKeys(chosenKeys[0], r);
                         statement = keyed.sql();
-                        // the backends are not asked for keys: their counters are not used
-                        sent = new Request(r.sql(), keyed.params(), r.expect(), null, r.maxRows(), r.fetchSize(),
-                                r.queryTimeoutSeconds());
+                        sent = keyed.request();
                     }
                     Request run = sent;
                     // handed to the log first: an auto-commit write commits on a backend only once it is durable

@@ -53,6 +53,13 @@ class KeyedInsertTest {
     }
 
     @Test
+    void theKeysAStatementGivesItself() {
+        KeyedInsert i = KeyedInsert.of("INSERT INTO t (id, a) VALUES (5, ?), (?, ?), (6 + 1, ?)");
+        assertEquals(List.of(5L, 9L), i.keysGiven("ID", List.of("x", 9, "y", "z")), "literals and numbers bound");
+        assertEquals(List.of(5L, 10L), i.keysGiven("id", List.of("x", 10, "y", "z")), "each element of a batch its own");
+    }
+
+    @Test
     void statementsThatCannotCarryKeys() {
         assertNull(KeyedInsert.of("INSERT INTO t VALUES (1, 2)"), "no column list");
         assertNull(KeyedInsert.of("INSERT INTO t (a) SELECT a FROM u"), "insert from a select");
