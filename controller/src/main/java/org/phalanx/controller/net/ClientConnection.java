@@ -102,8 +102,6 @@ final class ClientConnection implements Runnable {
 
     private DataInputStream in;
     private OutputStream out;
-    /** A plain connection's streams over its non-blocking channel; null over TLS (the blocking socket's streams). */
-    private ChannelStreams streams;
     /** Set once the session is open; a connection run again after waiting idle goes straight to its requests. */
     private RequestDispatcher dispatcher;
     /** Whether the frame being read has started to arrive (a timeout then means a truncated request, not a quiet client). */
@@ -142,7 +140,7 @@ final class ClientConnection implements Runnable {
         this.onEnd = onEnd;
         this.onFrameStart = () -> {
             frameStarted = true;
-            readTimeout(midFrameTimeout);
+            socket.setSoTimeout((int) midFrameTimeout.toMillis());
         };
     }
 
@@ -157,20 +155,13 @@ final class ClientConnection implements Runnable {
         boolean parked = false;
         try {
             if (dispatcher == null) {
-                if (socket == channel.socket()) {
-                    channel.configureBlocking(false);
-                    streams = new ChannelStreams(channel);
-                    in = new DataInputStream(new BufferedInputStream(streams.input()));
-                    out = new BufferedOutputStream(streams.output());
-                } else {
-                    in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-                    out = new BufferedOutputStream(socket.getOutputStream());
-                }
+                in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+                out = new BufferedOutputStream(socket.getOutputStream());
                 if (!handshake()) {
                     return;
                 }
                 dispatcher = new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome, protocolVersion);
-            } else if (streams == null) {
+            } else {
                 channel.configureBlocking(true); // back from waiting idle
             }
             parked = serve();
@@ -198,7 +189,7 @@ final class ClientConnection implements Runnable {
 
     /** @return whether a session was opened; if not, the reason has been logged and answered where due */
     private boolean handshake() throws IOException {
-        readTimeout(helloTimeout);
+        socket.setSoTimeout((int) helloTimeout.toMillis());
         byte[] frame = FrameIO.read(in, MAX_HELLO_FRAME);
         if (frame == null) {
             LOG.debug("Connection from {} closed before HELLO", remote);
@@ -351,7 +342,7 @@ final class ClientConnection implements Runnable {
         while (true) {
             byte[] frame;
             frameStarted = false;
-            readTimeout(parkAfter);
+            socket.setSoTimeout((int) parkAfter.toMillis());
             try {
                 frame = FrameIO.read(in, maxFrameBytes, onFrameStart);
             } catch (SocketTimeoutException e) {
@@ -360,11 +351,7 @@ final class ClientConnection implements Runnable {
                             + midFrameTimeout.toMillis() + " ms");
                 }
                 // nothing read, so nothing is buffered above the channel: the selector sees what comes next
-                if (streams == null) {
-                    channel.configureBlocking(false);
-                } else {
-                    streams.release();
-                }
+                channel.configureBlocking(false);
                 idle.park(this);
                 return true;
             }
@@ -478,19 +465,7 @@ final class ClientConnection implements Runnable {
             clientSessions.ended(clientSession, registered); // its session closed: what it logged is settled
             registered = null;
         }
-        if (streams != null) {
-            streams.release();
-        }
         closeSocket();
-    }
-
-    /** How long the next reads wait for bytes. */
-    private void readTimeout(Duration timeout) throws java.net.SocketException {
-        if (streams != null) {
-            streams.readTimeout((int) timeout.toMillis());
-        } else {
-            socket.setSoTimeout((int) timeout.toMillis());
-        }
     }
 
     /** Closes the channel under any TLS: that unblocks a thread writing to it at once, and a parked connection is looked at again. */
