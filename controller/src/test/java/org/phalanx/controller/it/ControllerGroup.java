@@ -335,7 +335,7 @@ final class ControllerGroup implements AutoCloseable {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < processes.length; i++) {
             if (processes[i] != null) {
-                b.append("\n--- ").append(names.get(i)).append(" ---\n").append(processes[i].outputTail(40));
+                b.append("\n--- ").append(names.get(i)).append(" ---\n").append(processes[i].outputTail(100));
             }
         }
         return b.toString();

@@ -3,6 +3,7 @@ package org.phalanx.requestmanager.distribution;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.Address;
 import org.jgroups.Event;
@@ -27,6 +28,11 @@ import org.jgroups.protocols.pbcast.GMS;
  * VERIFY_SUSPECT2: it is alive, just no longer in our group) installs a view without it, and MERGE3
  * merges the two views, which now have different coordinators. Named in {@code raft-stack.xml} in
  * place of {@code MERGE3}.
+ *
+ * <p>GMS drops a suspicion that arrives while a merge is in progress. Usually that merge joins the
+ * views anyway; in one CI run it did not, and the member that had been cut off kept its old view for
+ * good (the others no longer reported theirs to it). A suspicion therefore stands until the view
+ * changes: it is given to GMS again every {@code patience / 3} ms until then.
  */
 public class ExcludedMemberMerge extends MERGE3 {
     /** Its protocol id (MERGE3's headers carry it), one no JGroups or jgroups-raft protocol uses. */
@@ -41,6 +47,24 @@ public class ExcludedMemberMerge extends MERGE3 {
 
     /** Since when each member of this view has reported another view (nanoTime). */
     private final Map<Address, Long> elsewhereSince = new ConcurrentHashMap<>();
+    /** The members suspected in this view: suspected again until the view changes. */
+    private final Map<Address, ViewId> suspected = new ConcurrentHashMap<>();
+    private Future<?> repeater;
+
+    @Override
+    public void start() throws Exception {
+        super.start();
+        long every = Math.max(500, patience / 3);
+        repeater = timer.scheduleWithFixedDelay(this::suspectAgain, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        if (repeater != null) {
+            repeater.cancel(false);
+        }
+        super.stop();
+    }
 
     @Override
     protected void addInfo(Address sender, ViewId viewId, String logicalName, PhysicalAddress physical) {
@@ -57,12 +81,30 @@ public class ExcludedMemberMerge extends MERGE3 {
         long since = elsewhereSince.computeIfAbsent(sender, s -> now);
         if (now - since >= TimeUnit.MILLISECONDS.toNanos(patience)) {
             elsewhereSince.remove(sender);
-            GMS gms = stack.findProtocol(GMS.class);
-            if (gms != null) {
-                log.info("%s: %s, a member of view %s, has reported view %s for %d ms: suspected, so that the two"
-                        + " views merge", local_addr, sender, current.getViewId(), viewId, patience);
-                gms.up(new Event(Event.SUSPECT, List.of(sender)));
+            log.info("%s: %s, a member of view %s, has reported view %s for %d ms: suspected, so that the two"
+                    + " views merge", local_addr, sender, current.getViewId(), viewId, patience);
+            suspected.put(sender, current.getViewId());
+            suspect(sender);
+        }
+    }
+
+    /** The suspicions of this view that GMS has not acted on yet (dropped during a merge), once more. */
+    private void suspectAgain() {
+        View current = view;
+        suspected.forEach((member, in) -> {
+            if (current == null || !in.equals(current.getViewId()) || !current.containsMember(member)) {
+                suspected.remove(member, in);
+            } else {
+                log.info("%s: %s is still in view %s: suspected again", local_addr, member, in);
+                suspect(member);
             }
+        });
+    }
+
+    private void suspect(Address member) {
+        GMS gms = stack.findProtocol(GMS.class);
+        if (gms != null) {
+            gms.up(new Event(Event.SUSPECT, List.of(member)));
         }
     }
 
@@ -70,6 +112,7 @@ public class ExcludedMemberMerge extends MERGE3 {
     public Object down(Event evt) {
         if (evt.getType() == Event.VIEW_CHANGE) {
             elsewhereSince.clear(); // a new view: every member reports it afresh
+            suspected.clear();
         }
         return super.down(evt);
     }
