@@ -629,15 +629,36 @@ public final class PhalanxConnection implements Connection {
         return url.vdb();
     }
 
-    @Override
-    public void setSchema(String schema) throws SQLException {
-        checkOpen();
-    }
-
+    /**
+     * As the backends' own driver answers: on PostgreSQL the current schema, the first of the
+     * search path ({@code current_schema()}, as pgjdbc asks); MariaDB's and SQLite's drivers report
+     * none. Tools take it for where their tables are: Liquibase, given none, looks its history table
+     * up in no schema, finds it in "public" and takes that for another table.
+     */
     @Override
     public String getSchema() throws SQLException {
         checkOpen();
-        return null;
+        if (!isPostgreSql()) {
+            return null;
+        }
+        try (Statement s = createStatement(); ResultSet rs = s.executeQuery("SELECT current_schema()")) {
+            return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    /** On PostgreSQL the search path becomes that schema, as pgjdbc sets it; ignored elsewhere, as their drivers do. */
+    @Override
+    public void setSchema(String schema) throws SQLException {
+        checkOpen();
+        if (isPostgreSql() && schema != null) {
+            try (Statement s = createStatement()) {
+                s.execute("SET SESSION search_path TO '" + schema.replace("'", "''") + "'");
+            }
+        }
+    }
+
+    private boolean isPostgreSql() {
+        return "PostgreSQL".equalsIgnoreCase(hello().productName());
     }
 
     @Override

@@ -684,7 +684,7 @@ public final class PhalanxDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsMixedCaseIdentifiers() {
-        return false;
+        return identifierCase().supportsMixed();
     }
 
     @Override
@@ -694,17 +694,17 @@ public final class PhalanxDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean storesLowerCaseIdentifiers() {
-        return false;
+        return identifierCase().storesLower();
     }
 
     @Override
     public boolean storesMixedCaseIdentifiers() {
-        return true;
+        return identifierCase().storesMixed();
     }
 
     @Override
     public boolean supportsMixedCaseQuotedIdentifiers() {
-        return true;
+        return identifierCase().supportsMixedQuoted();
     }
 
     @Override
@@ -719,7 +719,11 @@ public final class PhalanxDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean storesMixedCaseQuotedIdentifiers() {
-        return false;
+        return identifierCase().storesMixedQuoted();
+    }
+
+    private IdentifierCase identifierCase() {
+        return IdentifierCase.of(getDatabaseProductName());
     }
 
     @Override

@@ -93,7 +93,7 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         }
         this.backends = new Backends(name, list);
         this.hangDetector = new HangDetector(list);
-        BackendStatements statements = new BackendStatements(backends.all(), config.sqlDialect(), config.analysisCacheSize());
+        BackendStatements statements = new BackendStatements(name, backends.all(), config.sqlDialect(), config.analysisCacheSize());
         for (Backend b : backends.all()) {
             b.useStatements(statements::forBackend); // replay, crash recovery included, translates too
         }

@@ -2,6 +2,7 @@ package org.phalanx.controller.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -86,6 +87,29 @@ class VirtualCatalogIT {
             assertEquals(List.of("vdb"), column(md.getCatalogs(), "TABLE_CAT"));
             c.setCatalog("vdb"); // accepted, nothing to switch to
             assertEquals("vdb", c.getCatalog());
+
+            // the current schema and how identifiers' case is kept, as the engine's own driver says: tools
+            // build the names they create and look up from them (Liquibase, for one)
+            try (Connection direct = cluster.direct("b1")) {
+                assertEquals(direct.getSchema(), c.getSchema(), "the current schema");
+                DatabaseMetaData own = direct.getMetaData();
+                assertEquals(List.of(own.supportsMixedCaseIdentifiers(), own.storesLowerCaseIdentifiers(),
+                                own.storesMixedCaseIdentifiers(), own.supportsMixedCaseQuotedIdentifiers(),
+                                own.storesMixedCaseQuotedIdentifiers()),
+                        List.of(md.supportsMixedCaseIdentifiers(), md.storesLowerCaseIdentifiers(),
+                                md.storesMixedCaseIdentifiers(), md.supportsMixedCaseQuotedIdentifiers(),
+                                md.storesMixedCaseQuotedIdentifiers()), "identifier case");
+            }
+            // a name qualified by the virtual database, as tools write it with that catalog, reaches the
+            // backends' own database (SQLite: its only one); PostgreSQL reads it as a schema, as one would
+            if (kind != Kind.POSTGRESQL) {
+                s.executeUpdate("INSERT INTO vdb.item (id, name) VALUES (100, 'qualified')");
+                try (ResultSet rs = s.executeQuery("SELECT name FROM `vdb`.item WHERE id = 100".replace('`',
+                        kind == Kind.SQLITE ? '"' : '`'))) {
+                    assertTrue(rs.next());
+                    assertEquals("qualified", rs.getString(1));
+                }
+            }
         }
     }
 

@@ -292,6 +292,16 @@ public final class SqlAnalyzer {
         return Set.copyOf(names);
     }
 
+    /**
+     * A table named in an analysis (normalised) without its schema or database qualifier: backends
+     * name the same table with or without one ({@code public.t}, {@code vdb.t}, {@code t}).
+     */
+    public static String tableKey(String table) {
+        String t = table.toLowerCase(Locale.ROOT);
+        int dot = t.lastIndexOf('.');
+        return dot >= 0 ? t.substring(dot + 1) : t;
+    }
+
     /** Table names compare case-insensitively and without quotes. */
     public static String normalize(String name) {
         return name.replace("\"", "").replace("`", "").replace("[", "").replace("]", "").toLowerCase(Locale.ROOT);

@@ -32,6 +32,7 @@ import org.phalanx.requestmanager.api.DatabaseProduct;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.HangLimits;
+import org.phalanx.requestmanager.analysis.CatalogQualifiers;
 import org.phalanx.requestmanager.config.RewriteRule;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.LockManager;
@@ -68,6 +69,8 @@ public final class Backend implements BackendView {
     private final QueueTails tails = new QueueTails();
     /** What the backend's metadata calls its database product, once it has been enabled (null before). */
     private volatile DatabaseProduct product;
+    /** The backend's own database as its driver names it (MariaDB's, PostgreSQL's; null for SQLite), once enabled. */
+    private volatile String ownCatalog;
     /**
      * Per resource, tasks whose write, commit or rollback a client has already been answered for
      * (another backend ran it first) but that have not run here yet. A read must not be served
@@ -231,6 +234,7 @@ public final class Backend implements BackendView {
             }
             java.sql.DatabaseMetaData md = c.getMetaData();
             product = new DatabaseProduct(md.getDatabaseProductName(), md.getDatabaseProductVersion());
+            ownCatalog = c.getCatalog();
             maxStatementBytes = engine == Engine.MARIADB ? maxAllowedPacket(c) : Long.MAX_VALUE;
         }
         BackendState from = state;
@@ -482,6 +486,19 @@ public final class Backend implements BackendView {
             out = rule.apply(out);
         }
         return out;
+    }
+
+    /**
+     * The statement with names qualified by the virtual database ({@code vdb.t}, written with the
+     * catalog the driver reports) qualified by this backend's own database instead
+     * ({@link CatalogQualifiers}): MariaDB's; on SQLite, none.
+     */
+    public String withOwnCatalog(String sql, String virtualDatabase) {
+        if (engine == Engine.SQLITE) {
+            return CatalogQualifiers.toBackend(sql, virtualDatabase, null, '"');
+        }
+        String own = ownCatalog;
+        return engine == Engine.MARIADB && own != null ? CatalogQualifiers.toBackend(sql, virtualDatabase, own, '`') : sql;
     }
 
     /** Read statements kept open on this backend's connections for reuse. */

@@ -74,7 +74,7 @@ final class Following<P extends PrimaryDatabase> {
             backends.add(new Backend(CaseSensitiveLike.forDialect(bc, sqlDialect), Duration.ofSeconds(5), b -> {
             }));
         }
-        BackendStatements statements = new BackendStatements(backends, sqlDialect, 10_000); // the replay's few texts
+        BackendStatements statements = new BackendStatements(virtualDatabase, backends, sqlDialect, 10_000); // the replay's few texts
         backends.forEach(b -> b.useStatements(statements::forBackend));
         this.restored = restoreFrom == null || restore(restoreFrom);
         FollowerCatchUp made = null;

@@ -32,6 +32,8 @@ public final class BackendStatements {
      */
     private static final boolean UNTRANSLATED = Boolean.getBoolean("phalanx.measure.untranslated");
 
+    /** The virtual database's name: names qualified by it are qualified by each backend's own database. */
+    private final String virtualDatabase;
     private final boolean heterogeneous;
     /** Null when every backend speaks the declared dialect, or none is declared: statements then go as written. */
     private final SqlTranslator translator;
@@ -40,10 +42,12 @@ public final class BackendStatements {
     private final Map<String, Optional<Map<Engine, List<String>>>> translations = new ConcurrentHashMap<>();
 
     /**
+     * @param virtualDatabase the virtual database's name, the catalog its clients see
      * @param declared  the SQL dialect applications write in (null: that of the backends, or none declared)
      * @param cacheSize statement texts whose translations are kept
      */
-    public BackendStatements(Collection<Backend> backends, Engine declared, int cacheSize) {
+    public BackendStatements(String virtualDatabase, Collection<Backend> backends, Engine declared, int cacheSize) {
+        this.virtualDatabase = virtualDatabase;
         this.declared = declared;
         Set<Engine> engines = backends.stream().map(Backend::dialect).collect(Collectors.toSet());
         this.heterogeneous = engines.size() > 1;
@@ -71,7 +75,7 @@ public final class BackendStatements {
             if (translated != null && !translated.isEmpty()) {
                 List<String> out = new ArrayList<>(translated.size());
                 for (String s : translated) {
-                    out.add(b.rewrite(s));
+                    out.add(b.rewrite(b.withOwnCatalog(s, virtualDatabase)));
                 }
                 return out;
             }
@@ -85,7 +89,8 @@ public final class BackendStatements {
      * dialect's backends, when none of those is enabled.
      */
     public String forRead(Backend b, String sql) throws SQLException {
-        return b.rewrite(translator == null ? sql : translator.translate(sql, b.dialect()));
+        String translated = translator == null ? sql : translator.translate(sql, b.dialect());
+        return b.rewrite(b.withOwnCatalog(translated, virtualDatabase));
     }
 
     /** The statement backend {@code b} runs for a write, checked ({@link #check}) before it was ordered. */

@@ -2,7 +2,7 @@ package org.phalanx.requestmanager.routing;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,8 +71,6 @@ public final class SchemaView {
 
     /** Schema qualifiers are dropped: backends name the same table with or without them. */
     public static String key(String table) {
-        String t = table.toLowerCase(Locale.ROOT);
-        int dot = t.lastIndexOf('.');
-        return dot >= 0 ? t.substring(dot + 1) : t;
+        return SqlAnalyzer.tableKey(table);
     }
 }

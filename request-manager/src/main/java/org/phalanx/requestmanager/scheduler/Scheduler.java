@@ -3,10 +3,12 @@ package org.phalanx.requestmanager.scheduler;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 
 /**
@@ -65,9 +67,23 @@ public final class Scheduler {
             return Access.EVERYTHING;
         }
         if (a.writtenTables().isEmpty()) {
-            return a.readTables().isEmpty() ? Access.EVERYTHING : Access.writing(a.readTables());
+            return a.readTables().isEmpty() ? Access.EVERYTHING : Access.writing(keys(a.readTables()));
         }
-        return Access.of(a.readTables(), a.writtenTables());
+        return Access.of(keys(a.readTables()), keys(a.writtenTables()));
+    }
+
+    /**
+     * The tables as resources: without schema or database qualifier ({@link SqlAnalyzer#tableKey}), so
+     * that {@code public.t}, {@code vdb.t} and {@code t} are one resource; else two writes of one
+     * table, written with and without its qualifier, would not be ordered alike on every backend.
+     * Tables of one name in two schemas then conflict: parallelism lost, never consistency.
+     */
+    private static Set<String> keys(Collection<String> tables) {
+        Set<String> keys = new HashSet<>();
+        for (String t : tables) {
+            keys.add(SqlAnalyzer.tableKey(t));
+        }
+        return keys;
     }
 
     /** What a read must find applied on a backend before it may be served from there (or cached). */
@@ -75,7 +91,7 @@ public final class Scheduler {
         if (lockWholeDatabase) {
             return Set.of(LockManager.ALL);
         }
-        return a.readTables();
+        return keys(a.readTables());
     }
 
     /**
@@ -87,7 +103,7 @@ public final class Scheduler {
         if (lockWholeDatabase || a.allTables()) {
             return Access.reading(Set.of(LockManager.ALL));
         }
-        return Access.reading(a.readTables());
+        return Access.reading(keys(a.readTables()));
     }
 
     /** Waits up to the lock timeout for the locks (refused with 40001 past it). */
