@@ -276,7 +276,7 @@ public final class PhalanxConnection implements Connection {
     @Override
     public CallableStatement prepareCall(String sql) throws SQLException {
         checkOpen();
-        throw SqlExceptions.notSupported("prepareCall (stored procedures)");
+        return CallableStatements.of(this, sql);
     }
 
     @Override

@@ -56,14 +56,8 @@ class LiquibaseIT {
         }
     }
 
-    /**
-     * SQLite and MariaDB. Not yet PostgreSQL: through the virtual database Liquibase looks its history
-     * table up in no schema ({@code getTables} with a null schema, where on one PostgreSQL it passes
-     * "public"), does not recognise it in what comes back, and its second update tries to create the
-     * table again ("relation databasechangelog already exists"). Under investigation (README, known gaps).
-     */
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = {"SQLITE", "MARIADB"})
+    @EnumSource(Kind.class)
     void updateUpdateStatusValidate(Kind kind) throws Exception {
         directDatabase = switch (kind) {
             case SQLITE -> new SqliteFiles(dir, "direct").url("direct");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -100,6 +101,19 @@ class VirtualCatalogIT {
                                 md.storesMixedCaseIdentifiers(), md.supportsMixedCaseQuotedIdentifiers(),
                                 md.storesMixedCaseQuotedIdentifiers()), "identifier case");
             }
+            // prepareCall with plain SQL, as Liquibase asks PostgreSQL for its current schema; no procedure call
+            try (CallableStatement call = c.prepareCall("SELECT COUNT(*) FROM item WHERE id > ?")) {
+                call.setInt(1, 0);
+                try (ResultSet rs = call.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(0, rs.getInt(1));
+                }
+                SQLException out = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                        () -> call.registerOutParameter(1, java.sql.Types.INTEGER));
+                assertEquals("0A000", out.getSQLState());
+            }
+            assertEquals("0A000", org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> c.prepareCall("{call p()}")).getSQLState());
             // a name qualified by the virtual database, as tools write it with that catalog, reaches the
             // backends' own database (SQLite: its only one); PostgreSQL reads it as a schema, as one would
             if (kind != Kind.POSTGRESQL) {
