@@ -23,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
-import org.phalanx.testkit.db.SqliteFiles;
-import org.phalanx.testkit.db.TestDatabases;
 
 /**
  * Real Liquibase (4.x, its Java API as build plugins and Spring Boot call it) through a virtual
@@ -42,30 +40,22 @@ class LiquibaseIT {
     @TempDir
     Path dir;
     private EngineCluster cluster;
-    private String directDatabase;
+    private DirectDatabase direct;
 
     @AfterEach
     void stop() {
         if (cluster != null) {
             cluster.close();
         }
-        if (directDatabase != null && directDatabase.startsWith("jdbc:postgresql")) {
-            TestDatabases.dropPostgres("phalanx_lbdirect");
-        } else if (directDatabase != null && directDatabase.startsWith("jdbc:mariadb")) {
-            TestDatabases.dropMariaDb("phalanx_lbdirect");
+        if (direct != null) {
+            direct.close();
         }
     }
 
     @ParameterizedTest
     @EnumSource(Kind.class)
     void updateUpdateStatusValidate(Kind kind) throws Exception {
-        directDatabase = switch (kind) {
-            case SQLITE -> new SqliteFiles(dir, "direct").url("direct");
-            case POSTGRESQL -> TestDatabases.createPostgres("phalanx_lbdirect");
-            case MARIADB -> TestDatabases.createMariaDb("phalanx_lbdirect");
-        };
-        String directUrl = directDatabase;
-        ConnectionSource direct = () -> TestDatabases.connect(directUrl);
+        direct = new DirectDatabase(dir, kind, "phalanx_lbdirect");
         migrate(direct); // first: what one database of the engine does
 
         cluster = new EngineCluster(dir, kind, 2, "phalanx_lb", "", "", "<recoveryLog dir=\"log\"/>");

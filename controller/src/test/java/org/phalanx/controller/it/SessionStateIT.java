@@ -189,6 +189,37 @@ class SessionStateIT {
     }
 
     /**
+     * SQLite's {@code last_insert_rowid()} is the session's: after its insert, on every read (whichever
+     * pooled connection serves it), in a transaction too, and in the next insert, where each replica
+     * stores the same value (SQLite's own idiom for a child row). Another session's inserts do not
+     * change it; 0 before the session's first insert, as SQLite says.
+     */
+    @Test
+    void sqliteLastInsertRowidIsTheSessions() throws Exception {
+        cluster = new EngineCluster(dir, Kind.SQLITE, 2, "phalanx_session_rowid", "", "", "<recoveryLog dir=\"log\"/>");
+        try (Connection a = cluster.connect(); Connection b = cluster.connect()) {
+            execute(a, "CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT)");
+            execute(a, "CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER)");
+            assertEveryRead(b, "SELECT last_insert_rowid()", "0");
+            update(a, "INSERT INTO parent (name) VALUES ('first')");
+            update(a, "INSERT INTO parent (name) VALUES ('second')");
+            update(b, "INSERT INTO parent (name) VALUES ('other session')");
+            assertEveryRead(a, "SELECT last_insert_rowid()", "2");
+            assertEveryRead(b, "SELECT last_insert_rowid()", "3");
+            update(a, "INSERT INTO child (parent_id) VALUES (last_insert_rowid())");
+            assertEveryRead(a, "SELECT parent_id FROM child WHERE id = last_insert_rowid()", "2");
+            a.setAutoCommit(false);
+            update(a, "INSERT INTO parent (name) VALUES ('in a transaction')");
+            assertEquals("4", column(a, "SELECT last_insert_rowid()"));
+            a.commit();
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("parent", "id");
+        cluster.assertIdentical("child", "id");
+    }
+
+    /**
      * PostgreSQL's {@code SET LOCAL}: nothing outside a transaction; inside one, the transaction's
      * reads (before its first write too) and writes see it on every backend, until it ends,
      * committed or rolled back; a session value set before comes back; it never waits for another

@@ -21,7 +21,7 @@ public final class CatalogQualifiers {
      * is null; the same string when there is none (the common case costs one case-insensitive search).
      */
     public static String toBackend(String sql, String virtualDatabase, String own, char quote) {
-        if (!containsIgnoreCase(sql, virtualDatabase)) {
+        if (!SqlLexer.containsIgnoreCase(sql, virtualDatabase)) {
             return sql;
         }
         StringBuilder out = null;
@@ -74,14 +74,5 @@ public final class CatalogQualifiers {
             before--;
         }
         return after < sql.length() && sql.charAt(after) == '.' && (before < 0 || sql.charAt(before) != '.') ? after : -1;
-    }
-
-    private static boolean containsIgnoreCase(String text, String word) {
-        for (int i = 0; i + word.length() <= text.length(); i++) {
-            if (text.regionMatches(true, i, word, 0, word.length())) {
-                return true;
-            }
-        }
-        return false;
     }
 }

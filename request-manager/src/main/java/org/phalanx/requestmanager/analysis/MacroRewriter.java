@@ -76,7 +76,7 @@ public final class MacroRewriter {
             String word = sql.substring(i, j).toLowerCase(Locale.ROOT);
             boolean qualified = i > 0 && sql.charAt(i - 1) == '.';
             if (!qualified && MACROS.contains(word)) {
-                int end = emptyParensEnd(sql, j);
+                int end = SqlLexer.emptyParensEnd(sql, j);
                 if (end > 0 || !NEED_PARENS.contains(word)) {
                     if (out == null) {
                         return "";
@@ -94,22 +94,6 @@ public final class MacroRewriter {
             return null;
         }
         return out.append(sql, copied, sql.length()).toString();
-    }
-
-    /** Index after "()" (whitespace allowed) starting at from, or -1. */
-    private static int emptyParensEnd(String sql, int from) {
-        int k = from;
-        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
-            k++;
-        }
-        if (k >= sql.length() || sql.charAt(k) != '(') {
-            return -1;
-        }
-        k++;
-        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
-            k++;
-        }
-        return k < sql.length() && sql.charAt(k) == ')' ? k + 1 : -1;
     }
 
     private static String literal(String macro, LocalDateTime now, DoubleSupplier random) {

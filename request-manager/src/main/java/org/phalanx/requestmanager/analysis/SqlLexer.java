@@ -94,6 +94,32 @@ public final class SqlLexer {
         return -1;
     }
 
+    /** Index after "()" (whitespace allowed) starting at from, or -1. */
+    static int emptyParensEnd(String sql, int from) {
+        int k = from;
+        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
+            k++;
+        }
+        if (k >= sql.length() || sql.charAt(k) != '(') {
+            return -1;
+        }
+        k++;
+        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
+            k++;
+        }
+        return k < sql.length() && sql.charAt(k) == ')' ? k + 1 : -1;
+    }
+
+    /** Whether {@code text} contains {@code word} in any case (no copy of the text made). */
+    static boolean containsIgnoreCase(String text, String word) {
+        for (int i = 0; i + word.length() <= text.length(); i++) {
+            if (text.regionMatches(true, i, word, 0, word.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static boolean isWordStart(char c) {
         return Character.isLetter(c) || c == '_';
     }

@@ -22,6 +22,11 @@ public record Request(String sql, List<Object> params, Expect expect, List<Strin
         return new Request(sql, List.of(params), Expect.ANY, null, 0, 0, 0);
     }
 
+    /** The same request with another text (what the session substituted into it). */
+    public Request withSql(String text) {
+        return new Request(text, params, expect, keyColumns, maxRows, fetchSize, queryTimeoutSeconds);
+    }
+
     public boolean wantsKeys() {
         return keyColumns != null;
     }

@@ -47,14 +47,14 @@ public final class StatementRunner {
      * Runs a statement a backend needs several statements for (translated DDL): every one but the
      * last as it is, the last as {@link #executeWrite(Connection, String, Request)}.
      */
-    public static WriteOutcome executeWrite(Connection c, java.util.List<String> statements, Request r)
+    public static WriteOutcome executeWrite(Connection c, java.util.List<String> statements, Request r, boolean sqlite)
             throws SQLException {
         for (String sql : statements.subList(0, statements.size() - 1)) {
             try (Statement s = c.createStatement()) {
                 s.execute(sql);
             }
         }
-        return executeWrite(c, statements.get(statements.size() - 1), r);
+        return executeWrite(c, statements.get(statements.size() - 1), r, sqlite);
     }
 
     private static PreparedStatement unbound(Connection c, String sql, Request r) throws SQLException {
@@ -125,7 +125,8 @@ public final class StatementRunner {
         }
     }
 
-    public static WriteOutcome executeWrite(Connection c, String sql, Request r) throws SQLException {
+    /** @param sqlite whether the backend is SQLite: an INSERT then reports {@code last_insert_rowid()} ({@link WriteOutcome}) */
+    public static WriteOutcome executeWrite(Connection c, String sql, Request r, boolean sqlite) throws SQLException {
         try (PreparedStatement ps = prepare(c, sql, r)) {
             boolean rows;
             org.phalanx.engine.Engine engine = r.queryTimeoutSeconds() > 0 ? org.phalanx.engine.Engine.of(c) : null;
@@ -134,7 +135,7 @@ public final class StatementRunner {
             }
             if (rows) {
                 try (ResultSet rs = ps.getResultSet()) {
-                    return new WriteOutcome(-1, copy(rs), null);
+                    return new WriteOutcome(-1, copy(rs), null, null);
                 }
             }
             long count = updateCount(ps);
@@ -144,7 +145,20 @@ public final class StatementRunner {
                     keys = rs == null ? null : copy(rs);
                 }
             }
-            return new WriteOutcome(count, null, keys);
+            return new WriteOutcome(count, null, keys, sqlite && isInsert(sql) ? lastInsertRowid(c) : null);
+        }
+    }
+
+    private static boolean isInsert(String sql) {
+        String s = sql.stripLeading();
+        return s.regionMatches(true, 0, "INSERT", 0, 6) || s.regionMatches(true, 0, "REPLACE", 0, 7);
+    }
+
+    /** SQLite's {@code last_insert_rowid()} on the connection that just inserted (microseconds: in-process). */
+    private static long lastInsertRowid(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT last_insert_rowid()")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -33,6 +33,8 @@ public final class SessionState {
 
     /** The client's id of the request being served, for the log entries it makes (exactly-once retries); or null. */
     private RequestId requestId;
+    /** SQLite's {@code last_insert_rowid()} of this session: its last INSERT's (0 before any, as SQLite says). */
+    private long lastInsertRowid;
 
     /** @param isolation the virtual database's default level */
     public SessionState(String user, int isolation) {
@@ -56,6 +58,14 @@ public final class SessionState {
     /** The id as the auto-commit statement or commit the request logs carries it; or null. */
     public String requestIdForLog() {
         return requestId == null ? null : requestId.toString();
+    }
+
+    public long lastInsertRowid() {
+        return lastInsertRowid;
+    }
+
+    public void lastInsertRowid(long rowid) {
+        lastInsertRowid = rowid;
     }
 
     public SessionTails tails() {

@@ -78,12 +78,17 @@ public final class Scheduler {
      * table, written with and without its qualifier, would not be ordered alike on every backend.
      * Tables of one name in two schemas then conflict: parallelism lost, never consistency.
      */
-    private static Set<String> keys(Collection<String> tables) {
-        Set<String> keys = new HashSet<>();
+    private static Collection<String> keys(Collection<String> tables) {
         for (String t : tables) {
-            keys.add(SqlAnalyzer.tableKey(t));
+            if (t.indexOf('.') >= 0) {
+                Set<String> keys = new HashSet<>();
+                for (String each : tables) {
+                    keys.add(SqlAnalyzer.tableKey(each));
+                }
+                return keys;
+            }
         }
-        return keys;
+        return tables; // nearly always unqualified: nothing allocated on the way of a write
     }
 
     /** What a read must find applied on a backend before it may be served from there (or cached). */

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
@@ -48,7 +49,7 @@ final class AutoCommitWrite {
             // its connection is aborted if the backend hangs: the thread may be the client's own (WriteStage)
             try (Connection c = b.connectionFor(user, settings); var running = b.running().startOn(c, "a write")) {
                 LocalTransaction.Work<WriteOutcome> work = () -> {
-                    WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r);
+                    WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r, b.engine() == Engine.SQLITE);
                     if (agreement != null) {
                         agreement.commitIfAgreed(b, outcome);
                     }

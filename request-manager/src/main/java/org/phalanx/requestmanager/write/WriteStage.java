@@ -186,7 +186,7 @@ public final class WriteStage {
                         Callable<WriteOutcome> work = implicit
                                 ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, run, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed, counting)
-                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, run);
+                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, run, b.engine() == Engine.SQLITE);
                         // held in memory while queued: Java text takes two bytes a character
                         boolean mine = b == runHere && Thread.currentThread() == me;
                         BackendTask<WriteOutcome> f = s.tails().enqueue(b, access, 2 * run.approximateBytes(), mine, work);
@@ -251,6 +251,9 @@ public final class WriteStage {
                 throw e;
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
+            if (outcome.lastInsertRowid() != null) {
+                s.lastInsertRowid(outcome.lastInsertRowid());
+            }
             Result result = keyPlan != null && r.wantsKeys()
                     ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]))
                     : outcome.toResult();
