@@ -16,7 +16,7 @@ import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,18 +39,10 @@ class JooqIT {
 
     @TempDir
     Path dir;
+    @AutoClose
     private EngineCluster cluster;
+    @AutoClose
     private DirectDatabase direct;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (direct != null) {
-            direct.close();
-        }
-    }
 
     @ParameterizedTest
     @EnumSource(Kind.class)

@@ -18,7 +18,7 @@ import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -39,18 +39,10 @@ class LiquibaseIT {
 
     @TempDir
     Path dir;
+    @AutoClose
     private EngineCluster cluster;
+    @AutoClose
     private DirectDatabase direct;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (direct != null) {
-            direct.close();
-        }
-    }
 
     @ParameterizedTest
     @EnumSource(Kind.class)

@@ -24,33 +24,10 @@ public final class LastInsertRowid {
         if (!mentioned(sql)) {
             return sql;
         }
-        StringBuilder out = null;
-        int copied = 0;
-        int i = 0;
-        while (i < sql.length()) {
-            int skipped = SqlLexer.skipNonCode(sql, i);
-            if (skipped != i) {
-                i = skipped;
-                continue;
-            }
-            if (!SqlLexer.isWordStart(sql.charAt(i))) {
-                i++;
-                continue;
-            }
-            int end = SqlLexer.wordEnd(sql, i);
-            int call = sql.substring(i, end).equalsIgnoreCase(NAME) && (i == 0 || sql.charAt(i - 1) != '.')
-                    ? SqlLexer.emptyParensEnd(sql, end) : -1;
-            if (call > 0) {
-                if (out == null) {
-                    out = new StringBuilder(sql.length());
-                }
-                out.append(sql, copied, i).append(value);
-                copied = call;
-                i = call;
-            } else {
-                i = end;
-            }
-        }
-        return out == null ? sql : out.append(sql, copied, sql.length()).toString();
+        return SqlLexer.replaceWords(sql, (text, start, end) -> {
+            int call = text.regionMatches(true, start, NAME, 0, NAME.length()) && end - start == NAME.length()
+                    && (start == 0 || text.charAt(start - 1) != '.') ? SqlLexer.emptyParensEnd(text, end) : -1;
+            return call > 0 ? new SqlLexer.Replacement(Long.toString(value), call) : null;
+        });
     }
 }

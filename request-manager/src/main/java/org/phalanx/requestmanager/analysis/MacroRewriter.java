@@ -40,7 +40,7 @@ public final class MacroRewriter {
 
     /** Cheap test used once per SQL text by the analyser. */
     static boolean containsMacro(String sql) {
-        return rewrite(sql, null, null, null) != null;
+        return replace(sql, null, null) != sql;
     }
 
     /** The statement with its macros replaced by values chosen now, once for every backend. */
@@ -49,51 +49,23 @@ public final class MacroRewriter {
     }
 
     public String rewrite(String sql, Instant now, DoubleSupplier random) {
-        String rewritten = rewrite(sql, LocalDateTime.ofInstant(now, zone), random, new StringBuilder(sql.length() + 32));
-        return rewritten == null ? sql : rewritten;
+        return replace(sql, LocalDateTime.ofInstant(now, zone), random);
     }
 
-    /**
-     * With out == null only detects (returns non-null at the first macro). Returns null when
-     * the text holds no macro.
-     */
-    private static String rewrite(String sql, LocalDateTime now, DoubleSupplier random, StringBuilder out) {
-        boolean found = false;
-        int copied = 0;
-        int i = 0;
-        while (i < sql.length()) {
-            int skipped = SqlLexer.skipNonCode(sql, i);
-            if (skipped != i) {
-                i = skipped;
-                continue;
+    /** The text with every macro replaced by its value (by "" when {@code now} is null: only detecting). */
+    private static String replace(String sql, LocalDateTime now, DoubleSupplier random) {
+        return SqlLexer.replaceWords(sql, (text, start, end) -> {
+            String word = text.substring(start, end).toLowerCase(Locale.ROOT);
+            boolean qualified = start > 0 && text.charAt(start - 1) == '.';
+            if (qualified || !MACROS.contains(word)) {
+                return null;
             }
-            char c = sql.charAt(i);
-            if (!SqlLexer.isWordStart(c)) {
-                i++;
-                continue;
+            int call = SqlLexer.emptyParensEnd(text, end);
+            if (call < 0 && NEED_PARENS.contains(word)) {
+                return null;
             }
-            int j = SqlLexer.wordEnd(sql, i);
-            String word = sql.substring(i, j).toLowerCase(Locale.ROOT);
-            boolean qualified = i > 0 && sql.charAt(i - 1) == '.';
-            if (!qualified && MACROS.contains(word)) {
-                int end = SqlLexer.emptyParensEnd(sql, j);
-                if (end > 0 || !NEED_PARENS.contains(word)) {
-                    if (out == null) {
-                        return "";
-                    }
-                    found = true;
-                    out.append(sql, copied, i).append(literal(word, now, random));
-                    i = Math.max(end, j);
-                    copied = i;
-                    continue;
-                }
-            }
-            i = j;
-        }
-        if (!found) {
-            return null;
-        }
-        return out.append(sql, copied, sql.length()).toString();
+            return new SqlLexer.Replacement(now == null ? "" : literal(word, now, random), Math.max(call, end));
+        });
     }
 
     private static String literal(String macro, LocalDateTime now, DoubleSupplier random) {

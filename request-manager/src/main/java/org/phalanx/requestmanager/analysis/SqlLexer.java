@@ -110,6 +110,49 @@ public final class SqlLexer {
         return k < sql.length() && sql.charAt(k) == ')' ? k + 1 : -1;
     }
 
+    /** What replaces a word of code, up to {@code end} (past the word: its parentheses, say). */
+    record Replacement(String text, int end) {
+    }
+
+    /** Decides for the word between {@code start} and {@code end}: a replacement, or null to keep it. */
+    @FunctionalInterface
+    interface WordReplacer {
+        Replacement at(String sql, int start, int end);
+    }
+
+    /**
+     * {@code sql} with its words in code (outside string literals, quoted identifiers and comments)
+     * replaced as {@code replacer} decides; the same string when none is.
+     */
+    static String replaceWords(String sql, WordReplacer replacer) {
+        StringBuilder out = null;
+        int copied = 0;
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            if (!isWordStart(sql.charAt(i))) {
+                i++;
+                continue;
+            }
+            int end = wordEnd(sql, i);
+            Replacement r = replacer.at(sql, i, end);
+            if (r != null) {
+                if (out == null) {
+                    out = new StringBuilder(sql.length() + 32);
+                }
+                out.append(sql, copied, i).append(r.text());
+                end = r.end();
+                copied = end;
+            }
+            i = end;
+        }
+        return out == null ? sql : out.append(sql, copied, sql.length()).toString();
+    }
+
     /** Whether {@code text} contains {@code word} in any case (no copy of the text made). */
     static boolean containsIgnoreCase(String text, String word) {
         for (int i = 0; i + word.length() <= text.length(); i++) {
