@@ -27,6 +27,10 @@ final class DirectDatabase implements ConnectionSource, AutoCloseable {
         };
     }
 
+    String url() {
+        return url;
+    }
+
     @Override
     public Connection connect() throws SQLException {
         return TestDatabases.connect(url);
