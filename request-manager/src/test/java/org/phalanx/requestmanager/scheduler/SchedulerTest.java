@@ -11,7 +11,7 @@ class SchedulerTest {
     private final SqlAnalyzer analyzer = new SqlAnalyzer(100);
     private final Scheduler scheduler = new Scheduler(new LocalWriteOrdering(), false, Duration.ofSeconds(1));
 
-    /** Liquibase writes its history table with and without the schema: the writes must still be ordered against each other. */
+    /** One table written with and without its schema or database: the writes must still be ordered against each other. */
     @Test
     void aTableWithAndWithoutItsQualifierIsOneResource() {
         for (String sql : new String[] {"UPDATE public.databasechangeloglock SET locked = TRUE WHERE id = 1",
