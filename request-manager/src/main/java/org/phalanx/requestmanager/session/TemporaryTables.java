@@ -61,8 +61,7 @@ final class TemporaryTables {
                     + " and the write could not be replicated to the others (docs/jdbc-unsupported.md)",
                     SqlState.FEATURE_NOT_SUPPORTED.code());
         }
-        return new Request(sql, r.params(), r.expect(), r.keyColumns(), r.maxRows(), r.fetchSize(),
-                r.queryTimeoutSeconds());
+        return r.withSql(sql);
     }
 
     /** Runs a statement {@link #concern}ed that changes only temporary tables, or reads, on the session's home. */
