@@ -100,6 +100,8 @@ final class ClientConnection implements Runnable {
     /** Where this connection's answer times go: its virtual database's, once logged in. */
     private AnswerTimes answerTimes;
 
+    /** The plain channel's streams (null over TLS, which reads and writes through the socket's). */
+    private volatile ChannelStreams streams;
     private DataInputStream in;
     private OutputStream out;
     /** Set once the session is open; a connection run again after waiting idle goes straight to its requests. */
@@ -140,7 +142,7 @@ final class ClientConnection implements Runnable {
         this.onEnd = onEnd;
         this.onFrameStart = () -> {
             frameStarted = true;
-            socket.setSoTimeout((int) midFrameTimeout.toMillis());
+            readTimeout(midFrameTimeout);
         };
     }
 
@@ -155,13 +157,19 @@ final class ClientConnection implements Runnable {
         boolean parked = false;
         try {
             if (dispatcher == null) {
-                in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-                out = new BufferedOutputStream(socket.getOutputStream());
+                if (socket == channel.socket()) {
+                    streams = new ChannelStreams(channel);
+                    in = new DataInputStream(new BufferedInputStream(streams.input()));
+                    out = new BufferedOutputStream(streams.output());
+                } else {
+                    in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+                    out = new BufferedOutputStream(socket.getOutputStream());
+                }
                 if (!handshake()) {
                     return;
                 }
                 dispatcher = new RequestDispatcher(session, cursors, maxFrameBytes, this::requestOutcome, protocolVersion);
-            } else {
+            } else if (streams == null) {
                 channel.configureBlocking(true); // back from waiting idle
             }
             parked = serve();
@@ -189,7 +197,7 @@ final class ClientConnection implements Runnable {
 
     /** @return whether a session was opened; if not, the reason has been logged and answered where due */
     private boolean handshake() throws IOException {
-        socket.setSoTimeout((int) helloTimeout.toMillis());
+        readTimeout(helloTimeout);
         byte[] frame = FrameIO.read(in, MAX_HELLO_FRAME);
         if (frame == null) {
             LOG.debug("Connection from {} closed before HELLO", remote);
@@ -342,7 +350,7 @@ final class ClientConnection implements Runnable {
         while (true) {
             byte[] frame;
             frameStarted = false;
-            socket.setSoTimeout((int) parkAfter.toMillis());
+            readTimeout(parkAfter);
             try {
                 frame = FrameIO.read(in, maxFrameBytes, onFrameStart);
             } catch (SocketTimeoutException e) {
@@ -351,7 +359,11 @@ final class ClientConnection implements Runnable {
                             + midFrameTimeout.toMillis() + " ms");
                 }
                 // nothing read, so nothing is buffered above the channel: the selector sees what comes next
-                channel.configureBlocking(false);
+                if (streams != null) {
+                    streams.release();
+                } else {
+                    channel.configureBlocking(false);
+                }
                 idle.park(this);
                 return true;
             }
@@ -377,6 +389,14 @@ final class ClientConnection implements Runnable {
             if (request.type() == MessageType.CLOSE || stopRequested()) {
                 return false;
             }
+        }
+    }
+
+    private void readTimeout(Duration timeout) throws java.net.SocketException {
+        if (streams != null) {
+            streams.readTimeout((int) timeout.toMillis());
+        } else {
+            socket.setSoTimeout((int) timeout.toMillis());
         }
     }
 
@@ -466,6 +486,9 @@ final class ClientConnection implements Runnable {
             registered = null;
         }
         closeSocket();
+        if (streams != null) {
+            streams.release(); // deregisters the closed channel, which lets its socket close
+        }
     }
 
     /** Closes the channel under any TLS: that unblocks a thread writing to it at once, and a parked connection is looked at again. */
@@ -474,6 +497,10 @@ final class ClientConnection implements Runnable {
             channel.close();
         } catch (IOException e) {
             // closing is all we wanted
+        }
+        ChannelStreams s = streams;
+        if (s != null) {
+            s.wakeup(); // a wait for the client to read or write sees the channel closed
         }
         idle.wake();
     }
