@@ -11,6 +11,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -217,6 +219,60 @@ class SessionStateIT {
         cluster.stopController();
         cluster.assertIdentical("parent", "id");
         cluster.assertIdentical("child", "id");
+    }
+
+    /**
+     * MariaDB's {@code LAST_INSERT_ID()} is the session's, as on one MariaDB (which the same script
+     * runs against first): the first id of its last INSERT that generated one (an INSERT into a table
+     * without AUTO_INCREMENT keeps it), whichever pooled connection serves the call; another
+     * session's inserts do not change it; {@code LAST_INSERT_ID(expr)} sets it (the sequence idiom);
+     * a child row inserted with it holds the same parent on every replica. The documented difference:
+     * after an INSERT of an explicit id, the virtual database answers that id.
+     */
+    @Test
+    void mariadbLastInsertIdIsTheSessions() throws Exception {
+        List<String> expected = List.of("0", "2", "4", "2", "2", "11", "5");
+        try (DirectDatabase direct = new DirectDatabase(dir, Kind.MARIADB, "phalanx_session_lid_direct")) {
+            assertEquals(expected, lastInsertIdScript(direct));
+        }
+        cluster = new EngineCluster(dir, Kind.MARIADB, 2, "phalanx_session_lid", "");
+        assertEquals(expected, lastInsertIdScript(cluster::connect));
+        try (Connection c = cluster.connect()) {
+            update(c, "INSERT INTO parent (id, name) VALUES (100, 'explicit')");
+            assertEquals("100", column(c, "SELECT LAST_INSERT_ID()"));
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("parent", "id");
+        cluster.assertIdentical("child", "id");
+    }
+
+    /** What two sessions see of {@code LAST_INSERT_ID()} as they insert. */
+    private static List<String> lastInsertIdScript(ConnectionSource db) throws SQLException {
+        List<String> seen = new ArrayList<>();
+        try (Connection a = db.connect(); Connection b = db.connect()) {
+            execute(a, "CREATE TABLE parent (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20))");
+            execute(a, "CREATE TABLE child (id INT AUTO_INCREMENT PRIMARY KEY, parent_id INT)");
+            execute(a, "CREATE TABLE seq (id INT NOT NULL)");
+            update(a, "INSERT INTO seq VALUES (0)");
+            seen.add(column(b, "SELECT LAST_INSERT_ID()"));
+            update(a, "INSERT INTO parent (name) VALUES ('first')");
+            update(a, "INSERT INTO parent (name) VALUES ('second'), ('third')");
+            update(b, "INSERT INTO parent (name) VALUES ('other session')");
+            seen.add(column(a, "SELECT LAST_INSERT_ID()"));
+            seen.add(column(b, "SELECT LAST_INSERT_ID()"));
+            update(a, "INSERT INTO seq VALUES (1)"); // no AUTO_INCREMENT column
+            seen.add(column(a, "SELECT LAST_INSERT_ID()"));
+            update(a, "INSERT INTO child (parent_id) VALUES (LAST_INSERT_ID())");
+            seen.add(column(a, "SELECT parent_id FROM child WHERE id = LAST_INSERT_ID()"));
+            update(a, "UPDATE seq SET id = LAST_INSERT_ID(id + 10)");
+            seen.add(column(a, "SELECT LAST_INSERT_ID()"));
+            a.setAutoCommit(false);
+            update(a, "INSERT INTO parent (name) VALUES ('in a transaction')");
+            seen.add(column(a, "SELECT LAST_INSERT_ID()"));
+            a.commit();
+        }
+        return seen;
     }
 
     /**

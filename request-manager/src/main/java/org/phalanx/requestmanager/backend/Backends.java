@@ -4,15 +4,28 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.analysis.LastInsertId;
 
 /** The backends of one virtual database, in configuration order. */
 public final class Backends {
     private final String virtualDatabase;
     private final List<Backend> all;
+    private final LastInsertId lastInsertId;
 
     public Backends(String virtualDatabase, List<Backend> all) {
         this.virtualDatabase = virtualDatabase;
         this.all = List.copyOf(all);
+        boolean oneEngine = !all.isEmpty() && all.stream().allMatch(b -> b.engine() == all.get(0).engine());
+        this.lastInsertId = oneEngine ? LastInsertId.of(all.get(0).engine()) : null;
+    }
+
+    /**
+     * The function answering a session's last inserted id that the sessions keep for themselves
+     * (SQLite's {@code last_insert_rowid()}, MariaDB's {@code LAST_INSERT_ID()}), when every backend
+     * runs that engine; else null (a mix of engines: their functions are answered by the backend).
+     */
+    public LastInsertId lastInsertId() {
+        return lastInsertId;
     }
 
     public List<Backend> all() {

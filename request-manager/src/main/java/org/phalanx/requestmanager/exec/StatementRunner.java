@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
@@ -24,7 +25,10 @@ public final class StatementRunner {
 
     /** Prepares the statement, asking for generated keys when the request wants them. */
     public static PreparedStatement prepare(Connection c, String sql, Request r) throws SQLException {
-        PreparedStatement ps = unbound(c, sql, r);
+        return bind(unbound(c, sql, r), r);
+    }
+
+    private static PreparedStatement bind(PreparedStatement ps, Request r) throws SQLException {
         try {
             ParameterBinder.bindAll(ps, r.params());
             if (r.queryTimeoutSeconds() > 0) {
@@ -47,14 +51,14 @@ public final class StatementRunner {
      * Runs a statement a backend needs several statements for (translated DDL): every one but the
      * last as it is, the last as {@link #executeWrite(Connection, String, Request)}.
      */
-    public static WriteOutcome executeWrite(Connection c, java.util.List<String> statements, Request r, boolean sqlite)
-            throws SQLException {
+    public static WriteOutcome executeWrite(Connection c, java.util.List<String> statements, Request r,
+                                            LastInsertId lastInsertId) throws SQLException {
         for (String sql : statements.subList(0, statements.size() - 1)) {
             try (Statement s = c.createStatement()) {
                 s.execute(sql);
             }
         }
-        return executeWrite(c, statements.get(statements.size() - 1), r, sqlite);
+        return executeWrite(c, statements.get(statements.size() - 1), r, lastInsertId);
     }
 
     private static PreparedStatement unbound(Connection c, String sql, Request r) throws SQLException {
@@ -125,9 +129,17 @@ public final class StatementRunner {
         }
     }
 
-    /** @param sqlite whether the backend is SQLite: an INSERT then reports {@code last_insert_rowid()} ({@link WriteOutcome}) */
-    public static WriteOutcome executeWrite(Connection c, String sql, Request r, boolean sqlite) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql, r)) {
+    /**
+     * @param lastInsertId the function whose value a write that changes it then reports ({@link
+     *                     WriteOutcome}), or null
+     */
+    public static WriteOutcome executeWrite(Connection c, String sql, Request r, LastInsertId lastInsertId)
+            throws SQLException {
+        boolean reports = lastInsertId != null && lastInsertId.changedBy(sql);
+        boolean idInKeys = reports && lastInsertId.inGeneratedKeys();
+        PreparedStatement prepared = idInKeys && !r.wantsKeys()
+                ? bind(prepareWithKeys(c, sql, List.of()), r) : prepare(c, sql, r);
+        try (PreparedStatement ps = prepared) {
             boolean rows;
             org.phalanx.engine.Engine engine = r.queryTimeoutSeconds() > 0 ? org.phalanx.engine.Engine.of(c) : null;
             try (QueryTimeouts.Watch timeout = QueryTimeouts.enforce(engine, ps, r.queryTimeoutSeconds())) {
@@ -140,23 +152,25 @@ public final class StatementRunner {
             }
             long count = updateCount(ps);
             Result.Cached keys = null;
-            if (r.wantsKeys()) {
+            if (r.wantsKeys() || idInKeys) {
                 try (ResultSet rs = ps.getGeneratedKeys()) {
                     keys = rs == null ? null : copy(rs);
                 }
             }
-            return new WriteOutcome(count, null, keys, sqlite && isInsert(sql) ? lastInsertRowid(c) : null);
+            Long id = !reports ? null : idInKeys ? firstKey(keys) : lastInsertId(c, lastInsertId);
+            return new WriteOutcome(count, null, r.wantsKeys() ? keys : null, id);
         }
     }
 
-    private static boolean isInsert(String sql) {
-        String s = sql.stripLeading();
-        return s.regionMatches(true, 0, "INSERT", 0, 6) || s.regionMatches(true, 0, "REPLACE", 0, 7);
+    /** The first generated key, 0 if none (MariaDB's OK packet: see {@link LastInsertId}). */
+    private static long firstKey(Result.Cached keys) {
+        return keys == null || keys.rows().isEmpty() || keys.rows().get(0)[0] == null ? 0
+                : ((Number) keys.rows().get(0)[0]).longValue();
     }
 
-    /** SQLite's {@code last_insert_rowid()} on the connection that just inserted (microseconds: in-process). */
-    private static long lastInsertRowid(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT last_insert_rowid()")) {
+    /** The function's value on the connection that just wrote (SQLite's {@code last_insert_rowid()}). */
+    private static long lastInsertId(Connection c, LastInsertId function) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(function.query())) {
             rs.next();
             return rs.getLong(1);
         }

@@ -33,8 +33,8 @@ public final class SessionState {
 
     /** The client's id of the request being served, for the log entries it makes (exactly-once retries); or null. */
     private RequestId requestId;
-    /** SQLite's {@code last_insert_rowid()} of this session: its last INSERT's (0 before any, as SQLite says). */
-    private long lastInsertRowid;
+    /** This session's last inserted id (SQLite's {@code last_insert_rowid()}, MariaDB's {@code LAST_INSERT_ID()}; 0 before any, as they say). */
+    private long lastInsertId;
 
     /** @param isolation the virtual database's default level */
     public SessionState(String user, int isolation) {
@@ -60,12 +60,12 @@ public final class SessionState {
         return requestId == null ? null : requestId.toString();
     }
 
-    public long lastInsertRowid() {
-        return lastInsertRowid;
+    public long lastInsertId() {
+        return lastInsertId;
     }
 
-    public void lastInsertRowid(long rowid) {
-        lastInsertRowid = rowid;
+    public void lastInsertId(long id) {
+        lastInsertId = id;
     }
 
     public SessionTails tails() {

@@ -11,7 +11,7 @@ import java.util.Locale;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
-import org.phalanx.requestmanager.analysis.LastInsertRowid;
+import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
@@ -122,8 +122,9 @@ final class VirtualSession implements Session {
     public synchronized Result execute(Request asked) throws SQLException {
         checkOpen();
         Request r = asked;
-        if (LastInsertRowid.mentioned(r.sql()) && p.backends().all().stream().allMatch(b -> b.engine() == Engine.SQLITE)) {
-            r = r.withSql(LastInsertRowid.substitute(r.sql(), state.lastInsertRowid())); // this session's, not a pooled connection's
+        LastInsertId lastInsertId = p.backends().lastInsertId();
+        if (lastInsertId != null && lastInsertId.mentioned(r.sql())) {
+            r = r.withSql(lastInsertId.substitute(r.sql(), state.lastInsertId())); // this session's, not a pooled connection's
         }
         if (r.wantsKeys()) {
             askingKeys(r.keyColumns());

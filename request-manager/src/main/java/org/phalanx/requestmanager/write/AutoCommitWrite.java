@@ -4,7 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.phalanx.engine.Engine;
+import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
@@ -40,7 +40,8 @@ final class AutoCommitWrite {
      * @param executed  told the outcome before the commit (a group member keeps its count: a crash
      *                  after the commit must not lose it), or null
      */
-    static WriteOutcome run(Backend b, String user, SessionSettings settings, List<String> statements, Request r, long position,
+    static WriteOutcome run(Backend b, String user, SessionSettings settings, List<String> statements, Request r,
+                            LastInsertId lastInsertId, long position,
                             CompletableFuture<?> durable, AppliedRecords applied, long lockTimeoutMillis,
                             Agreement agreement, Executed executed) throws Exception {
         long deadline = System.currentTimeMillis() + lockTimeoutMillis;
@@ -49,7 +50,7 @@ final class AutoCommitWrite {
             // its connection is aborted if the backend hangs: the thread may be the client's own (WriteStage)
             try (Connection c = b.connectionFor(user, settings); var running = b.running().startOn(c, "a write")) {
                 LocalTransaction.Work<WriteOutcome> work = () -> {
-                    WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r, b.engine() == Engine.SQLITE);
+                    WriteOutcome outcome = StatementRunner.executeWrite(c, statements, r, lastInsertId);
                     if (agreement != null) {
                         agreement.commitIfAgreed(b, outcome);
                     }

@@ -17,6 +17,7 @@ import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
@@ -181,12 +182,13 @@ public final class WriteStage {
                                     .withRequestId(s.requestIdForLog())
                             : LogEntry.write(position, t.id(), s.user(), text, values, TransactionControl.names(chosen)));
                     logged[0] = durable;
+                    LastInsertId lastInsertId = p.backends().lastInsertId();
                     for (Backend b : chosen) {
                         List<String> statements = p.statements().forBackend(b, statement, ddl);
                         Callable<WriteOutcome> work = implicit
-                                ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, run, position, durable, p.applied(),
+                                ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, run, lastInsertId, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed, counting)
-                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, run, b.engine() == Engine.SQLITE);
+                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, run, lastInsertId);
                         // held in memory while queued: Java text takes two bytes a character
                         boolean mine = b == runHere && Thread.currentThread() == me;
                         BackendTask<WriteOutcome> f = s.tails().enqueue(b, access, 2 * run.approximateBytes(), mine, work);
@@ -251,8 +253,8 @@ public final class WriteStage {
                 throw e;
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
-            if (outcome.lastInsertRowid() != null) {
-                s.lastInsertRowid(outcome.lastInsertRowid());
+            if (outcome.lastInsertId() != null) {
+                s.lastInsertId(p.backends().lastInsertId().after(outcome.lastInsertId(), s.lastInsertId()));
             }
             Result result = keyPlan != null && r.wantsKeys()
                     ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]))
