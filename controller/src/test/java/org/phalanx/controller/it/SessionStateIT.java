@@ -247,6 +247,42 @@ class SessionStateIT {
         cluster.assertIdentical("child", "id");
     }
 
+    /**
+     * PostgreSQL's {@code currval()} and {@code lastval()}: inside a transaction that has written they
+     * answer the session's own value, as on one PostgreSQL, and a child row inserted with it holds the
+     * same parent on every replica; outside one (where a pooled connection would answer another
+     * client's value) they are refused with 0A000, and the refused insert wrote nothing.
+     */
+    @Test
+    void postgresqlCurrvalIsTheTransactionsOrRefused() throws Exception {
+        cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_session_currval", "");
+        try (Connection a = cluster.connect(); Connection other = cluster.connect()) {
+            execute(a, "CREATE TABLE parent (id SERIAL PRIMARY KEY, name VARCHAR(20))");
+            execute(a, "CREATE TABLE child (id SERIAL PRIMARY KEY, parent_id INTEGER)");
+            update(a, "INSERT INTO parent (name) VALUES ('auto-commit')");
+            SQLException refused = assertThrows(SQLException.class, () -> column(a, "SELECT currval('parent_id_seq')"));
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            refused = assertThrows(SQLException.class,
+                    () -> update(a, "INSERT INTO child (parent_id) VALUES (lastval())"));
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            assertEquals("0", column(a, "SELECT count(*) FROM child"));
+
+            update(other, "INSERT INTO parent (name) VALUES ('another client')"); // its connection's value is 2
+
+            a.setAutoCommit(false);
+            update(a, "INSERT INTO parent (name) VALUES ('in a transaction')");
+            update(a, "INSERT INTO child (parent_id) VALUES (currval('parent_id_seq'))");
+            assertEquals("3", column(a, "SELECT currval('parent_id_seq')"));
+            assertEquals("1", column(a, "SELECT lastval()")); // the last value taken: the child's own id
+            assertEquals("3", column(a, "SELECT parent_id FROM child"));
+            a.commit();
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("parent", "id");
+        cluster.assertIdentical("child", "id");
+    }
+
     /** What two sessions see of {@code LAST_INSERT_ID()} as they insert. */
     private static List<String> lastInsertIdScript(ConnectionSource db) throws SQLException {
         List<String> seen = new ArrayList<>();

@@ -59,6 +59,16 @@ public final class Backends {
                 SqlState.CONNECTION_FAILURE.code());
     }
 
+    /** Whether some backend speaks PostgreSQL's SQL (a PostgreSQL database, or a controller over them). */
+    public boolean speaksPostgres() {
+        for (Backend b : all) {
+            if (b.dialect() == org.phalanx.engine.Engine.POSTGRESQL) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Requests in progress over all backends (load for load-triggered relaxed caching, management). */
     public int pending() {
         int sum = 0;

@@ -4,6 +4,7 @@ import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.phalanx.engine.Engine;
 import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.LastInsertId;
+import org.phalanx.requestmanager.analysis.PooledSequenceCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
@@ -125,6 +127,14 @@ final class VirtualSession implements Session {
         LastInsertId lastInsertId = p.backends().lastInsertId();
         if (lastInsertId != null && lastInsertId.mentioned(r.sql())) {
             r = r.withSql(lastInsertId.substitute(r.sql(), state.lastInsertId())); // this session's, not a pooled connection's
+        }
+        if (state.begunTransaction() == null && PooledSequenceCalls.calls(r.sql()) && p.backends().speaksPostgres()) {
+            p.statistics().error();
+            throw new SQLFeatureNotSupportedException("currval() and lastval() answer for the backend connection that runs"
+                    + " them, and outside a transaction that has written Phalanx runs each statement on a pooled connection"
+                    + " another client may have used: call them inside the transaction that inserted or took nextval()"
+                    + " (after its first write), or use INSERT ... RETURNING or the nextval() value itself",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         if (r.wantsKeys()) {
             askingKeys(r.keyColumns());
