@@ -209,6 +209,8 @@ class SessionStateIT {
             assertEveryRead(a, "SELECT last_insert_rowid()", "2");
             assertEveryRead(b, "SELECT last_insert_rowid()", "3");
             update(a, "INSERT INTO child (parent_id) VALUES (last_insert_rowid())");
+            SQLException refused = assertThrows(SQLException.class, () -> column(a, "SELECT changes()"));
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
             assertEveryRead(a, "SELECT parent_id FROM child WHERE id = last_insert_rowid()", "2");
             a.setAutoCommit(false);
             update(a, "INSERT INTO parent (name) VALUES ('in a transaction')");
@@ -240,6 +242,9 @@ class SessionStateIT {
         try (Connection c = cluster.connect()) {
             update(c, "INSERT INTO parent (id, name) VALUES (100, 'explicit')");
             assertEquals("100", column(c, "SELECT LAST_INSERT_ID()"));
+            // about the connection's previous statement, which may have run anywhere: refused, not answered wrong
+            SQLException refused = assertThrows(SQLException.class, () -> column(c, "SELECT FOUND_ROWS()"));
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
         }
         cluster.assertAllEnabled();
         cluster.stopController();

@@ -25,10 +25,12 @@ public final class LastInsertId {
     private static final LastInsertId MARIADB = new LastInsertId("last_insert_id", true);
 
     private final String function;
+    private final java.util.List<String> functions;
     private final boolean inGeneratedKeys;
 
     private LastInsertId(String function, boolean inGeneratedKeys) {
         this.function = function;
+        this.functions = java.util.List.of(function);
         this.inGeneratedKeys = inGeneratedKeys;
     }
 
@@ -62,9 +64,9 @@ public final class LastInsertId {
         return reported == 0 && inGeneratedKeys ? last : reported;
     }
 
-    /** Whether the text may call it (a search without a copy: every statement of such a session passes here). */
+    /** Whether the text may call it (a look at its parentheses only: every statement of such a session passes here). */
     public boolean mentioned(String sql) {
-        return SqlLexer.containsIgnoreCase(sql, function);
+        return SqlLexer.mayCall(sql, functions);
     }
 
     /** {@code sql} with every call without argument replaced by {@code value}; the same string without one. */

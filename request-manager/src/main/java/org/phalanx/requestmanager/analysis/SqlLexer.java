@@ -153,6 +153,31 @@ public final class SqlLexer {
         return out == null ? sql : out.append(sql, copied, sql.length()).toString();
     }
 
+    /**
+     * Whether {@code sql} may call one of {@code functions} (lower case): some word before a
+     * parenthesis, literals and comments not skipped. A prefilter every statement can afford: it looks
+     * only at the parentheses ({@code indexOf}), where a search for each name at every position cost
+     * about 0.45 µs per name on a 60-character UPDATE.
+     */
+    static boolean mayCall(String sql, java.util.Collection<String> functions) {
+        for (int open = sql.indexOf('('); open >= 0; open = sql.indexOf('(', open + 1)) {
+            int end = open;
+            while (end > 0 && Character.isWhitespace(sql.charAt(end - 1))) {
+                end--;
+            }
+            int start = end;
+            while (start > 0 && isWordPart(sql.charAt(start - 1))) {
+                start--;
+            }
+            for (String f : functions) {
+                if (end - start == f.length() && sql.regionMatches(true, start, f, 0, f.length())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code text} contains {@code word} in any case (no copy of the text made). */
     static boolean containsIgnoreCase(String text, String word) {
         for (int i = 0; i + word.length() <= text.length(); i++) {

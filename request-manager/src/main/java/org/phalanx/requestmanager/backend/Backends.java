@@ -59,14 +59,13 @@ public final class Backends {
                 SqlState.CONNECTION_FAILURE.code());
     }
 
-    /** Whether some backend speaks PostgreSQL's SQL (a PostgreSQL database, or a controller over them). */
-    public boolean speaksPostgres() {
+    /** The SQL dialects the backends speak (a controller backend speaks its own backends'). */
+    public java.util.Set<org.phalanx.engine.Engine> dialects() {
+        java.util.Set<org.phalanx.engine.Engine> dialects = java.util.EnumSet.noneOf(org.phalanx.engine.Engine.class);
         for (Backend b : all) {
-            if (b.dialect() == org.phalanx.engine.Engine.POSTGRESQL) {
-                return true;
-            }
+            dialects.add(b.dialect());
         }
-        return false;
+        return dialects;
     }
 
     /** Requests in progress over all backends (load for load-triggered relaxed caching, management). */

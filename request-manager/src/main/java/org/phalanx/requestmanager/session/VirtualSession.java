@@ -13,7 +13,7 @@ import org.phalanx.engine.Engine;
 import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.LastInsertId;
-import org.phalanx.requestmanager.analysis.PooledSequenceCalls;
+import org.phalanx.requestmanager.analysis.PooledSessionCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
@@ -128,12 +128,14 @@ final class VirtualSession implements Session {
         if (lastInsertId != null && lastInsertId.mentioned(r.sql())) {
             r = r.withSql(lastInsertId.substitute(r.sql(), state.lastInsertId())); // this session's, not a pooled connection's
         }
-        if (state.begunTransaction() == null && PooledSequenceCalls.calls(r.sql()) && p.backends().speaksPostgres()) {
+        String refused = PooledSessionCalls.refused(r.sql(), p.backends().dialects(), state.begunTransaction() != null);
+        if (refused != null) {
             p.statistics().error();
-            throw new SQLFeatureNotSupportedException("currval() and lastval() answer for the backend connection that runs"
-                    + " them, and outside a transaction that has written Phalanx runs each statement on a pooled connection"
-                    + " another client may have used: call them inside the transaction that inserted or took nextval()"
-                    + " (after its first write), or use INSERT ... RETURNING or the nextval() value itself",
+            throw new SQLFeatureNotSupportedException(refused + "() answers about the backend connection that runs it, and"
+                    + " Phalanx runs a session's statements on pooled connections other clients use too (docs/jdbc-unsupported.md):"
+                    + " use the update count, a COUNT(*), INSERT ... RETURNING or the value nextval() returned"
+                    + ("currval".equals(refused) || "lastval".equals(refused)
+                            ? "; inside a transaction, after its first write, it answers for the transaction's own connections" : ""),
                     SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         if (r.wantsKeys()) {

@@ -1,0 +1,84 @@
+package org.phalanx.requestmanager.analysis;
+
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.phalanx.engine.Engine;
+
+/**
+ * Functions that answer about the calling connection's own past, which Phalanx spreads over pooled
+ * connections and backends, so that one would answer another client's value — in a write,
+ * possibly a different one on each replica:
+ * <ul>
+ * <li>PostgreSQL's {@code currval()} and {@code lastval()} (the session's last sequence value): outside a
+ * transaction, and in one before its first write. Inside a transaction that has written, statements
+ * run on the transaction's own connection on every backend, after its inserts there, and they
+ * answer as on one PostgreSQL.</li>
+ * <li>MariaDB's {@code ROW_COUNT()} and {@code FOUND_ROWS()}, SQLite's {@code changes()} and
+ * {@code total_changes()} (about the connection's previous statements), always: even in a
+ * transaction, its reads and writes may run on different backends' connections.</li>
+ * </ul>
+ * A query or data change calling one (in code, not in a literal or comment) is refused; DDL is left
+ * alone: a function or procedure body calling them runs inside its caller's statement, on its
+ * connection. The last inserted id of SQLite and MariaDB is followed instead ({@link LastInsertId}).
+ */
+public final class PooledSessionCalls {
+    private static final Map<Engine, Set<String>> OUTSIDE_WRITING_TRANSACTIONS =
+            Map.of(Engine.POSTGRESQL, Set.of("currval", "lastval"));
+    private static final Map<Engine, Set<String>> ALWAYS =
+            Map.of(Engine.MARIADB, Set.of("row_count", "found_rows"), Engine.SQLITE, Set.of("changes", "total_changes"));
+    private static final Set<String> STATEMENTS = Set.of("select", "insert", "update", "delete", "with", "values", "merge",
+            "replace");
+
+    private PooledSessionCalls() {
+    }
+
+    /**
+     * The function {@code sql} calls that a virtual database whose backends speak {@code dialects}
+     * must refuse, or null.
+     *
+     * @param hasWritten whether the session's transaction has joined the backends (its first write)
+     */
+    public static String refused(String sql, Collection<Engine> dialects, boolean hasWritten) {
+        for (Engine dialect : dialects) {
+            String call = firstCall(sql, ALWAYS.getOrDefault(dialect, Set.of()));
+            if (call == null && !hasWritten) {
+                call = firstCall(sql, OUTSIDE_WRITING_TRANSACTIONS.getOrDefault(dialect, Set.of()));
+            }
+            if (call != null) {
+                return call;
+            }
+        }
+        return null;
+    }
+
+    /** The first of {@code functions} a query or data change calls, or null. */
+    static String firstCall(String sql, Set<String> functions) {
+        if (functions.isEmpty() || !SqlLexer.mayCall(sql, functions)) {
+            return null; // what nearly every statement takes: no copy, no scan of words
+        }
+        boolean[] first = {true};
+        boolean[] dataStatement = {false};
+        String[] found = {null};
+        SqlLexer.replaceWords(sql, (text, start, end) -> {
+            String word = text.substring(start, end).toLowerCase(Locale.ROOT);
+            if (first[0]) {
+                first[0] = false;
+                dataStatement[0] = STATEMENTS.contains(word);
+            } else if (dataStatement[0] && found[0] == null && functions.contains(word) && opensParenthesis(text, end)) {
+                found[0] = word;
+            }
+            return null;
+        });
+        return found[0];
+    }
+
+    private static boolean opensParenthesis(String sql, int from) {
+        int k = from;
+        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
+            k++;
+        }
+        return k < sql.length() && sql.charAt(k) == '(';
+    }
+}
