@@ -2,7 +2,10 @@ package org.phalanx.requestmanager.backend;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.LastInsertId;
 
@@ -60,8 +63,8 @@ public final class Backends {
     }
 
     /** The SQL dialects the backends speak (a controller backend speaks its own backends'). */
-    public java.util.Set<org.phalanx.engine.Engine> dialects() {
-        java.util.Set<org.phalanx.engine.Engine> dialects = java.util.EnumSet.noneOf(org.phalanx.engine.Engine.class);
+    public Set<Engine> dialects() {
+        Set<Engine> dialects = EnumSet.noneOf(Engine.class);
         for (Backend b : all) {
             dialects.add(b.dialect());
         }
