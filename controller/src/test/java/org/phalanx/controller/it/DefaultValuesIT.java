@@ -119,4 +119,30 @@ class DefaultValuesIT {
         cluster.stopController();
         assertEquals(20, cluster.assertIdentical("m", "id"));
     }
+
+    /**
+     * The engines' other clocks written in a statement, and clocks with a precision ({@code NOW(6)}):
+     * chosen once by the controller, so the replicas store the same microseconds (each replica's own
+     * clock would differ), where a precision used to leave the call to each replica or break the text.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void clocksWrittenInAStatementAreTheSameOnEveryReplica(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_clocks", "");
+        boolean pg = kind == Kind.POSTGRESQL;
+        String stamp = pg ? "TIMESTAMP(6)" : "DATETIME(6)";
+        String clocks = pg ? "clock_timestamp(), CURRENT_TIMESTAMP(6), LOCALTIMESTAMP(3), statement_timestamp()"
+                : "NOW(6), SYSDATE(6), UTC_TIMESTAMP(6), CURRENT_TIMESTAMP(3)";
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE clocks (id INTEGER PRIMARY KEY, a " + stamp + ", b " + stamp + ", c " + stamp
+                    + ", d " + stamp + ")");
+            for (int i = 1; i <= 20; i++) {
+                update(c, "INSERT INTO clocks VALUES (?, " + clocks + ")", i);
+            }
+            update(c, "UPDATE clocks SET a = " + (pg ? "clock_timestamp()" : "SYSDATE(6)") + " WHERE id <= 10");
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(20, cluster.assertIdentical("clocks", "id"));
+    }
 }

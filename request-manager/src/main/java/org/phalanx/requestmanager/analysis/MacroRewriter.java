@@ -3,6 +3,8 @@ package org.phalanx.requestmanager.analysis;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
@@ -11,17 +13,28 @@ import java.util.function.DoubleSupplier;
 
 /**
  * Replaces non-deterministic macros in a write with literals chosen once, so every backend
- * stores the same values: NOW(), CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME
- * become quoted date/time literals in the configured zone, RAND() and RANDOM() a double in
- * [0, 1) (PostgreSQL's meaning of RANDOM()). All macros of one statement share one instant.
+ * stores the same values: NOW(), CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME,
+ * PostgreSQL's CLOCK_TIMESTAMP(), STATEMENT_TIMESTAMP() and TRANSACTION_TIMESTAMP(), MariaDB's
+ * SYSDATE(), CURDATE() and CURTIME() become quoted date/time literals in the configured zone,
+ * MariaDB's UTC_TIMESTAMP(), UTC_DATE() and UTC_TIME() the same in UTC, UNIX_TIMESTAMP() the
+ * seconds since 1970, RAND() and RANDOM() a double in [0, 1) (PostgreSQL's meaning of RANDOM()).
+ * All macros of one statement share one instant.
  * Words inside string literals, quoted identifiers and comments, and qualified names
  * ({@code t.now}), are left alone.
  */
 public final class MacroRewriter {
-    private static final Set<String> MACROS =
-            Set.of("now", "current_timestamp", "localtimestamp", "current_date", "current_time", "rand", "random");
-    /** These are macros only when called: a column may be named {@code now}. */
-    private static final Set<String> NEED_PARENS = Set.of("now", "rand", "random");
+    /** Macros also without parentheses (SQL's special values). */
+    private static final Set<String> BARE = Set.of("current_timestamp", "localtimestamp", "current_date", "current_time");
+    /**
+     * Macros only when called without argument: a column may be named {@code now} or {@code utc_date}
+     * (MariaDB's bare {@code UTC_DATE} is therefore not followed); {@code UNIX_TIMESTAMP(d)} converts d.
+     */
+    /** Those that take a precision, {@code NOW(6)}: the literal then has that many fractional digits. */
+    private static final Set<String> FRACTIONAL = Set.of("now", "current_timestamp", "localtimestamp", "current_time",
+            "sysdate", "curtime", "utc_timestamp", "utc_time");
+    private static final Set<String> CALLED = Set.of("now", "rand", "random", "clock_timestamp", "statement_timestamp",
+            "transaction_timestamp", "sysdate", "curdate", "curtime", "utc_timestamp", "utc_date", "utc_time",
+            "unix_timestamp");
 
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd");
@@ -49,36 +62,80 @@ public final class MacroRewriter {
     }
 
     public String rewrite(String sql, Instant now, DoubleSupplier random) {
-        return replace(sql, LocalDateTime.ofInstant(now, zone), random);
+        return replace(sql, now.atZone(zone), random);
     }
 
     /** The text with every macro replaced by its value (by "" when {@code now} is null: only detecting). */
-    private static String replace(String sql, LocalDateTime now, DoubleSupplier random) {
+    private static String replace(String sql, ZonedDateTime now, DoubleSupplier random) {
         return SqlLexer.replaceWords(sql, (text, start, end) -> {
             String word = text.substring(start, end).toLowerCase(Locale.ROOT);
             boolean qualified = start > 0 && text.charAt(start - 1) == '.';
-            if (qualified || !MACROS.contains(word)) {
+            if (qualified || !(BARE.contains(word) || CALLED.contains(word))) {
                 return null;
             }
             int call = SqlLexer.emptyParensEnd(text, end);
-            if (call < 0 && NEED_PARENS.contains(word)) {
+            int digits = -1; // the fractional digits a precision asks for: NOW(6), CURRENT_TIMESTAMP(3)
+            if (call < 0 && FRACTIONAL.contains(word)) {
+                int[] precision = precisionCall(text, end);
+                if (precision != null) {
+                    call = precision[0];
+                    digits = precision[1];
+                }
+            }
+            if (call < 0 && CALLED.contains(word)) {
                 return null;
             }
-            return new SqlLexer.Replacement(now == null ? "" : literal(word, now, random), Math.max(call, end));
+            return new SqlLexer.Replacement(now == null ? "" : literal(word, now, random, digits), Math.max(call, end));
         });
     }
 
-    private static String literal(String macro, LocalDateTime now, DoubleSupplier random) {
-        switch (macro) {
-            case "current_date":
-                return "'" + DATE.format(now) + "'";
-            case "current_time":
-                return "'" + TIME.format(now) + "'";
-            case "rand":
-            case "random":
-                return Double.toString(random.getAsDouble());
-            default:
-                return "'" + TIMESTAMP.format(now) + "'";
+    /** {@code (n)} with n in 0..6 at {@code from}: {index after it, n}; else null. */
+    private static int[] precisionCall(String sql, int from) {
+        int k = skipSpaces(sql, from);
+        if (k >= sql.length() || sql.charAt(k) != '(') {
+            return null;
         }
+        k = skipSpaces(sql, k + 1);
+        if (k >= sql.length() || sql.charAt(k) < '0' || sql.charAt(k) > '6') {
+            return null;
+        }
+        int digits = sql.charAt(k) - '0';
+        k = skipSpaces(sql, k + 1);
+        return k < sql.length() && sql.charAt(k) == ')' ? new int[] {k + 1, digits} : null;
+    }
+
+    private static int skipSpaces(String sql, int k) {
+        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
+            k++;
+        }
+        return k;
+    }
+
+    /** @param digits fractional digits asked for, or -1: the default (milliseconds for a time stamp, none for a time) */
+    private static String literal(String macro, ZonedDateTime zoned, DoubleSupplier random, int digits) {
+        LocalDateTime now = zoned.toLocalDateTime();
+        LocalDateTime utc = zoned.withZoneSameInstant(ZoneOffset.UTC).toLocalDateTime();
+        return switch (macro) {
+            case "current_date", "curdate" -> "'" + DATE.format(now) + "'";
+            case "current_time", "curtime" -> "'" + TIME.format(now) + fraction(now, digits) + "'";
+            case "utc_date" -> "'" + DATE.format(utc) + "'";
+            case "utc_time" -> "'" + TIME.format(utc) + fraction(utc, digits) + "'";
+            case "utc_timestamp" -> "'" + timestamp(utc, digits) + "'";
+            case "unix_timestamp" -> Long.toString(zoned.toEpochSecond());
+            case "rand", "random" -> Double.toString(random.getAsDouble());
+            default -> "'" + timestamp(now, digits) + "'";
+        };
+    }
+
+    private static String timestamp(LocalDateTime t, int digits) {
+        return digits < 0 ? TIMESTAMP.format(t) : DATE.format(t) + " " + TIME.format(t) + fraction(t, digits);
+    }
+
+    /** {@code .} and the first {@code digits} digits of the second's fraction; "" for none. */
+    private static String fraction(LocalDateTime t, int digits) {
+        if (digits <= 0) {
+            return "";
+        }
+        return "." + String.format("%09d", t.getNano()).substring(0, digits);
     }
 }

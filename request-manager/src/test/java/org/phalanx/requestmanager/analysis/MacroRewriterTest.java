@@ -31,4 +31,22 @@ class MacroRewriterTest {
         MacroRewriter paris = new MacroRewriter(ZoneId.of("Europe/Paris"));
         assertEquals("SELECT '2026-11-22 11:15:30.123'", paris.rewrite("SELECT NOW()", now, () -> 0));
     }
+
+    @Test
+    void theEnginesOtherClocksAreChosenOnceToo() {
+        MacroRewriter paris = new MacroRewriter(ZoneId.of("Europe/Paris"));
+        assertEquals("INSERT INTO t VALUES ('2026-11-22 11:15:30.123', '2026-11-22 11:15:30.123', '2026-11-22 11:15:30.123',"
+                        + " '2026-11-22 11:15:30.123', '2026-11-22', '11:15:30')",
+                paris.rewrite("INSERT INTO t VALUES (clock_timestamp(), STATEMENT_TIMESTAMP(), transaction_timestamp(),"
+                        + " SYSDATE(), CURDATE(), curtime())", now, () -> 0));
+        assertEquals("UPDATE t SET at = '2026-11-22 10:15:30.123', d = '2026-11-22', t = '10:15:30', s = 1795342530,"
+                        + " u = UNIX_TIMESTAMP(created)",
+                paris.rewrite("UPDATE t SET at = UTC_TIMESTAMP(), d = utc_date(), t = UTC_TIME(), s = UNIX_TIMESTAMP(),"
+                        + " u = UNIX_TIMESTAMP(created)", now, () -> 0));
+        assertEquals("INSERT INTO t VALUES ('2026-11-22 10:15:30.123000', '2026-11-22 10:15:30.123', '2026-11-22 10:15:30',"
+                        + " '10:15:30.1', '2026-11-22 10:15:30.12')",
+                rewrite("INSERT INTO t VALUES (NOW(6), CURRENT_TIMESTAMP( 3 ), LOCALTIMESTAMP(0), CURRENT_TIME(1), SYSDATE(2))"));
+        String columns = "UPDATE t SET sysdate = 1, curdate = 2, utc_date = 3 WHERE curtime = 4"; // named like them, not called
+        assertEquals(columns, paris.rewrite(columns, now, () -> 0));
+    }
 }
