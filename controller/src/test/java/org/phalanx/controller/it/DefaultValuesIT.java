@@ -145,4 +145,33 @@ class DefaultValuesIT {
         cluster.stopController();
         assertEquals(20, cluster.assertIdentical("clocks", "id"));
     }
+
+    /**
+     * A random UUID or random bytes written in a statement would differ on every replica: such a
+     * write is refused (0A000) and writes nothing; a read may call them.
+     */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void writesCallingUnrepeatableFunctionsAreRefused(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_unrepeatable", "");
+        String call = switch (kind) {
+            case POSTGRESQL -> "gen_random_uuid()::text";
+            case MARIADB -> "UUID()";
+            case SQLITE -> "hex(randomblob(16))";
+        };
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE tokens (id INTEGER PRIMARY KEY, token VARCHAR(40))");
+            for (String sql : List.of("INSERT INTO tokens VALUES (1, " + call + ")",
+                    "UPDATE tokens SET token = " + call)) {
+                SQLException e = assertThrows(SQLException.class, () -> update(c, sql), sql);
+                assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+            }
+            assertEquals(0, Sql.one(c, "SELECT COUNT(*) FROM tokens"));
+            assertEquals(1, Sql.one(c, "SELECT COUNT(*) FROM (SELECT " + call + " AS t) x"), "a read may call it");
+            update(c, "INSERT INTO tokens VALUES (1, ?)", java.util.UUID.randomUUID().toString()); // what to do instead
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(1, cluster.assertIdentical("tokens", "id"));
+    }
 }

@@ -16,6 +16,8 @@ import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.analysis.PooledSessionCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
+import org.phalanx.requestmanager.analysis.UnrepeatableCalls;
+import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
@@ -242,7 +244,25 @@ final class VirtualSession implements Session {
                 if (state.readOnly()) {
                     throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
                 }
+                refuseUnrepeatable(r.sql());
                 return writes.write(r, a, state);
+        }
+    }
+
+    /**
+     * A write calling a function whose value each replica, and each replay of the recovery log,
+     * would compute for itself ({@link UnrepeatableCalls}) is refused, unless there is one backend and
+     * no log: then nothing could come out different.
+     */
+    private void refuseUnrepeatable(String sql) throws SQLException {
+        if (p.backends().all().size() < 2 && p.log() == LogWriter.NONE) {
+            return;
+        }
+        String call = UnrepeatableCalls.firstCall(sql);
+        if (call != null) {
+            throw new SQLFeatureNotSupportedException(call + "() in a write would give each replica, and each replay of"
+                    + " the recovery log, a value of its own: generate the value in the application and pass it as a"
+                    + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
     }
 
@@ -354,6 +374,7 @@ final class VirtualSession implements Session {
     private BatchOutcome whole(List<String> texts, BatchRun run) throws SQLException {
         for (String sql : texts) { // refused as a whole before any element runs
             p.statements().check(sql, p.analyzer().analyze(sql));
+            refuseUnrepeatable(sql);
         }
         long start = System.nanoTime();
         BatchOutcome outcome;

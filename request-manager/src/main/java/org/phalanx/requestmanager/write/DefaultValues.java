@@ -17,6 +17,7 @@ import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.InsertText;
 import org.phalanx.requestmanager.analysis.MacroRewriter;
+import org.phalanx.requestmanager.analysis.UnrepeatableCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
@@ -47,7 +48,7 @@ import org.phalanx.requestmanager.scheduler.LockManager;
 final class DefaultValues {
     /** Calls no backend computes like another, that the controller cannot choose for them. */
     private static final Pattern UNPREDICTABLE = Pattern.compile(
-            "(?i)\\b(gen_random_uuid|uuid_generate_v[1-5]|uuid|uuid_short|sys_guid|newid|random_bytes|randomblob|timeofday)\\s*\\(");
+            "(?i)\\b(" + String.join("|", UnrepeatableCalls.FUNCTIONS) + ")\\s*\\(");
     /** PostgreSQL's other clocks, which the controller chooses as it chooses now(). */
     private static final Pattern OTHER_CLOCKS = Pattern.compile(
             "(?i)\\b(clock_timestamp|statement_timestamp|transaction_timestamp)\\s*\\(\\s*\\)");
