@@ -25,13 +25,13 @@ import java.util.function.DoubleSupplier;
 public final class MacroRewriter {
     /** Macros also without parentheses (SQL's special values). */
     private static final Set<String> BARE = Set.of("current_timestamp", "localtimestamp", "current_date", "current_time");
+    /** Those that take a precision, {@code NOW(6)}: the literal then has that many fractional digits. */
+    private static final Set<String> FRACTIONAL = Set.of("now", "current_timestamp", "localtimestamp", "current_time",
+            "sysdate", "curtime", "utc_timestamp", "utc_time");
     /**
      * Macros only when called without argument: a column may be named {@code now} or {@code utc_date}
      * (MariaDB's bare {@code UTC_DATE} is therefore not followed); {@code UNIX_TIMESTAMP(d)} converts d.
      */
-    /** Those that take a precision, {@code NOW(6)}: the literal then has that many fractional digits. */
-    private static final Set<String> FRACTIONAL = Set.of("now", "current_timestamp", "localtimestamp", "current_time",
-            "sysdate", "curtime", "utc_timestamp", "utc_time");
     private static final Set<String> CALLED = Set.of("now", "rand", "random", "clock_timestamp", "statement_timestamp",
             "transaction_timestamp", "sysdate", "curdate", "curtime", "utc_timestamp", "utc_date", "utc_time",
             "unix_timestamp");
