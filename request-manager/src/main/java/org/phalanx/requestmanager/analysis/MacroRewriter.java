@@ -91,24 +91,17 @@ public final class MacroRewriter {
 
     /** {@code (n)} with n in 0..6 at {@code from}: {index after it, n}; else null. */
     private static int[] precisionCall(String sql, int from) {
-        int k = skipSpaces(sql, from);
+        int k = SqlLexer.skipSpaces(sql, from);
         if (k >= sql.length() || sql.charAt(k) != '(') {
             return null;
         }
-        k = skipSpaces(sql, k + 1);
+        k = SqlLexer.skipSpaces(sql, k + 1);
         if (k >= sql.length() || sql.charAt(k) < '0' || sql.charAt(k) > '6') {
             return null;
         }
         int digits = sql.charAt(k) - '0';
-        k = skipSpaces(sql, k + 1);
+        k = SqlLexer.skipSpaces(sql, k + 1);
         return k < sql.length() && sql.charAt(k) == ')' ? new int[] {k + 1, digits} : null;
-    }
-
-    private static int skipSpaces(String sql, int k) {
-        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
-            k++;
-        }
-        return k;
     }
 
     /** @param digits fractional digits asked for, or -1: the default (milliseconds for a time stamp, none for a time) */

@@ -4,6 +4,9 @@ import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.phalanx.engine.Engine;
 
 /**
@@ -28,6 +31,9 @@ public final class PooledSessionCalls {
             Map.of(Engine.POSTGRESQL, Set.of("currval", "lastval"));
     private static final Map<Engine, Set<String>> ALWAYS =
             Map.of(Engine.MARIADB, Set.of("row_count", "found_rows"), Engine.SQLITE, Set.of("changes", "total_changes"));
+    /** Every name above: one look at a statement's parentheses tells whether any engine's list matters. */
+    private static final Set<String> ANY = Stream.concat(OUTSIDE_WRITING_TRANSACTIONS.values().stream(), ALWAYS.values().stream())
+            .flatMap(Set::stream).collect(Collectors.toUnmodifiableSet());
     private static final Set<String> STATEMENTS = Set.of("select", "insert", "update", "delete", "with", "values", "merge",
             "replace");
 
@@ -38,10 +44,14 @@ public final class PooledSessionCalls {
      * The function {@code sql} calls that a virtual database whose backends speak {@code dialects}
      * must refuse, or null.
      *
+     * @param dialects   asked only when the text may call one of these functions (nearly no statement does)
      * @param hasWritten whether the session's transaction has joined the backends (its first write)
      */
-    public static String refused(String sql, Collection<Engine> dialects, boolean hasWritten) {
-        for (Engine dialect : dialects) {
+    public static String refused(String sql, Supplier<? extends Collection<Engine>> dialects, boolean hasWritten) {
+        if (!SqlLexer.mayCall(sql, ANY)) {
+            return null;
+        }
+        for (Engine dialect : dialects.get()) {
             String call = firstCall(sql, ALWAYS.getOrDefault(dialect, Set.of()));
             if (call == null && !hasWritten) {
                 call = firstCall(sql, OUTSIDE_WRITING_TRANSACTIONS.getOrDefault(dialect, Set.of()));
@@ -66,19 +76,11 @@ public final class PooledSessionCalls {
             if (first[0]) {
                 first[0] = false;
                 dataStatement[0] = STATEMENTS.contains(word);
-            } else if (dataStatement[0] && found[0] == null && functions.contains(word) && opensParenthesis(text, end)) {
+            } else if (dataStatement[0] && found[0] == null && functions.contains(word) && SqlLexer.opensParenthesis(text, end)) {
                 found[0] = word;
             }
             return null;
         });
         return found[0];
-    }
-
-    private static boolean opensParenthesis(String sql, int from) {
-        int k = from;
-        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
-            k++;
-        }
-        return k < sql.length() && sql.charAt(k) == '(';
     }
 }

@@ -96,18 +96,26 @@ public final class SqlLexer {
 
     /** Index after "()" (whitespace allowed) starting at from, or -1. */
     static int emptyParensEnd(String sql, int from) {
-        int k = from;
-        while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
-            k++;
-        }
+        int k = skipSpaces(sql, from);
         if (k >= sql.length() || sql.charAt(k) != '(') {
             return -1;
         }
-        k++;
+        k = skipSpaces(sql, k + 1);
+        return k < sql.length() && sql.charAt(k) == ')' ? k + 1 : -1;
+    }
+
+    /** Whether a parenthesis opens at {@code from}, whitespace allowed before it: a call, after a function's name. */
+    static boolean opensParenthesis(String sql, int from) {
+        int k = skipSpaces(sql, from);
+        return k < sql.length() && sql.charAt(k) == '(';
+    }
+
+    /** The index of the first non-whitespace character at or after {@code k} (the length if none). */
+    static int skipSpaces(String sql, int k) {
         while (k < sql.length() && Character.isWhitespace(sql.charAt(k))) {
             k++;
         }
-        return k < sql.length() && sql.charAt(k) == ')' ? k + 1 : -1;
+        return k;
     }
 
     /** What replaces a word of code, up to {@code end} (past the word: its parentheses, say). */

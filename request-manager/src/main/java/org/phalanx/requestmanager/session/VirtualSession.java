@@ -130,7 +130,7 @@ final class VirtualSession implements Session {
         if (lastInsertId != null && lastInsertId.mentioned(r.sql())) {
             r = r.withSql(lastInsertId.substitute(r.sql(), state.lastInsertId())); // this session's, not a pooled connection's
         }
-        String refused = PooledSessionCalls.refused(r.sql(), p.backends().dialects(), state.begunTransaction() != null);
+        String refused = PooledSessionCalls.refused(r.sql(), p.backends()::dialects, state.begunTransaction() != null);
         if (refused != null) {
             p.statistics().error();
             throw new SQLFeatureNotSupportedException(refused + "() answers about the backend connection that runs it, and"

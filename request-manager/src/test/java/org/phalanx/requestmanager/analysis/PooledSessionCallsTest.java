@@ -12,20 +12,20 @@ class PooledSessionCallsTest {
 
     @Test
     void postgresSequenceFunctionsAreRefusedOutsideATransactionThatHasWritten() {
-        assertEquals("currval", PooledSessionCalls.refused("SELECT currval('parent_id_seq')", PG, false));
-        assertEquals("lastval", PooledSessionCalls.refused("select LASTVAL ()", PG, false));
+        assertEquals("currval", PooledSessionCalls.refused("SELECT currval('parent_id_seq')", () -> PG, false));
+        assertEquals("lastval", PooledSessionCalls.refused("select LASTVAL ()", () -> PG, false));
         assertEquals("currval", PooledSessionCalls.refused(
-                "INSERT INTO child (parent_id) VALUES (pg_catalog.currval('parent_id_seq'))", PG, false));
-        assertEquals("lastval", PooledSessionCalls.refused("WITH p AS (SELECT lastval() AS id) SELECT id FROM p", PG, false));
-        assertNull(PooledSessionCalls.refused("SELECT currval('parent_id_seq')", PG, true));
+                "INSERT INTO child (parent_id) VALUES (pg_catalog.currval('parent_id_seq'))", () -> PG, false));
+        assertEquals("lastval", PooledSessionCalls.refused("WITH p AS (SELECT lastval() AS id) SELECT id FROM p", () -> PG, false));
+        assertNull(PooledSessionCalls.refused("SELECT currval('parent_id_seq')", () -> PG, true));
     }
 
     @Test
     void previousStatementFunctionsAreRefusedAlways() {
-        assertEquals("found_rows", PooledSessionCalls.refused("SELECT FOUND_ROWS()", List.of(Engine.MARIADB), true));
-        assertEquals("row_count", PooledSessionCalls.refused("SELECT ROW_COUNT()", List.of(Engine.MARIADB), false));
-        assertEquals("changes", PooledSessionCalls.refused("SELECT changes()", List.of(Engine.SQLITE), true));
-        assertNull(PooledSessionCalls.refused("SELECT changes()", PG, false)); // another engine's name: the engine answers
+        assertEquals("found_rows", PooledSessionCalls.refused("SELECT FOUND_ROWS()", () -> List.of(Engine.MARIADB), true));
+        assertEquals("row_count", PooledSessionCalls.refused("SELECT ROW_COUNT()", () -> List.of(Engine.MARIADB), false));
+        assertEquals("changes", PooledSessionCalls.refused("SELECT changes()", () -> List.of(Engine.SQLITE), true));
+        assertNull(PooledSessionCalls.refused("SELECT changes()", () -> PG, false)); // another engine's name: the engine answers
     }
 
     @Test
@@ -40,9 +40,9 @@ class PooledSessionCallsTest {
 
     @Test
     void leavesLiteralsCommentsColumnsAndDdlAlone() {
-        assertNull(PooledSessionCalls.refused("SELECT 'currval(x)', \"lastval\" FROM t -- lastval()", PG, false));
-        assertNull(PooledSessionCalls.refused("SELECT currval_total, changes FROM t", List.of(Engine.POSTGRESQL, Engine.SQLITE), false));
-        assertNull(PooledSessionCalls.refused("SELECT nextval('s')", PG, false));
-        assertNull(PooledSessionCalls.refused("CREATE FUNCTION f() RETURNS bigint AS 'SELECT currval(''s'')' LANGUAGE sql", PG, false));
+        assertNull(PooledSessionCalls.refused("SELECT 'currval(x)', \"lastval\" FROM t -- lastval()", () -> PG, false));
+        assertNull(PooledSessionCalls.refused("SELECT currval_total, changes FROM t", () -> List.of(Engine.POSTGRESQL, Engine.SQLITE), false));
+        assertNull(PooledSessionCalls.refused("SELECT nextval('s')", () -> PG, false));
+        assertNull(PooledSessionCalls.refused("CREATE FUNCTION f() RETURNS bigint AS 'SELECT currval(''s'')' LANGUAGE sql", () -> PG, false));
     }
 }
