@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.FileRecoveryLog;
 import org.phalanx.requestmanager.api.BackendState;
@@ -183,6 +185,50 @@ class HungBackendTest {
         rm.close();
         rm = null;
         assertIdentical();
+    }
+
+    /**
+     * Inside a transaction too, one backend's copy of each write and of the commit runs on the
+     * client's own thread (the least busy: b1 here); if that backend hangs in the write or in the
+     * commit, its connection is aborted when it is found hung and the transaction commits on the others.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aHungBackendRunningATransactionOnTheClientsThreadStillLetsItCommit(boolean hangInCommit) throws Exception {
+        start(WaitPolicy.ALL, new HangLimits(Duration.ofSeconds(1), 0, 0));
+        try (Session s = rm.openSession("u")) {
+            createTable(s);
+            s.setAutoCommit(false);
+            update(s, "UPDATE t SET v = v + 1 WHERE id = 1"); // its branches are open on every backend
+            if (!hangInCommit) {
+                FaultyDriver.fault("b1").hang();
+            }
+            CompletableFuture<Void> rest = CompletableFuture.runAsync(() -> {
+                try {
+                    assertEquals(1, update(s, "UPDATE t SET v = v + 1 WHERE id = 2"));
+                    if (hangInCommit) {
+                        FaultyDriver.fault("b1").hang();
+                    }
+                    s.commit();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try {
+                rest.get(60, TimeUnit.SECONDS);
+            } finally {
+                FaultyDriver.fault("b1").resume();
+            }
+            assertEquals(BackendState.DISABLED, backend("b1").state());
+            assertTrue(backend("b1").disabledReason().contains("hung"), backend("b1").disabledReason());
+            s.setAutoCommit(true);
+            enableOnceIdle("b1");
+            update(s, "UPDATE t SET v = v + 1 WHERE id = 3");
+        }
+        rm.close();
+        rm = null;
+        assertIdentical();
+        assertEquals("0,1,1,1,0", values("b2").substring(0, 9), "the transaction committed, then the write after it");
     }
 
     @Test

@@ -7,7 +7,6 @@ import java.sql.Blob;
 import java.sql.Clob;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
-import javax.sql.rowset.RowSetMetaDataImpl;
 import java.sql.SQLException;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -56,26 +55,26 @@ public final class RowReader {
      * after it is closed). Properties a driver cannot report keep neutral defaults.
      */
     public static ResultSetMetaData detach(ResultSetMetaData md) throws SQLException {
-        RowSetMetaDataImpl copy = new RowSetMetaDataImpl();
         int n = md.getColumnCount();
-        copy.setColumnCount(n);
+        DetachedMetaData.Column[] columns = new DetachedMetaData.Column[n];
         for (int i = 1; i <= n; i++) {
             int c = i;
-            copy.setColumnLabel(c, guard(() -> md.getColumnLabel(c), ""));
-            copy.setColumnName(c, guard(() -> md.getColumnName(c), ""));
-            copy.setTableName(c, guard(() -> md.getTableName(c), ""));
-            copy.setSchemaName(c, guard(() -> md.getSchemaName(c), ""));
-            copy.setCatalogName(c, guard(() -> md.getCatalogName(c), ""));
-            copy.setColumnType(c, guard(() -> md.getColumnType(c), Types.OTHER));
-            copy.setColumnTypeName(c, guard(() -> md.getColumnTypeName(c), ""));
-            copy.setPrecision(c, Math.max(0, guard(() -> md.getPrecision(c), 0)));
-            copy.setScale(c, Math.max(0, guard(() -> md.getScale(c), 0)));
-            copy.setNullable(c, guard(() -> md.isNullable(c), ResultSetMetaData.columnNullableUnknown));
-            copy.setAutoIncrement(c, guard(() -> md.isAutoIncrement(c), false));
-            copy.setSigned(c, guard(() -> md.isSigned(c), true));
-            copy.setColumnDisplaySize(c, Math.max(0, guard(() -> md.getColumnDisplaySize(c), 0)));
+            columns[i - 1] = new DetachedMetaData.Column(
+                    guard(() -> md.getColumnLabel(c), ""),
+                    guard(() -> md.getColumnName(c), ""),
+                    guard(() -> md.getTableName(c), ""),
+                    guard(() -> md.getSchemaName(c), ""),
+                    guard(() -> md.getCatalogName(c), ""),
+                    guard(() -> md.getColumnType(c), Types.OTHER),
+                    guard(() -> md.getColumnTypeName(c), ""),
+                    Math.max(0, guard(() -> md.getPrecision(c), 0)),
+                    Math.max(0, guard(() -> md.getScale(c), 0)),
+                    guard(() -> md.isNullable(c), ResultSetMetaData.columnNullableUnknown),
+                    guard(() -> md.isAutoIncrement(c), false),
+                    guard(() -> md.isSigned(c), true),
+                    Math.max(0, guard(() -> md.getColumnDisplaySize(c), 0)));
         }
-        return copy;
+        return new DetachedMetaData(columns);
     }
 
     private interface Property<T> {

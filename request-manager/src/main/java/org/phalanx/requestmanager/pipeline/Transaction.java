@@ -29,6 +29,9 @@ public final class Transaction {
      * Everything its writes locked, read (shared) or written (exclusive); its commit/rollback
      * orders against these on each backend, so a later write of a table it read waits for it too.
      */
+    private final Set<String> reads = new HashSet<>();
+    private final Set<String> writes = new HashSet<>();
+    /** Both as one, made when asked (at the end): made at each write, it copied everything so far. */
     private Access access = Access.NOTHING;
     /** Tables it has written (its reads of them must not use the result cache); {@link LockManager#ALL} for any. */
     private final Set<String> writtenTables = new HashSet<>();
@@ -77,11 +80,16 @@ public final class Transaction {
     }
 
     public Access access() {
+        if (access == null) {
+            access = new Access(reads, writes);
+        }
         return access;
     }
 
     public void lock(Access more) {
-        access = access.union(more);
+        if (reads.addAll(more.reads()) | writes.addAll(more.writes())) {
+            access = null;
+        }
     }
 
     public Set<String> writtenTables() {

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.phalanx.engine.SqlState;
 
 /**
@@ -58,6 +59,14 @@ public final class LockManager {
     }
 
     private final Map<String, Holders> holders = new HashMap<>();
+    /**
+     * The held resources by table ({@link #ALL} under itself): a request looks only at those of
+     * its own tables, not at everything every transaction holds (TPC-C's New-Orders hold dozens of
+     * rows each, which every lock request went through).
+     */
+    private final Map<String, Set<String>> heldInTable = new HashMap<>();
+    /** Of those, the key prefixes: besides itself and its table, all that one row can meet. */
+    private final Map<String, Set<String>> prefixesInTable = new HashMap<>();
     /** Per transaction, the resources it holds in either mode (what releaseAll gives back). */
     private final Map<Long, Set<String>> held = new HashMap<>();
     /** A waiting transaction: what it asks for, who blocked it when it last looked, and how to wake it. */
@@ -136,13 +145,13 @@ public final class LockManager {
         }
         Set<String> mine = held.computeIfAbsent(tx, k -> new HashSet<>());
         for (String r : access.writes()) {
-            Holders h = holders.computeIfAbsent(r, k -> new Holders());
+            Holders h = holdersOf(r);
             h.shared.remove(tx); // an upgrade: no one else holds it now
             h.exclusive = tx;
             mine.add(r);
         }
         for (String r : access.reads()) {
-            Holders h = holders.computeIfAbsent(r, k -> new Holders());
+            Holders h = holdersOf(r);
             if (h.exclusive == null) { // otherwise tx holds it exclusively, which covers reading
                 h.shared.add(tx);
             }
@@ -163,7 +172,7 @@ public final class LockManager {
                     }
                     h.shared.remove(tx);
                     if (h.isFree()) {
-                        holders.remove(r);
+                        free(r);
                     }
                 }
                 wakeWaitersBlockedBy(tx);
@@ -199,16 +208,16 @@ public final class LockManager {
         if (mine.isEmpty()) {
             olderWaiters(tx, access, result);
         }
-        for (Map.Entry<String, Holders> e : holders.entrySet()) {
-            Holders h = e.getValue();
-            if (overlapsAny(access.writes(), e.getKey())) {
+        for (String w : access.writes()) {
+            forEachOverlapping(w, h -> {
                 addOther(result, h.exclusive, tx);
                 for (Long reader : h.shared) {
                     addOther(result, reader, tx);
                 }
-            } else if (overlapsAny(access.reads(), e.getKey())) {
-                addOther(result, h.exclusive, tx);
-            }
+            });
+        }
+        for (String r : access.reads()) {
+            forEachOverlapping(r, h -> addOther(result, h.exclusive, tx));
         }
         for (String r : access.reads()) {
             if (!mine.contains(r)) {
@@ -256,6 +265,65 @@ public final class LockManager {
             }
         }
         return false;
+    }
+
+    /** The holders of every held resource that may name some of the rows {@code r} names ({@link RowKeys#overlap}). */
+    private void forEachOverlapping(String r, Consumer<Holders> action) {
+        if (r.equals(ALL)) {
+            holders.values().forEach(action);
+            return;
+        }
+        visit(holders.get(ALL), action);
+        String table = RowKeys.tableOf(r);
+        if (RowKeys.isRow(r) && !RowKeys.isPrefix(r)) { // itself, its table, the prefixes covering it
+            visit(holders.get(r), action);
+            visit(holders.get(table), action);
+            for (String prefix : prefixesInTable.getOrDefault(table, Set.of())) {
+                if (RowKeys.overlap(prefix, r)) {
+                    visit(holders.get(prefix), action);
+                }
+            }
+            return;
+        }
+        for (String held : heldInTable.getOrDefault(table, Set.of())) {
+            if (RowKeys.overlap(held, r)) {
+                visit(holders.get(held), action);
+            }
+        }
+    }
+
+    private static void visit(Holders h, Consumer<Holders> action) {
+        if (h != null) {
+            action.accept(h);
+        }
+    }
+
+    private Holders holdersOf(String r) {
+        return holders.computeIfAbsent(r, k -> {
+            String table = RowKeys.tableOf(k);
+            heldInTable.computeIfAbsent(table, x -> new HashSet<>()).add(k);
+            if (RowKeys.isPrefix(k)) {
+                prefixesInTable.computeIfAbsent(table, x -> new HashSet<>()).add(k);
+            }
+            return new Holders();
+        });
+    }
+
+    private void free(String r) {
+        holders.remove(r);
+        String table = RowKeys.tableOf(r);
+        forget(heldInTable, table, r);
+        if (RowKeys.isPrefix(r)) {
+            forget(prefixesInTable, table, r);
+        }
+    }
+
+    private static void forget(Map<String, Set<String>> byTable, String table, String r) {
+        Set<String> in = byTable.get(table);
+        in.remove(r);
+        if (in.isEmpty()) {
+            byTable.remove(table);
+        }
     }
 
     private static boolean overlapsAny(Set<String> resources, String r) {

@@ -99,7 +99,8 @@ final class DefaultValues {
             return completeUpdate(sql, table, defaults.onUpdate(), macros);
         }
         String completed = completeInsert(sql, table, defaults, targets, macros);
-        String onDuplicate = InsertText.onDuplicateKeyUpdate(completed);
+        // (the search is skipped for most tables: it went through every INSERT's text)
+        String onDuplicate = defaults.onUpdate().isEmpty() ? null : InsertText.onDuplicateKeyUpdate(completed);
         if (onDuplicate != null) { // its UPDATE is MariaDB's, and sets those columns itself
             Set<String> assigned = UpdateText.assignedIn(onDuplicate);
             refuseLeft(table, defaults.onUpdate().stream().filter(c -> !assigned.contains(c)).toList(),

@@ -155,9 +155,8 @@ public final class WriteStage {
                 agreement = new Agreement(chosen, count, disagreement);
             }
             Agreement agreed = agreement;
-            Backend runHere = implicit && agreed == null ? runsOnClientThread(chosen) : null;
-            BackendTask<?>[] leftToMe = new BackendTask<?>[1];
-            Thread me = Thread.currentThread(); // a write ordering delivering elsewhere (later) runs nothing here
+            // engines that must agree first run every copy on their own threads, side by side
+            ClientThreadCopy copy = agreed == null ? new ClientThreadCopy(chosen) : null;
             // the count (and keys) kept for the client's retry as each backend runs it, before it commits; with
             // engines to agree, or keys the controller chose, only once answered (below)
             AutoCommitWrite.Executed counting = agreed != null || keyPlan != null ? null : o -> p.log().counted(
@@ -188,13 +187,11 @@ public final class WriteStage {
                         Callable<WriteOutcome> work = implicit
                                 ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, run, lastInsertId, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed, counting)
-                                : () -> StatementRunner.executeWrite(t.branches().get(b), statements, run, lastInsertId);
+                                : () -> onBranch(b, t.branches().get(b), statements, run, lastInsertId);
                         // held in memory while queued: Java text takes two bytes a character
-                        boolean mine = b == runHere && Thread.currentThread() == me;
-                        BackendTask<WriteOutcome> f = s.tails().enqueue(b, access, 2 * run.approximateBytes(), mine, work);
-                        if (mine) {
-                            leftToMe[0] = f;
-                        }
+                        long bytes = 2 * run.approximateBytes();
+                        BackendTask<WriteOutcome> f = copy != null ? copy.enqueue(s.tails(), b, access, bytes, work)
+                                : s.tails().enqueue(b, access, bytes, work);
                         if (agreed != null) {
                             f.whenComplete((v, e) -> {
                                 if (e != null) {
@@ -217,8 +214,8 @@ public final class WriteStage {
                     }
                 });
             } finally {
-                if (leftToMe[0] != null) {
-                    leftToMe[0].runIfLeftToCaller(); // run now, whatever happened: later conflicting work waits for it
+                if (copy != null) {
+                    copy.run(); // now, whatever happened: later conflicting work waits for it
                 }
                 if (agreed != null) {
                     for (Backend b : chosen) {
@@ -279,22 +276,12 @@ public final class WriteStage {
         }
     }
 
-    /**
-     * The backend whose auto-commit write runs on the client's own thread, saving two thread
-     * hand-offs (see {@link Backend#enqueue}): the one with the fewest writes queued, so the
-     * likeliest to answer first. Under {@code waitPolicy="first"} the client is then answered once
-     * that one has run, though another may have been quicker: on a healthy cluster the hand-offs
-     * cost more (issue 18's bench: about 100 µs a write); a backend that hangs has its connection
-     * aborted by the hang detector, so the client is never held longer than the hang limit.
-     */
-    private static Backend runsOnClientThread(List<Backend> chosen) {
-        Backend best = chosen.get(0);
-        for (Backend b : chosen) {
-            if (b.queuedWrites() < best.queuedWrites()) {
-                best = b;
-            }
+    /** A write on a transaction's branch; if the backend hangs its connection is aborted (see {@link ClientThreadCopy}). */
+    private static WriteOutcome onBranch(Backend b, java.sql.Connection branch, List<String> statements, Request r,
+                                         LastInsertId lastInsertId) throws SQLException {
+        try (var running = b.running().startOn(branch, "a write")) {
+            return StatementRunner.executeWrite(branch, statements, r, lastInsertId);
         }
-        return best;
     }
 
     /**
