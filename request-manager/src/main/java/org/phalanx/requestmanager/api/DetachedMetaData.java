@@ -2,6 +2,7 @@ package org.phalanx.requestmanager.api;
 
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Types;
 
 /**
  * Result metadata copied from a backend's ({@link RowReader#detach}), which outlives the backend
@@ -134,11 +135,26 @@ final class DetachedMetaData implements ResultSetMetaData {
         return false;
     }
 
-    /** The values' class as {@link RowReader} reads them is the wire's business: the controller never asks. */
+    /** By the column's JDBC type, as {@code RowSetMetaDataImpl} told it (text for the types it does not name). */
     @Override
     public String getColumnClassName(int column) throws SQLException {
-        column(column);
-        return Object.class.getName();
+        return switch (column(column).type()) {
+            case Types.NUMERIC, Types.DECIMAL -> java.math.BigDecimal.class.getName();
+            case Types.BIT -> Boolean.class.getName();
+            case Types.TINYINT -> Byte.class.getName();
+            case Types.SMALLINT -> Short.class.getName();
+            case Types.INTEGER -> Integer.class.getName();
+            case Types.BIGINT -> Long.class.getName();
+            case Types.REAL -> Float.class.getName();
+            case Types.FLOAT, Types.DOUBLE -> Double.class.getName();
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY -> "byte[]";
+            case Types.DATE -> java.sql.Date.class.getName();
+            case Types.TIME -> java.sql.Time.class.getName();
+            case Types.TIMESTAMP -> java.sql.Timestamp.class.getName();
+            case Types.BLOB -> java.sql.Blob.class.getName();
+            case Types.CLOB -> java.sql.Clob.class.getName();
+            default -> String.class.getName();
+        };
     }
 
     @Override

@@ -58,6 +58,13 @@ public final class Backend implements BackendView {
     private final Engine engine;
     private final Duration connectionTimeout;
     private final Map<Credentials, HikariDataSource> pools = new ConcurrentHashMap<>();
+    /**
+     * Per login, the isolation level its pooled connections have when taken without session
+     * settings: the one HikariCP found on its first connection and puts back on any it returns
+     * changed. Learned from the first transaction branch, it spares each branch asking (for
+     * PostgreSQL, a round trip: pgjdbc runs {@code SHOW TRANSACTION ISOLATION LEVEL}).
+     */
+    private final Map<Credentials, Integer> pooledIsolation = new ConcurrentHashMap<>();
     private final ExecutorService executor;
     private final AtomicInteger pending = new AtomicInteger();
     /** Queued or running writes, commits and rollbacks, and their size: bounded by the backend's {@link HangLimits}. */
@@ -530,6 +537,25 @@ public final class Backend implements BackendView {
     }
 
     /**
+     * The isolation level of a connection {@link #branchConnection} gives with these settings, when
+     * known: a pooled one taken without session settings; null otherwise (ask the connection).
+     */
+    public Integer isolationWhenTaken(String virtualUser, SessionSettings settings) {
+        return pooledPlain(settings) ? pooledIsolation.get(config.credentialsFor(virtualUser)) : null;
+    }
+
+    /** What a connection taken with these settings said its level was (see {@link #isolationWhenTaken}). */
+    public void isolationFound(String virtualUser, SessionSettings settings, int level) {
+        if (pooledPlain(settings)) {
+            pooledIsolation.put(config.credentialsFor(virtualUser), level);
+        }
+    }
+
+    private boolean pooledPlain(SessionSettings settings) {
+        return settings.isEmpty() && (settings.home() == null || settings.home().backend() != this);
+    }
+
+    /**
      * Makes the pooled connection of an open transaction branch ({@link #branchConnection}) a
      * session's home: it stays with the session, and leaves the pool at its end.
      */
@@ -854,6 +880,7 @@ public final class Backend implements BackendView {
         executor.shutdownNow();
         List<HikariDataSource> open = List.copyOf(pools.values());
         pools.clear();
+        pooledIsolation.clear(); // the server's defaults may change while it is out of service
         // closing a statement or a connection may wait for a hung server (a driver's lock held by a
         // thread still reading from it): on a thread of its own, waited for only so long
         Thread closing = new Thread(() -> {

@@ -59,8 +59,15 @@ public final class LazyBranch implements InvocationHandler {
         Connection c = backend.branchConnection(user, settings);
         try {
             c.setAutoCommit(false);
-            if (level != null && c.getTransactionIsolation() != level) {
-                c.setTransactionIsolation(level);
+            if (level != null) {
+                Integer current = backend.isolationWhenTaken(user, settings);
+                if (current == null) {
+                    current = c.getTransactionIsolation();
+                    backend.isolationFound(user, settings, current);
+                }
+                if (current != level.intValue()) {
+                    c.setTransactionIsolation(level);
+                }
             }
             return c;
         } catch (SQLException | RuntimeException e) {

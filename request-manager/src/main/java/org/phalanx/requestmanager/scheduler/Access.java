@@ -50,6 +50,17 @@ public record Access(Set<String> reads, Set<String> writes) {
         return reads.isEmpty() && writes.isEmpty();
     }
 
+    /** All of them together, gathered at once (a batch's elements: union after union copied everything each time). */
+    public static Access unionOf(Collection<Access> all) {
+        Set<String> r = new HashSet<>();
+        Set<String> w = new HashSet<>();
+        for (Access a : all) {
+            r.addAll(a.reads);
+            w.addAll(a.writes);
+        }
+        return new Access(r, w);
+    }
+
     /** Both together: what a transaction has touched after this write too. */
     public Access union(Access other) {
         if (other.isEmpty()) {

@@ -167,16 +167,18 @@ final class BatchWrite {
     private BatchOutcome run(List<Element> elements, boolean prepared, SessionState s, Transaction t,
                              List<Backend> enabled) throws SQLException {
         long schemaSeen = rows.schemaChanges();
-        Access tableLevel = Access.NOTHING;
-        Access access = Access.NOTHING;
+        List<Access> tables = new ArrayList<>();
+        List<Access> refined = new ArrayList<>();
         int rowLevel = 0;
         for (Element e : elements) {
             Access elementTables = p.scheduler().lockResources(e.a());
             Access element = rows.refine(elementTables, e.a(), e.sql(), e.request().params(), enabled, s.user());
             rowLevel += RowLocking.isRowLevel(element) ? 1 : 0;
-            tableLevel = tableLevel.union(elementTables);
-            access = access.union(element);
+            tables.add(elementTables);
+            refined.add(element);
         }
+        Access tableLevel = Access.unionOf(tables);
+        Access access = Access.unionOf(refined);
         p.scheduler().acquire(t.id(), access);
         if (rows.schemaChanges() != schemaSeen) { // see WriteStage
             access = rows.afterSchemaChange(tableLevel, access, enabled, s.user());
