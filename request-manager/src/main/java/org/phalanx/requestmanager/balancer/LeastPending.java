@@ -11,6 +11,9 @@ public final class LeastPending implements ReadBalancer {
     @Override
     public Backend choose(List<Backend> candidates) {
         int n = candidates.size();
+        if (n == 1) {
+            return candidates.get(0);
+        }
         int start = (int) Math.floorMod(counter.getAndIncrement(), (long) n);
         Backend best = null;
         int bestPending = Integer.MAX_VALUE;

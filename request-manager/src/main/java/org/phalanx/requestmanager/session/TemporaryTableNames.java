@@ -103,7 +103,8 @@ final class TemporaryTableNames {
 
     private static boolean mentionsTemp(String sql) {
         for (int i = sql.length() - 4; i >= 0; i--) {
-            if (sql.regionMatches(true, i, "temp", 0, 4)) {
+            char c = sql.charAt(i); // a plain comparison first: a case-blind one at every character showed in profiles
+            if ((c == 't' || c == 'T') && sql.regionMatches(true, i, "temp", 0, 4)) {
                 return true;
             }
         }
