@@ -28,10 +28,11 @@ public final class Transaction {
     /**
      * Everything its writes locked, read (shared) or written (exclusive); its commit/rollback
      * orders against these on each backend, so a later write of a table it read waits for it too.
+     * Grown in place; {@link #access} makes them one {@link Access} when asked (at the end), null
+     * until then: made at each write, it copied everything so far.
      */
     private final Set<String> reads = new HashSet<>();
     private final Set<String> writes = new HashSet<>();
-    /** Both as one, made when asked (at the end): made at each write, it copied everything so far. */
     private Access access = Access.NOTHING;
     /** Tables it has written (its reads of them must not use the result cache); {@link LockManager#ALL} for any. */
     private final Set<String> writtenTables = new HashSet<>();

@@ -50,7 +50,7 @@ public record Access(Set<String> reads, Set<String> writes) {
         return reads.isEmpty() && writes.isEmpty();
     }
 
-    /** All of them together, gathered at once (a batch's elements: union after union copied everything each time). */
+    /** All of them together (a batch's elements), gathered at once. */
     public static Access unionOf(Collection<Access> all) {
         Set<String> r = new HashSet<>();
         Set<String> w = new HashSet<>();
@@ -58,18 +58,6 @@ public record Access(Set<String> reads, Set<String> writes) {
             r.addAll(a.reads);
             w.addAll(a.writes);
         }
-        return new Access(r, w);
-    }
-
-    /** Both together: what a transaction has touched after this write too. */
-    public Access union(Access other) {
-        if (other.isEmpty()) {
-            return this;
-        }
-        Set<String> r = new HashSet<>(reads);
-        r.addAll(other.reads);
-        Set<String> w = new HashSet<>(writes);
-        w.addAll(other.writes);
         return new Access(r, w);
     }
 }

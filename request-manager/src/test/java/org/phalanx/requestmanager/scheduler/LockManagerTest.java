@@ -199,10 +199,10 @@ class LockManagerTest {
         Access a = Access.of(List.of("items", "work"), List.of("work"));
         assertEquals(Set.of("items"), a.reads());
         assertEquals(Set.of("work"), a.writes());
-        Access readThenWritten = a.union(writes("items"));
+        Access readThenWritten = Access.unionOf(List.of(a, writes("items")));
         assertEquals(Set.of("items", "work"), readThenWritten.writes());
         assertTrue(readThenWritten.reads().isEmpty());
-        assertEquals(Access.EVERYTHING, a.union(Access.EVERYTHING));
+        assertEquals(Access.EVERYTHING, Access.unionOf(List.of(a, Access.EVERYTHING)));
     }
 
     /** The whole database read shared (a SERIALIZABLE transaction over SQLite): readers share it, no one writes. */
