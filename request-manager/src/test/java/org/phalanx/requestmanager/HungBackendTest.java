@@ -188,8 +188,9 @@ class HungBackendTest {
     }
 
     /**
-     * A backend that hangs in a transaction's write or in its commit is found hung and left out:
-     * the transaction commits on the others, and the hung one comes back identical.
+     * Inside a transaction too, one backend's copy of each write and of the commit runs on the
+     * client's own thread (the least busy: b1 here); if that backend hangs in the write or in the
+     * commit, its connection is aborted when it is found hung and the transaction commits on the others.
      */
     @ParameterizedTest
     @ValueSource(booleans = {false, true})

@@ -27,7 +27,14 @@ public final class LazyBranch implements InvocationHandler {
     private final Integer level;
     /** The session's settings when it joined; with the session's home once the branch is made it. */
     private SessionSettings settings;
+    /** The branch's connection once opened. */
     private Connection connection;
+    /**
+     * The pooled connection as soon as it is taken, while it is still being set up: a thread stuck
+     * there on a hung server must be freed by unwrapping it (see {@code Unstick}) without waiting
+     * for the monitor the opening holds.
+     */
+    private volatile Connection taken;
     private boolean closed;
 
     private LazyBranch(Backend backend, String user, SessionSettings settings, Integer level) {
@@ -57,6 +64,7 @@ public final class LazyBranch implements InvocationHandler {
 
     private Connection open() throws SQLException {
         Connection c = backend.branchConnection(user, settings);
+        taken = c;
         try {
             c.setAutoCommit(false);
             if (level != null) {
@@ -71,6 +79,7 @@ public final class LazyBranch implements InvocationHandler {
             }
             return c;
         } catch (SQLException | RuntimeException e) {
+            taken = null;
             c.close();
             throw e;
         }
@@ -91,44 +100,60 @@ public final class LazyBranch implements InvocationHandler {
             } else {
                 home = b.backend.adoptAsHome(b.connection, waitMillis);
                 b.connection = home.heldLease();
+                b.taken = b.connection;
             }
             b.settings = b.settings.at(home);
             return home;
         }
     }
 
+    /**
+     * Only the opening holds this branch's monitor: the call itself runs outside it, and unwrapping
+     * reaches a connection still being set up, so while a thread blocks on a hung server (in a call
+     * or in the opening), the abort that frees it (which unwraps the connection) gets through.
+     */
     @Override
-    public synchronized Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
-        String name = method.getName();
-        if (connection == null) {
-            switch (name) {
-                case "close":
-                    closed = true;
-                    return null;
-                case "isClosed":
-                    return closed;
-                case "commit":
-                case "rollback":
-                    if (args == null) {
-                        return null; // nothing was done here
-                    }
-                    break;
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
-                case "toString":
-                    return "unopened transaction branch";
-                default:
-                    break;
-            }
-            if (closed) {
-                throw new SQLException("the transaction branch is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
-            }
-            connection = open();
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        Connection c = taken;
+        if (c != null && method.getName().equals("unwrap")) {
+            return call(c, method, args);
         }
+        synchronized (this) {
+            if (connection == null) {
+                switch (method.getName()) {
+                    case "close":
+                        closed = true;
+                        return null;
+                    case "isClosed":
+                        return closed;
+                    case "commit":
+                    case "rollback":
+                        if (args == null) {
+                            return null; // nothing was done here
+                        }
+                        break;
+                    case "equals":
+                        return proxy == args[0];
+                    case "hashCode":
+                        return System.identityHashCode(proxy);
+                    case "toString":
+                        return "unopened transaction branch";
+                    default:
+                        break;
+                }
+                if (closed) {
+                    throw new SQLException("the transaction branch is closed", SqlState.CONNECTION_DOES_NOT_EXIST.code());
+                }
+                connection = open();
+            }
+            c = connection;
+        }
+        return call(c, method, args);
+    }
+
+    private static Object call(Connection c, Method method, Object[] args) throws Throwable {
         try {
-            return method.invoke(connection, args);
+            return method.invoke(c, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }

@@ -234,30 +234,39 @@ final class BatchWrite {
         Request[] sent = requests.toArray(new Request[0]); // with the keys chosen for them, if any
         long[][] chosenKeys = new long[elements.size()][];
         ChosenKeys.Plan plan = keyPlan;
-        for (int i = 0; i < elements.size(); i++) {
-            Request r = requests.get(i);
-            String logged = LoggedSettings.toLog(s.settings(), completed.get(prepared ? 0 : i));
-            boolean last = i == elements.size() - 1;
-            int element = i;
-            p.scheduler().order(position -> {
-                positions[element] = position;
-                if (plan != null) {
-                    chosenKeys[element] = keys.next(plan, plan.insert().rows());
-                    sent[element] = plan.withKeys(chosenKeys[element], r).request();
-                }
-                p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(sent[element].params()),
-                        TransactionControl.names(statements.keySet())).withRequestId(requestId));
-                if (last) { // every element is logged: the whole batch runs as one task on each backend
-                    List<Request> batch = List.of(sent);
-                    for (Map.Entry<Backend, List<String>> e : statements.entrySet()) {
-                        Backend b = e.getKey();
-                        Connection branch = t.branches().get(b);
-                        futures.put(b, s.tails().enqueue(b, locked, bytes, () -> prepared
-                                ? StatementRunner.executeBatch(branch, e.getValue(), batch)
-                                : StatementRunner.executeTexts(branch, e.getValue(), batch.get(0).queryTimeoutSeconds())));
+        ClientThreadCopy copy = new ClientThreadCopy(statements.keySet());
+        try {
+            for (int i = 0; i < elements.size(); i++) {
+                Request r = requests.get(i);
+                String logged = LoggedSettings.toLog(s.settings(), completed.get(prepared ? 0 : i));
+                boolean last = i == elements.size() - 1;
+                int element = i;
+                p.scheduler().order(position -> {
+                    positions[element] = position;
+                    if (plan != null) {
+                        chosenKeys[element] = keys.next(plan, plan.insert().rows());
+                        sent[element] = plan.withKeys(chosenKeys[element], r).request();
                     }
-                }
-            });
+                    p.log().append(LogEntry.write(position, t.id(), s.user(), logged, LoggedValues.toLog(sent[element].params()),
+                            TransactionControl.names(statements.keySet())).withRequestId(requestId));
+                    if (last) { // every element is logged: the whole batch runs as one task on each backend
+                        List<Request> batch = List.of(sent);
+                        for (Map.Entry<Backend, List<String>> e : statements.entrySet()) {
+                            Backend b = e.getKey();
+                            Connection branch = t.branches().get(b);
+                            futures.put(b, copy.enqueue(s.tails(), b, locked, bytes, () -> {
+                                // its connection is aborted if the backend hangs: the thread may be the client's
+                                try (var running = b.running().startOn(branch, "a batch")) {
+                                    return prepared ? StatementRunner.executeBatch(branch, e.getValue(), batch)
+                                            : StatementRunner.executeTexts(branch, e.getValue(), batch.get(0).queryTimeoutSeconds());
+                                }
+                            }));
+                        }
+                    }
+                });
+            }
+        } finally {
+            copy.run(); // now, whatever happened: later conflicting work waits for it
         }
         for (Element e : elements) {
             p.statistics().write();

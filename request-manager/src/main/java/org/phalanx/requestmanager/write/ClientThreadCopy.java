@@ -8,11 +8,10 @@ import org.phalanx.requestmanager.backend.SessionTails;
 import org.phalanx.requestmanager.scheduler.Access;
 
 /**
- * One backend's copy of an auto-commit write the client waits for anyway, run on the client's own
- * thread instead of a backend thread when nothing queued before it conflicts: that spares two
- * thread hand-offs (see {@link Backend#enqueue}), about 50 µs each on these machines. (A
- * transaction's statements stay on the backends' threads: its branch holds its monitor while a
- * call blocks, so a stopped server's abort could not free the client, HungBackendIT.) The copy chosen is the one of the backend with
+ * One backend's copy of work the client waits for anyway (a write, a batch, a commit), run on
+ * the client's own thread instead of a backend thread when nothing queued before it conflicts:
+ * that spares two thread hand-offs (see {@link Backend#enqueue}), about 50 µs each on these
+ * machines, for every statement of a transaction. The copy chosen is the one of the backend with
  * the fewest writes queued, the likeliest to answer first; under {@code waitPolicy="first"} the
  * client is then answered once that one has run, though another may have been quicker (on a
  * healthy cluster the hand-offs cost more). Work run this way must register its connection with

@@ -160,6 +160,7 @@ public final class TransactionControl {
         Map<Backend, CompletableFuture<Void>> futures = new LinkedHashMap<>();
         long[] logPosition = new long[1];
         CompletableFuture<?>[] logged = new CompletableFuture<?>[1];
+        ClientThreadCopy copy = new ClientThreadCopy(t.branches().keySet());
         try {
             p.scheduler().order(position -> {
                 logPosition[0] = position;
@@ -179,7 +180,7 @@ public final class TransactionControl {
                         }
                         continue;
                     }
-                    BackendTask<Void> ended = s.tails().enqueue(b, t.access(), () -> {
+                    BackendTask<Void> ended = copy.enqueue(s.tails(), b, t.access(), 0, () -> {
                         // its connection is aborted if the backend hangs: the thread may be the client's
                         try (var running = b.running().startOn(c, commit ? "a commit" : "a rollback")) {
                             if (commit) {
@@ -210,6 +211,7 @@ public final class TransactionControl {
             p.scheduler().releaseAll(t.id()); // queued everywhere: later conflicting work queues behind it
             CompletableFuture.allOf(futures.values().toArray(CompletableFuture[]::new))
                     .whenComplete((v, e) -> t.ended().complete(null));
+            copy.run();
         }
         if (futures.isEmpty()) {
             if (commit) {

@@ -155,10 +155,8 @@ public final class WriteStage {
                 agreement = new Agreement(chosen, count, disagreement);
             }
             Agreement agreed = agreement;
-            // engines that must agree first run every copy on their own threads, side by side; so does
-            // a transaction's write: its branch (LazyBranch) holds its monitor while a call blocks, so a
-            // stopped server's abort could not reach it, and its client would wait with it
-            ClientThreadCopy copy = implicit && agreed == null ? new ClientThreadCopy(chosen) : null;
+            // engines that must agree first run every copy on their own threads, side by side
+            ClientThreadCopy copy = agreed == null ? new ClientThreadCopy(chosen) : null;
             // the count (and keys) kept for the client's retry as each backend runs it, before it commits; with
             // engines to agree, or keys the controller chose, only once answered (below)
             AutoCommitWrite.Executed counting = agreed != null || keyPlan != null ? null : o -> p.log().counted(
