@@ -35,6 +35,7 @@ import org.phalanx.requestmanager.config.LockGranularity;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
 import org.phalanx.requestmanager.distribution.PrimaryDatabase;
 import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.exec.ResultDescriptions;
 import org.phalanx.requestmanager.hetero.BackendStatements;
 import org.phalanx.requestmanager.hetero.CaseSensitiveLike;
 import org.phalanx.requestmanager.pipeline.Pipeline;
@@ -111,13 +112,14 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         SqlAnalyzer analyzer = new SqlAnalyzer(config.analysisCacheSize());
         this.admin = new BackendAdministration(name, backends, config.recovery(), scheduler, schema, analyzer,
                 config.replication().isPartial());
-        BackendReads reads = new BackendReads(statements);
+        ResultDescriptions descriptions = config.keepsResultDescriptions() ? new ResultDescriptions() : ResultDescriptions.NONE;
+        BackendReads reads = new BackendReads(statements, descriptions);
         CacheStage cache = config.cache() == null ? CacheStage.NONE : new ResultCacheStage(
                 new ResultCache(config.cache(), backends::pending), backends, routing, scheduler, admission, reads);
         this.pipeline = new Pipeline(name, backends, analyzer, new MacroRewriter(config.macroTimeZone()), scheduler,
                 cache, routing, balancer, admission, statements, reads, config.waitPolicy(), config.readRouting(),
                 admin.logWriter(),
-                admin.applied(), new Statistics());
+                admin.applied(), new Statistics(), descriptions);
         this.verifications = new Verifications(name, backends, scheduler, admin,
                 config.replication().isPartial());
         this.sessions = new Sessions(pipeline,

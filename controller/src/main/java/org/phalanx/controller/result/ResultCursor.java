@@ -57,7 +57,7 @@ public final class ResultCursor implements AutoCloseable {
      */
     public static ResultCursor open(Result.Rows rows, int maxRows) throws SQLException {
         ResultSet rs = rows.resultSet();
-        return new ResultCursor(rs, rows, ColumnDescriber.describe(rs.getMetaData()), maxRows, rows.prefix());
+        return new ResultCursor(rs, rows, ColumnDescriber.describe(rows.metaData()), maxRows, rows.prefix());
     }
 
     /** A result held in memory (a cache hit). */

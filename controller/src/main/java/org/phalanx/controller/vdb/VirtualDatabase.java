@@ -178,9 +178,10 @@ public final class VirtualDatabase {
         try {
             member = GroupMember.start(config.name(), distribution.group(), config.backends(), distribution.standby(),
                     local, distribution.memberSettings(config.requestManager()), (groupLog, backends) -> {
-                        // a follower's readers keep no log and no cache: the log's replay changes their backends
+                        // a follower's readers keep no log, no cache and nothing of what results look like:
+                        // the log's replay changes their backends
                         RequestManagerConfig rmConfig = groupLog == null
-                                ? config.requestManager().toBuilder().cache(null).build()
+                                ? config.requestManager().toBuilder().cache(null).keepsResultDescriptions(false).build()
                                 : config.requestManager().toBuilder().recovery(new RecoveryConfig(groupLog, true,
                                         logConfig.checkpointEvery(), logConfig.checkpointEveryWrites())).build();
                         RequestManager rm = new RequestManager(config.name(), rmConfig, backends);

@@ -6,14 +6,17 @@ import java.sql.Types;
 
 /**
  * Result metadata copied from a backend's ({@link RowReader#detach}), which outlives the backend
- * result: a cached result, or the rows a write returned ({@code SELECT ... FOR UPDATE},
- * {@code RETURNING}). A plain copy: {@code RowSetMetaDataImpl}, used before, checked each column
- * type by reflection over {@code java.sql.Types}, a few per cent of the controller's CPU under
- * TPC-C. What the copy does not keep reads as {@code RowSetMetaDataImpl}'s defaults did.
+ * result: a cached result, the rows a write returned ({@code SELECT ... FOR UPDATE},
+ * {@code RETURNING}), or what the results of a statement look like, kept for its next runs
+ * ({@code exec.ResultDescriptions}). A plain copy: {@code RowSetMetaDataImpl}, used before, checked
+ * each column type by reflection over {@code java.sql.Types}, a few per cent of the controller's CPU
+ * under TPC-C. What the copy does not keep reads as {@code RowSetMetaDataImpl}'s defaults did; a
+ * column's class name is the driver's, or one that goes with its type when the driver gave none.
  */
 final class DetachedMetaData implements ResultSetMetaData {
     record Column(String label, String name, String table, String schema, String catalog, int type, String typeName,
-                  int precision, int scale, int nullable, boolean autoIncrement, boolean signed, int displaySize) {
+                  int precision, int scale, int nullable, boolean autoIncrement, boolean signed, int displaySize,
+                  String className) {
     }
 
     private final Column[] columns;
@@ -138,7 +141,11 @@ final class DetachedMetaData implements ResultSetMetaData {
     /** By the column's JDBC type, as {@code RowSetMetaDataImpl} told it (text for the types it does not name). */
     @Override
     public String getColumnClassName(int column) throws SQLException {
-        return switch (column(column).type()) {
+        Column c = column(column);
+        if (c.className() != null) {
+            return c.className(); // as the driver said
+        }
+        return switch (c.type()) {
             case Types.NUMERIC, Types.DECIMAL -> java.math.BigDecimal.class.getName();
             case Types.BIT -> Boolean.class.getName();
             case Types.TINYINT -> Byte.class.getName();

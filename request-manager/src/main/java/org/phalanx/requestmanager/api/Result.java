@@ -19,20 +19,36 @@ public sealed interface Result extends AutoCloseable permits Result.Rows, Result
         private final ResultSet resultSet;
         private final AutoCloseable release;
         private final List<Object[]> prefix;
+        private final ResultSetMetaData description;
 
         public Rows(ResultSet resultSet, AutoCloseable release) {
-            this(resultSet, release, List.of());
+            this(resultSet, release, List.of(), null);
         }
 
-        /** @param prefix rows already read from the result set (as {@link org.phalanx.requestmanager.api.RowReader} values), to send first */
-        public Rows(ResultSet resultSet, AutoCloseable release, List<Object[]> prefix) {
+        /**
+         * @param prefix      rows already read from the result set (as {@link org.phalanx.requestmanager.api.RowReader} values), to send first
+         * @param description the result set's metadata, detached (known from an earlier run of the
+         *                    statement), or null to ask the result set
+         */
+        public Rows(ResultSet resultSet, AutoCloseable release, List<Object[]> prefix, ResultSetMetaData description) {
             this.resultSet = resultSet;
             this.release = release;
             this.prefix = prefix;
+            this.description = description;
         }
 
         public ResultSet resultSet() {
             return resultSet;
+        }
+
+        /** What the rows look like. */
+        public ResultSetMetaData metaData() throws SQLException {
+            return description != null ? description : resultSet.getMetaData();
+        }
+
+        /** What the rows look like, usable once the result set is closed. */
+        public ResultSetMetaData detachedMetaData() throws SQLException {
+            return description != null ? description : RowReader.detach(resultSet.getMetaData());
         }
 
         public List<Object[]> prefix() {

@@ -72,7 +72,8 @@ public final class RowReader {
                     guard(() -> md.isNullable(c), ResultSetMetaData.columnNullableUnknown),
                     guard(() -> md.isAutoIncrement(c), false),
                     guard(() -> md.isSigned(c), true),
-                    Math.max(0, guard(() -> md.getColumnDisplaySize(c), 0)));
+                    Math.max(0, guard(() -> md.getColumnDisplaySize(c), 0)),
+                    guard(() -> md.getColumnClassName(c), null));
         }
         return new DetachedMetaData(columns);
     }

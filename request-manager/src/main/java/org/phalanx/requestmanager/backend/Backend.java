@@ -86,6 +86,8 @@ public final class Backend implements BackendView {
      */
     private final Map<String, Set<CompletableFuture<?>>> acknowledgedNotRun = new ConcurrentHashMap<>();
     private volatile BackendState state = BackendState.DISABLED;
+    /** How many times it was put in service: what was learned of its schema before may no longer hold. */
+    private final AtomicInteger serviceGeneration = new AtomicInteger();
     private volatile String disabledReason = "not started";
     private volatile boolean leftToCatchUp;
     /**
@@ -245,6 +247,7 @@ public final class Backend implements BackendView {
             maxStatementBytes = engine == Engine.MARIADB ? maxAllowedPacket(c) : Long.MAX_VALUE;
         }
         BackendState from = state;
+        serviceGeneration.incrementAndGet();
         state = BackendState.ENABLED;
         disabledReason = null;
         LOG.info("backend {} enabled ({} {})", name(), product.name(), product.version());
@@ -256,6 +259,11 @@ public final class Backend implements BackendView {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /** How many times the backend was put in service (a restored dump may hold other column types than before). */
+    public int serviceGeneration() {
+        return serviceGeneration.get();
     }
 
     /** The largest statement (with its values) the backend accepts, as it said when last enabled; MAX_VALUE when it has no such limit. */

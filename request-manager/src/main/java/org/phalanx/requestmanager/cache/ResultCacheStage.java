@@ -108,7 +108,8 @@ public final class ResultCacheStage implements CacheStage {
             }
             ResultSet rs = rows.resultSet();
             try {
-                RowReader reader = RowReader.of(rs.getMetaData());
+                ResultSetMetaData meta = rows.detachedMetaData();
+                RowReader reader = RowReader.of(meta);
                 int limit = cache.maxEntryRows();
                 List<Object[]> list = new ArrayList<>();
                 while (list.size() <= limit && rs.next()) {
@@ -117,9 +118,8 @@ public final class ResultCacheStage implements CacheStage {
                 if (list.size() > limit) {
                     cache.abandon(fill, true);
                     settled = true;
-                    return new Result.Rows(rs, rows, list);
+                    return new Result.Rows(rs, rows, list, meta);
                 }
-                ResultSetMetaData meta = RowReader.detach(rs.getMetaData());
                 rows.close();
                 cache.store(fill, meta, list);
                 settled = true;

@@ -26,12 +26,15 @@ import org.phalanx.engine.Engine;
  * @param readRouting      how a read that must see certain writes picks its backend
  * @param sqlDialect       the SQL dialect applications write in, translated for backends of other
  *                         engines; null for that of the backends (a single-engine virtual database)
+ * @param keepsResultDescriptions whether what results look like is kept per statement
+ *                         ({@link org.phalanx.requestmanager.exec.ResultDescriptions}); not where
+ *                         the backends change under the request manager (a follower's readers)
  */
 public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy waitPolicy, BalancingPolicy balancing,
                                    LockGranularity lockGranularity, Duration lockTimeout, ZoneId macroTimeZone,
                                    int analysisCacheSize, List<PlacementRule> placementRules, CacheConfig cache,
                                    RecoveryConfig recovery, int defaultIsolation, ReadRouting readRouting,
-                                   Engine sqlDialect) {
+                                   Engine sqlDialect, boolean keepsResultDescriptions) {
 
     public RequestManagerConfig {
         Objects.requireNonNull(replication, "replication");
@@ -62,7 +65,8 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         return new Builder().replication(replication).waitPolicy(waitPolicy).balancing(balancing)
                 .lockGranularity(lockGranularity).lockTimeout(lockTimeout).macroTimeZone(macroTimeZone)
                 .analysisCacheSize(analysisCacheSize).placementRules(placementRules).cache(cache).recovery(recovery)
-                .defaultIsolation(defaultIsolation).readRouting(readRouting).sqlDialect(sqlDialect);
+                .defaultIsolation(defaultIsolation).readRouting(readRouting).sqlDialect(sqlDialect)
+                .keepsResultDescriptions(keepsResultDescriptions);
     }
 
     /** Refuses what cannot work with these backends: placement rules naming unknown backends, SingleDB over several. */
@@ -99,6 +103,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         private int defaultIsolation;
         private ReadRouting readRouting = ReadRouting.CONFLICT_AWARE;
         private Engine sqlDialect;
+        private boolean keepsResultDescriptions = true;
 
         private Builder() {
         }
@@ -166,6 +171,12 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
             return this;
         }
 
+        /** Whether what results look like is kept per statement (the default); not where backends change under it. */
+        public Builder keepsResultDescriptions(boolean keeps) {
+            this.keepsResultDescriptions = keeps;
+            return this;
+        }
+
         /** The recovery log, or null (the default) for none. */
         public Builder recovery(RecoveryConfig recovery) {
             this.recovery = recovery;
@@ -176,7 +187,7 @@ public record RequestManagerConfig(ReplicationLevel replication, WaitPolicy wait
         public RequestManagerConfig build() {
             return new RequestManagerConfig(replication, waitPolicy, balancing, lockGranularity, lockTimeout,
                     macroTimeZone, analysisCacheSize, placementRules, cache, recovery, defaultIsolation, readRouting,
-                    sqlDialect);
+                    sqlDialect, keepsResultDescriptions);
         }
     }
 }

@@ -3,7 +3,9 @@ package org.phalanx.requestmanager.exec;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.logging.log4j.LogManager;
@@ -29,8 +31,11 @@ public final class BackendReads {
     /** SQL texts (as a backend got them) that returned more than {@link ReadShape#ROWS_HELD} rows: read in batches at once. */
     private final Set<String> largeResults = ConcurrentHashMap.newKeySet();
 
-    public BackendReads(BackendStatements statements) {
+    private final ResultDescriptions descriptions;
+
+    public BackendReads(BackendStatements statements, ResultDescriptions descriptions) {
         this.statements = statements;
+        this.descriptions = descriptions;
     }
 
     /**
@@ -54,6 +59,7 @@ public final class BackendReads {
             String sql = statements.forRead(b, r.sql());
             ReadShape shape = ReadShape.of(b.engine(), r, largeResults.contains(sql));
             s = acquire(b, c, branch, sql, r, shape);
+            ResultDescriptions.Describing describing = descriptions.before(b, sql, r, settings);
             boolean rows = execute(b, c, s, r);
             if (rows && shape.probe() && tooMany(s.prepared().getResultSet())) {
                 if (largeResults.size() >= LARGE_TEXTS) {
@@ -73,6 +79,7 @@ public final class BackendReads {
             timed = true;
             if (rows) {
                 ResultSet rs = statements.results(ps.getResultSet(), b);
+                ResultSetMetaData description = describing.describe(rs);
                 ReadStatements.Statement statement = s;
                 Connection pooled = branch == null ? c : null;
                 boolean streamed = shape.fetchSize() > 0;
@@ -86,7 +93,7 @@ public final class BackendReads {
                             b.readFinished();
                         }
                     }
-                });
+                }, List.of(), description);
             }
             long count = ps.getUpdateCount();
             b.readStatements().release(s);

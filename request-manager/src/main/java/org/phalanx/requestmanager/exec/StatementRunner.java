@@ -49,16 +49,23 @@ public final class StatementRunner {
 
     /**
      * Runs a statement a backend needs several statements for (translated DDL): every one but the
-     * last as it is, the last as {@link #executeWrite(Connection, String, Request)}.
+     * last as it is, the last as a single statement.
      */
     public static WriteOutcome executeWrite(Connection c, java.util.List<String> statements, Request r,
                                             LastInsertId lastInsertId) throws SQLException {
+        return executeWrite(c, statements, r, lastInsertId, ResultDescriptions.Describing.DRIVER);
+    }
+
+    /** As {@link #executeWrite(Connection, java.util.List, Request, LastInsertId)}, a result it returns described so. */
+    public static WriteOutcome executeWrite(Connection c, java.util.List<String> statements, Request r,
+                                            LastInsertId lastInsertId, ResultDescriptions.Describing describing)
+            throws SQLException {
         for (String sql : statements.subList(0, statements.size() - 1)) {
             try (Statement s = c.createStatement()) {
                 s.execute(sql);
             }
         }
-        return executeWrite(c, statements.get(statements.size() - 1), r, lastInsertId);
+        return executeWrite(c, statements.get(statements.size() - 1), r, lastInsertId, describing);
     }
 
     private static PreparedStatement unbound(Connection c, String sql, Request r) throws SQLException {
@@ -133,8 +140,8 @@ public final class StatementRunner {
      * @param lastInsertId the function whose value a write that changes it then reports ({@link
      *                     WriteOutcome}), or null
      */
-    public static WriteOutcome executeWrite(Connection c, String sql, Request r, LastInsertId lastInsertId)
-            throws SQLException {
+    private static WriteOutcome executeWrite(Connection c, String sql, Request r, LastInsertId lastInsertId,
+                                             ResultDescriptions.Describing describing) throws SQLException {
         boolean reports = lastInsertId != null && lastInsertId.changedBy(sql);
         boolean idInKeys = reports && lastInsertId.inGeneratedKeys();
         PreparedStatement prepared = idInKeys && !r.wantsKeys()
@@ -147,7 +154,7 @@ public final class StatementRunner {
             }
             if (rows) {
                 try (ResultSet rs = ps.getResultSet()) {
-                    return new WriteOutcome(-1, copy(rs), null, null);
+                    return new WriteOutcome(-1, copy(rs, describing), null, null);
                 }
             }
             long count = updateCount(ps);
@@ -190,12 +197,17 @@ public final class StatementRunner {
      * which took a third of the controller's CPU under TPC-C's {@code SELECT ... FOR UPDATE}s.
      */
     public static Result.Cached copy(ResultSet rs) throws SQLException {
-        ResultSetMetaData md = rs.getMetaData();
+        return copy(rs, ResultDescriptions.Describing.DRIVER);
+    }
+
+    /** As {@link #copy(ResultSet)}, the metadata described so. */
+    public static Result.Cached copy(ResultSet rs, ResultDescriptions.Describing describing) throws SQLException {
+        ResultSetMetaData md = describing.describe(rs);
         RowReader reader = RowReader.of(md);
         List<Object[]> rows = new ArrayList<>();
         while (rs.next()) {
             rows.add(reader.read(rs));
         }
-        return new Result.Cached(RowReader.detach(md), rows);
+        return new Result.Cached(md, rows);
     }
 }

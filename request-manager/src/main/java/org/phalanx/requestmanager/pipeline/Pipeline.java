@@ -9,6 +9,7 @@ import org.phalanx.requestmanager.cache.CacheStage;
 import org.phalanx.requestmanager.config.ReadRouting;
 import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.exec.BackendReads;
+import org.phalanx.requestmanager.exec.ResultDescriptions;
 import org.phalanx.requestmanager.hetero.BackendStatements;
 import org.phalanx.requestmanager.recovery.AppliedRecords;
 import org.phalanx.requestmanager.recovery.LogWriter;
@@ -27,9 +28,10 @@ import org.phalanx.requestmanager.stats.Statistics;
  * @param waitPolicy when a replicated write is answered
  * @param readRouting how a read that must see certain writes picks its backend
  * @param applied    the backends' records of applied log positions (the write path reports failed units)
+ * @param descriptions what the results of statements already run look like
  */
 public record Pipeline(String name, Backends backends, SqlAnalyzer analyzer, MacroRewriter macros, Scheduler scheduler,
                        CacheStage cache, Routing routing, ReadBalancer balancer, ReadAdmission admission,
                        BackendStatements statements, BackendReads reads, WaitPolicy waitPolicy, ReadRouting readRouting, LogWriter log,
-                       AppliedRecords applied, Statistics statistics) {
+                       AppliedRecords applied, Statistics statistics, ResultDescriptions descriptions) {
 }

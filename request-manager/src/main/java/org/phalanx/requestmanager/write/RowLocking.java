@@ -25,6 +25,7 @@ import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.TableFootprint;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.exec.ResultDescriptions;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.RowKeys;
 
@@ -85,8 +86,12 @@ final class RowLocking {
     /** Names the rows inserted into tables without a key. */
     private final AtomicLong freshRows = new AtomicLong();
 
-    RowLocking(boolean enabled) {
+    /** Told of every schema change too: what results look like may change with it. */
+    private final ResultDescriptions descriptions;
+
+    RowLocking(boolean enabled, ResultDescriptions descriptions) {
         this.enabled = enabled;
+        this.descriptions = descriptions;
     }
 
     /**
@@ -336,8 +341,10 @@ final class RowLocking {
             access.writes().forEach(t -> settlingTables.merge(t, 1, Integer::sum));
         }
         forget();
+        descriptions.schemaChanging();
         CompletableFuture.allOf(onEveryBackend.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
             forget();
+            descriptions.schemaChanged();
             if (anyTable) {
                 settling.decrementAndGet();
             } else {

@@ -28,6 +28,7 @@ import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.cache.Touch;
 import org.phalanx.requestmanager.config.WaitPolicy;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
+import org.phalanx.requestmanager.exec.ResultDescriptions;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.exec.WriteOutcome;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
@@ -68,7 +69,7 @@ public final class WriteStage {
         this.p = p;
         this.keys = keys;
         this.transactions = transactions;
-        this.rows = new RowLocking(p.scheduler().locksRows());
+        this.rows = new RowLocking(p.scheduler().locksRows(), p.descriptions());
         this.batches = new BatchWrite(p, keys, transactions, rows, defaults);
         this.agreementSlots = new Semaphore(p.backends().all().stream().mapToInt(b -> b.config().poolSize())
                 .min().orElse(1));
@@ -187,7 +188,8 @@ public final class WriteStage {
                         Callable<WriteOutcome> work = implicit
                                 ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, run, lastInsertId, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed, counting)
-                                : () -> onBranch(b, t.branches().get(b), statements, run, lastInsertId);
+                                : () -> onBranch(b, t.branches().get(b), statements, run, lastInsertId,
+                                        p.descriptions().before(b, statements.get(statements.size() - 1), run, settings));
                         // held in memory while queued: Java text takes two bytes a character
                         long bytes = 2 * run.approximateBytes();
                         BackendTask<WriteOutcome> f = copy != null ? copy.enqueue(s.tails(), b, access, bytes, work)
@@ -278,9 +280,10 @@ public final class WriteStage {
 
     /** A write on a transaction's branch; if the backend hangs its connection is aborted (see {@link ClientThreadCopy}). */
     private static WriteOutcome onBranch(Backend b, java.sql.Connection branch, List<String> statements, Request r,
-                                         LastInsertId lastInsertId) throws SQLException {
+                                         LastInsertId lastInsertId, ResultDescriptions.Describing describing)
+            throws SQLException {
         try (var running = b.running().startOn(branch, "a write")) {
-            return StatementRunner.executeWrite(branch, statements, r, lastInsertId);
+            return StatementRunner.executeWrite(branch, statements, r, lastInsertId, describing);
         }
     }
 
