@@ -33,6 +33,7 @@ import org.phalanx.requestmanager.backend.SessionSettings;
  * <li>for the backend as it was put in service last (a restored dump may hold other types);</li>
  * <li>when the live result still has the same columns, by count and label.</li>
  * </ul>
+ * Only texts up to {@link #LONGEST_TEXT} characters are kept, so that the memory stays bounded.
  * A follower's readers, whose backends change under them by the log's replay, keep none ({@link #NONE}).
  */
 public final class ResultDescriptions {
@@ -40,6 +41,8 @@ public final class ResultDescriptions {
     public static final ResultDescriptions NONE = new ResultDescriptions(0);
     /** Descriptions kept at most; past that the memory starts afresh (a forgotten one costs one description). */
     static final int MOST = 10_000;
+    /** Longest SQL text whose results' description is kept: a key holds its text (and compares it). */
+    static final int LONGEST_TEXT = 4096;
 
     private final int capacity;
     private final Map<Key, ResultSetMetaData> known = new ConcurrentHashMap<>();
@@ -78,7 +81,8 @@ public final class ResultDescriptions {
      * just before it runs.
      */
     public Describing before(Backend b, String sql, Request r, SessionSettings settings) {
-        if (capacity == 0 || !settings.isEmpty() || settings.home() != null || changing.get() > 0) {
+        if (capacity == 0 || sql.length() > LONGEST_TEXT || !settings.isEmpty() || settings.home() != null
+                || changing.get() > 0) {
             return Describing.DRIVER;
         }
         return new Kept(new Key(b, b.serviceGeneration(), sql, parameterTypes(r.params())), changes.get());

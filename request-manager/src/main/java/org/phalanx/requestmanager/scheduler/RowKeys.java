@@ -29,11 +29,16 @@ public final class RowKeys {
     public static String of(String table, List<?> values) {
         StringBuilder row = new StringBuilder(table);
         for (Object value : values) {
+            row.append(SEPARATOR);
+            if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+                row.append(((Number) value).longValue()); // as its BigInteger would print, without making one
+                continue;
+            }
             BigInteger key = integer(value);
             if (key == null) {
                 return null;
             }
-            row.append(SEPARATOR).append(key);
+            row.append(key);
         }
         return row.toString();
     }
@@ -92,12 +97,12 @@ public final class RowKeys {
         return row.length() > stem && row.regionMatches(0, prefix, 0, stem);
     }
 
-    /** 5, 5L, "5", 5.0 are one key: the engines compare an integer column with any of them as the same row. */
+    /**
+     * 5, 5L, "5", 5.0 are one key: the engines compare an integer column with any of them as the
+     * same row (Long, Integer, Short and Byte are printed by {@link #of(String, List)} directly).
+     */
     private static BigInteger integer(Object value) {
         try {
-            if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
-                return BigInteger.valueOf(((Number) value).longValue());
-            }
             if (value instanceof BigInteger b) {
                 return b;
             }

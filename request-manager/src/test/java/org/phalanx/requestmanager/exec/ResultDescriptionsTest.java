@@ -113,6 +113,13 @@ class ResultDescriptionsTest {
     }
 
     @Test
+    void longTextsAreNotKept() throws SQLException {
+        String longText = SELECT + " " + "AND 1 = 1 ".repeat(ResultDescriptions.LONGEST_TEXT / 10);
+        assertNotSame(described(longText, SessionSettings.NONE, 1), described(longText, SessionSettings.NONE, 1));
+        assertEquals(0, descriptions.size());
+    }
+
+    @Test
     void aBackendPutInServiceAgainIsDescribedAgain() throws SQLException {
         ResultSetMetaData first = described(SELECT, SessionSettings.NONE, 1);
         backend.disable("test");
