@@ -15,9 +15,8 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
-import org.phalanx.testkit.db.TestDatabases;
+import org.phalanx.testing.ServerDatabase;
 
 /**
  * A transaction's branch on PostgreSQL or MariaDB runs at READ COMMITTED (the controller's locks
@@ -30,29 +29,25 @@ import org.phalanx.testkit.db.TestDatabases;
 class BranchIsolationTest {
     private static final String DB = "phalanx_branch_isolation";
     private RequestManager rm;
-    private String engine;
+    private ServerDatabase db;
 
     @AfterEach
     void stop() {
         if (rm != null) {
             rm.close();
         }
-        if ("postgresql".equals(engine)) {
-            TestDatabases.dropPostgres(DB);
-        } else if ("mariadb".equals(engine)) {
-            TestDatabases.dropMariaDb(DB);
+        if (db != null) {
+            db.close();
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb"})
     void branchesRunAtReadCommittedAndAutoCommitWorkAtTheServersLevel(String target) throws Exception {
-        engine = target;
-        boolean pg = target.equals("postgresql");
-        String url = pg ? TestDatabases.createPostgres(DB) : TestDatabases.createMariaDb(DB);
-        Credentials login = new Credentials(pg ? "postgres" : "root", "");
+        db = ServerDatabase.create(target, DB);
+        boolean pg = db.isPostgres();
         rm = new RequestManager("iso", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
-                List.of(BackendConfig.builder("b", url).credentials(login).poolSize(1).build()));
+                List.of(BackendConfig.builder("b", db.url()).credentials(db.login()).poolSize(1).build()));
         rm.start();
         String level = pg ? "SELECT current_setting('transaction_isolation') FROM t WHERE id = 1"
                 : "SELECT @@session.tx_isolation FROM t WHERE id = 1";

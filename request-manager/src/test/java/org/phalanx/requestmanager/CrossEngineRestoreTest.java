@@ -29,7 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.recoverylog.FileRecoveryLog;
-import org.phalanx.testkit.db.TestDatabases;
+import org.phalanx.testing.ServerDatabase;
 
 /**
  * Done-when 3 of the recovery issue: a dump of a SQLite backend restores onto PostgreSQL or
@@ -42,26 +42,24 @@ class CrossEngineRestoreTest {
     @TempDir
     Path dir;
     private RequestManager rm;
-    private String engine;
+    private ServerDatabase db;
 
     @AfterEach
     void stop() {
         if (rm != null) {
             rm.close();
         }
-        if ("postgresql".equals(engine)) {
-            TestDatabases.dropPostgres(DB);
-        } else if ("mariadb".equals(engine)) {
-            TestDatabases.dropMariaDb(DB);
+        if (db != null) {
+            db.close();
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb"})
     void aSqliteDumpRestoresOntoAnotherEngineWhichThenJoins(String target) throws Exception {
-        engine = target;
-        String url = target.equals("postgresql") ? TestDatabases.createPostgres(DB) : TestDatabases.createMariaDb(DB);
-        Credentials login = new Credentials(target.equals("postgresql") ? "postgres" : "root", "");
+        db = ServerDatabase.create(target, DB);
+        String url = db.url();
+        Credentials login = db.login();
         String sqlite = "jdbc:sqlite:" + dir.resolve("source.db");
         try (Connection c = DriverManager.getConnection(sqlite); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, big BIGINT, price DECIMAL(10,2), name VARCHAR(40),"
@@ -132,9 +130,9 @@ class CrossEngineRestoreTest {
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb"})
     void aSqliteBackendRebuildsTheOtherEngineWithBigKeys(String target) throws Exception {
-        engine = target;
-        String url = target.equals("postgresql") ? TestDatabases.createPostgres(DB) : TestDatabases.createMariaDb(DB);
-        Credentials login = new Credentials(target.equals("postgresql") ? "postgres" : "root", "");
+        db = ServerDatabase.create(target, DB);
+        String url = db.url();
+        Credentials login = db.login();
         String sqlite = "jdbc:sqlite:" + dir.resolve("lite.db");
         List<BackendConfig> backends = List.of(
                 BackendConfig.builder("lite", sqlite).poolSize(5).build(),

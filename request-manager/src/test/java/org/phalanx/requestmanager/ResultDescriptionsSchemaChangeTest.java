@@ -15,9 +15,8 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.Credentials;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
-import org.phalanx.testkit.db.TestDatabases;
+import org.phalanx.testing.ServerDatabase;
 
 /**
  * What results look like is kept per statement ({@code exec.ResultDescriptions}); a column whose
@@ -30,29 +29,25 @@ class ResultDescriptionsSchemaChangeTest {
     private static final String READ = "SELECT id, v FROM t WHERE id = ?";
     private static final String LOCKING_READ = "SELECT id, v FROM t WHERE id = ? FOR UPDATE";
     private RequestManager rm;
-    private String engine;
+    private ServerDatabase db;
 
     @AfterEach
     void stop() {
         if (rm != null) {
             rm.close();
         }
-        if ("postgresql".equals(engine)) {
-            TestDatabases.dropPostgres(DB);
-        } else if ("mariadb".equals(engine)) {
-            TestDatabases.dropMariaDb(DB);
+        if (db != null) {
+            db.close();
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb"})
     void aColumnsNewTypeIsSeenAtOnce(String target) throws Exception {
-        engine = target;
-        boolean pg = target.equals("postgresql");
-        String url = pg ? TestDatabases.createPostgres(DB) : TestDatabases.createMariaDb(DB);
-        Credentials login = new Credentials(pg ? "postgres" : "root", "");
+        db = ServerDatabase.create(target, DB);
+        boolean pg = db.isPostgres();
         rm = new RequestManager("descriptions", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
-                List.of(BackendConfig.builder("b", url).credentials(login).poolSize(2).build()));
+                List.of(BackendConfig.builder("b", db.url()).credentials(db.login()).poolSize(2).build()));
         rm.start();
         try (Session s = rm.openSession("u")) {
             update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
