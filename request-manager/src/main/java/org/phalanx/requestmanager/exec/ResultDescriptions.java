@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.RowReader;
 import org.phalanx.requestmanager.api.TypedNull;
@@ -22,8 +23,9 @@ import org.phalanx.requestmanager.backend.SessionSettings;
  * described by the driver again: pgjdbc answers each of the dozen properties the controller sends
  * per column through its type cache's lock, about a sixth of the controller's CPU under TPC-C.
  *
- * <p>What a result looks like changes only with the schema, the session's name resolution, or the
- * backend itself, so a description is kept and used only
+ * <p>On PostgreSQL and MariaDB, what a result looks like changes only with the schema, the session's
+ * name resolution, or the backend itself (SQLite's driver types columns by the values of the current
+ * row: its results are always described afresh), so a description is kept and used only
  * <ul>
  * <li>while no schema change is in progress and none was ordered since the statement was about to
  *     run ({@link #schemaChanging}, told by the write path for every DDL and every statement it
@@ -81,11 +83,20 @@ public final class ResultDescriptions {
      * just before it runs.
      */
     public Describing before(Backend b, String sql, Request r, SessionSettings settings) {
-        if (capacity == 0 || sql.length() > LONGEST_TEXT || !settings.isEmpty() || settings.home() != null
-                || changing.get() > 0) {
+        if (capacity == 0 || !typesResults(b.engine()) || sql.length() > LONGEST_TEXT || !settings.isEmpty()
+                || settings.home() != null || changing.get() > 0) {
             return Describing.DRIVER;
         }
         return new Kept(new Key(b, b.serviceGeneration(), sql, parameterTypes(r.params())), changes.get());
+    }
+
+    /**
+     * Whether the engine's results have column types of their own, the same for every run: not
+     * SQLite's, whose driver reports an expression's (or an untyped column's) type from the value in
+     * the current row, nor another controller's, which may be over SQLite, nor an unknown engine's.
+     */
+    private static boolean typesResults(Engine engine) {
+        return engine == Engine.POSTGRESQL || engine == Engine.MARIADB;
     }
 
     /** How parameters were bound, where a result's column types may depend on it ({@code SELECT ? AS x}). */

@@ -20,33 +20,46 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.testing.ServerDatabase;
 
-/** When a kept description of a statement's result is used, and when the driver is asked again. */
+/**
+ * When a kept description of a statement's result is used, and when the driver is asked again: on
+ * a PostgreSQL backend (MariaDB's results are typed as PostgreSQL's are), and on SQLite, whose
+ * results are always described afresh.
+ */
 class ResultDescriptionsTest {
     private static final String SELECT = "SELECT id, v FROM t WHERE id = ?";
 
     @TempDir
     Path dir;
+    private ServerDatabase db;
     private Backend backend;
     private Connection c;
     private final ResultDescriptions descriptions = new ResultDescriptions();
 
     @BeforeEach
     void start() throws Exception {
-        backend = new Backend(BackendConfig.builder("b", "jdbc:sqlite:" + dir.resolve("b.db")).poolSize(2).build(),
-                Duration.ofSeconds(5), b -> { });
-        backend.enable();
-        c = backend.connectionFor("u");
+        db = ServerDatabase.create("postgresql", "phalanx_descriptions_unit");
+        backend = backendOn(BackendConfig.builder("b", db.url()).credentials(db.login()));
+    }
+
+    private Backend backendOn(BackendConfig.Builder config) throws SQLException {
+        Backend b = new Backend(config.poolSize(2).build(), Duration.ofSeconds(5), x -> { });
+        b.enable();
+        String user = b.config().credentials() == null ? null : b.config().credentials().user();
+        c = b.connectionFor(user == null ? "u" : user);
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER)");
             s.execute("INSERT INTO t VALUES (1, 10)");
         }
+        return b;
     }
 
     @AfterEach
     void stop() throws SQLException {
         c.close();
         backend.close(Duration.ofSeconds(5));
+        db.close();
     }
 
     /** Runs the read as the read path does: the describing taken before it runs. */
@@ -73,8 +86,8 @@ class ResultDescriptionsTest {
     @Test
     void otherParameterTypesOrSessionSettingsAreDescribedByTheDriver() throws SQLException {
         ResultSetMetaData byInteger = described(SELECT, SessionSettings.NONE, 1);
-        assertNotSame(byInteger, described(SELECT, SessionSettings.NONE, "1"));
-        SessionSettings set = SessionSettings.NONE.with("x", "PRAGMA case_sensitive_like = ON");
+        assertNotSame(byInteger, described(SELECT, SessionSettings.NONE, 1L));
+        SessionSettings set = SessionSettings.NONE.with("search_path", "SET search_path = public");
         assertNotSame(described(SELECT, set, 1), described(SELECT, set, 1));
         assertSame(byInteger, described(SELECT, SessionSettings.NONE, 1));
     }
@@ -109,6 +122,17 @@ class ResultDescriptionsTest {
                 assertNotSame(kept, describing.describe(rs));
             }
         }
+        assertEquals(0, descriptions.size());
+    }
+
+    @Test
+    void sqliteResultsAreDescribedAfreshAsTheirTypesFollowTheValues() throws SQLException {
+        c.close();
+        backend.close(Duration.ofSeconds(5));
+        backend = backendOn(BackendConfig.builder("s", "jdbc:sqlite:" + dir.resolve("s.db")));
+        String expression = "SELECT max(v) + 1 AS m FROM t";
+        ResultSetMetaData first = described(expression, SessionSettings.NONE);
+        assertNotSame(first, described(expression, SessionSettings.NONE));
         assertEquals(0, descriptions.size());
     }
 
