@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.testing.Sessions.update;
 
 import java.sql.ResultSetMetaData;
@@ -9,6 +10,7 @@ import java.sql.Types;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.phalanx.requestmanager.api.Request;
@@ -22,7 +24,8 @@ import org.phalanx.testing.ServerDatabase;
  * What results look like is kept per statement ({@code exec.ResultDescriptions}); a column whose
  * type changes through the virtual database (same name, same count: only the schema change tells)
  * is described with its new type at once, by plain reads and by the rows a locking read returns
- * inside a transaction, on PostgreSQL and MariaDB.
+ * inside a transaction, on PostgreSQL and MariaDB; a MariaDB column whose size follows a
+ * parameter's value is described for each value.
  */
 class ResultDescriptionsSchemaChangeTest {
     private static final String DB = "phalanx_result_descriptions";
@@ -61,6 +64,27 @@ class ResultDescriptionsSchemaChangeTest {
                 assertEquals(Types.VARCHAR, typeOfV(s, READ), "after the change, round " + round);
                 assertEquals(Types.VARCHAR, typeOfVInTransaction(s), "after the change, round " + round);
             }
+        }
+    }
+
+    /** MariaDB's driver writes parameters into the text: a parameter's column is as long as its value. */
+    @Test
+    void aMariaDbColumnSizedByItsParameterIsDescribedForEachValue() throws Exception {
+        db = ServerDatabase.create("mariadb", DB);
+        rm = new RequestManager("descriptions", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
+                List.of(BackendConfig.builder("b", db.url()).credentials(db.login()).poolSize(2).build()));
+        rm.start();
+        try (Session s = rm.openSession("u")) {
+            int shortSize = displaySize(s, "ab");
+            int longSize = displaySize(s, "abcdefghij");
+            assertTrue(longSize > shortSize, shortSize + " then " + longSize);
+            assertEquals(shortSize, displaySize(s, "ab"));
+        }
+    }
+
+    private static int displaySize(Session s, String value) throws SQLException {
+        try (Result r = s.execute(Request.of("SELECT ? AS s", value))) {
+            return ((Result.Rows) r).metaData().getColumnDisplaySize(1);
         }
     }
 

@@ -33,7 +33,9 @@ import org.phalanx.requestmanager.backend.SessionSettings;
  * <li>for sessions with no settings of their own and no home (a search path or a temporary table
  *     may change what a name means);</li>
  * <li>for the backend as it was put in service last (a restored dump may hold other types);</li>
- * <li>when the live result still has the same columns, by count and label.</li>
+ * <li>when the live result still has the same columns, by count and label;</li>
+ * <li>on MariaDB, unless parameters are bound and a column is an expression: its driver writes
+ *     them into the text, so such a column is as long as the value.</li>
  * </ul>
  * Only texts up to {@link #LONGEST_TEXT} characters are kept, so that the memory stays bounded.
  * A follower's readers, whose backends change under them by the log's replay, keep none ({@link #NONE}).
@@ -140,6 +142,9 @@ public final class ResultDescriptions {
                 return kept;
             }
             ResultSetMetaData described = RowReader.detach(live);
+            if (sizedByValues(described)) {
+                return described;
+            }
             if (known.size() >= capacity) {
                 known.clear();
             }
@@ -148,6 +153,23 @@ public final class ResultDescriptions {
                 known.remove(key, described);
             }
             return described;
+        }
+
+        /**
+         * Whether a column's size may follow the values bound: MariaDB's driver writes parameters into
+         * the text, so {@code SELECT ? AS name} is as long as the value given (an expression's column
+         * has no table).
+         */
+        private boolean sizedByValues(ResultSetMetaData described) throws SQLException {
+            if (key.backend().engine() != Engine.MARIADB || key.parameterTypes().isEmpty()) {
+                return false;
+            }
+            for (int i = 1; i <= described.getColumnCount(); i++) {
+                if (described.getTableName(i).isEmpty()) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
