@@ -9,10 +9,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.jgroups.Address;
+import org.jgroups.EmptyMessage;
+import org.jgroups.Header;
+import org.jgroups.Message;
 import org.jgroups.annotations.Property;
 import org.jgroups.conf.ClassConfigurator;
 import org.jgroups.protocols.raft.ELECTION2;
+import org.jgroups.protocols.raft.RaftHeader;
 import org.jgroups.protocols.raft.election.VoteResponse;
 import org.jgroups.raft.util.Utils;
 
@@ -27,9 +32,13 @@ import org.jgroups.raft.util.Utils;
  *
  * <p>It also gives the group Raft's election timeout, which jgroups-raft's elections, started only
  * by view changes, lack: the view's coordinator, seeing a majority and no leader for
- * {@code leaderless_timeout} ms without an election under way, starts one. Without it a group could
- * stay leaderless for good while its view stays the same (an election round whose pre-vote lost an
- * answer waits for it forever; a leader-elected message lost to the coordinator).
+ * {@code leaderless_timeout} ms without an election under way, starts one; another member in that
+ * state asks the coordinator for one ({@link Leaderless}), since the coordinator may believe in a
+ * leader that never learnt it was elected (seen after a merge: the coordinator elected the witness,
+ * whose view did not yet hold the coordinator when the leader-elected message came, and the group
+ * stayed leaderless for good). Without it a group could stay leaderless while its view stays the
+ * same (an election round whose pre-vote lost an answer waits for it forever; a leader-elected
+ * message lost).
  */
 public class DataLeaderElection extends ELECTION2 {
     /** Its protocol id (its headers carry it), one no JGroups or jgroups-raft protocol uses. */
@@ -37,6 +46,30 @@ public class DataLeaderElection extends ELECTION2 {
 
     static {
         ClassConfigurator.addProtocol(ID, DataLeaderElection.class);
+        ClassConfigurator.add(Leaderless.MAGIC, Leaderless.class);
+    }
+
+    /** A member's word to the view's coordinator: it has seen no leader for a while, with a majority in view. */
+    public static final class Leaderless extends RaftHeader {
+        /** Its magic id on the wire, one neither JGroups nor jgroups-raft uses. */
+        static final short MAGIC = 1623;
+
+        public Leaderless() {
+        }
+
+        Leaderless(long term) {
+            super(term);
+        }
+
+        @Override
+        public short getMagicId() {
+            return MAGIC;
+        }
+
+        @Override
+        public Supplier<? extends Header> create() {
+            return Leaderless::new;
+        }
     }
 
     @Property(description = "The raft ids of the group's witnesses, comma-separated")
@@ -73,8 +106,7 @@ public class DataLeaderElection extends ELECTION2 {
                     raft.currentTerm(), view);
             leaderSeen = leader;
         }
-        if (view == null || leader != null || !isViewCoordinator() || !isMajorityAvailable()
-                || isVotingThreadRunning()) {
+        if (view == null || leader != null || !isMajorityAvailable() || isVotingThreadRunning()) {
             leaderlessSince = 0;
             return;
         }
@@ -82,9 +114,29 @@ public class DataLeaderElection extends ELECTION2 {
         if (leaderlessSince == 0) {
             leaderlessSince = now;
         } else if (now - leaderlessSince >= TimeUnit.MILLISECONDS.toNanos(leaderless_timeout)) {
-            log.warn("%s: the group has had no leader for %d ms while this coordinator sees a majority (%s): it starts an election",
-                    local_addr, leaderless_timeout, view);
             leaderlessSince = 0;
+            if (isViewCoordinator()) {
+                log.warn("%s: the group has had no leader for %d ms while this coordinator sees a majority (%s): it starts an election",
+                        local_addr, leaderless_timeout, view);
+                startVotingThread();
+            } else {
+                log.warn("%s: no leader for %d ms with a majority in view (%s): it asks the coordinator for an election",
+                        local_addr, leaderless_timeout, view);
+                down_prot.down(new EmptyMessage(view.getCoord()).putHeader(id, new Leaderless(raft.currentTerm())));
+            }
+        }
+    }
+
+    @Override
+    protected void handleMessage(Message msg, RaftHeader hdr) {
+        if (!(hdr instanceof Leaderless)) {
+            super.handleMessage(msg, hdr);
+            return;
+        }
+        // it may believe in a leader that does not know it leads: a new election settles it
+        if (isViewCoordinator() && isMajorityAvailable() && !isVotingThreadRunning()) {
+            log.warn("%s: %s has had no leader for %d ms (this coordinator saw %s lead): it starts an election",
+                    local_addr, msg.getSrc(), leaderless_timeout, raft.leader());
             startVotingThread();
         }
     }

@@ -185,6 +185,31 @@ class ReplicatedLogTest {
         assertEquals("applied two at 2", append(logs.get(next), "two"));
     }
 
+    /**
+     * The view's coordinator believes a member leads that does not know it was elected (seen after a
+     * merge: the leader-elected message reached it before the merged view did): nobody leads, and the
+     * coordinator, seeing a leader, would never start an election by itself. The member, leaderless
+     * for {@code leaderless_timeout}, asks the coordinator for one.
+     */
+    @Test
+    void aMemberElectedWithoutKnowingItGetsTheCoordinatorToHoldAnotherElection() throws Exception {
+        start("a"); // the first to join: the view's coordinator
+        start("b");
+        start("c");
+        awaitLeaderKnownToAll();
+        append(logs.get("a"), "one");
+        logs.values().forEach(log -> log.raftProtocol().setLeaderAndTerm(null));
+        logs.get("a").raftProtocol().setLeaderAndTerm(logs.get("c").raftProtocol().getAddress());
+        logs.get("b").raftProtocol().setLeaderAndTerm(logs.get("c").raftProtocol().getAddress());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (logs.get("c").leader() == null) {
+            assertTrue(System.nanoTime() < deadline, "c still has no leader");
+            Thread.sleep(50);
+        }
+        String leader = awaitLeaderKnownToAll();
+        assertEquals("applied two at 2", append(logs.get("c"), "two"), "appended through c, led by " + leader);
+    }
+
     /** An append made while there is no leader waits for one (within its timeout) instead of failing at once. */
     @Test
     void anAppendWithoutALeaderWaitsForOne() throws Exception {
