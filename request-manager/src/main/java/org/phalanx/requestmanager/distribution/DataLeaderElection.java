@@ -32,8 +32,8 @@ import org.jgroups.raft.util.Utils;
  *
  * <p>It also gives the group Raft's election timeout, which jgroups-raft's elections, started only
  * by view changes, lack: the view's coordinator, seeing a majority and no leader for
- * {@code leaderless_timeout} ms without an election under way, starts one; another member in that
- * state asks the coordinator for one ({@link Leaderless}), since the coordinator may believe in a
+ * {@code leaderless_timeout} ms without an election under way, starts one; another member of the
+ * group in that state five times as long asks the coordinator for one ({@link Leaderless}), since the coordinator may believe in a
  * leader that never learnt it was elected (seen after a merge: the coordinator elected the witness,
  * whose view did not yet hold the coordinator when the leader-elected message came, and the group
  * stayed leaderless for good). Without it a group could stay leaderless while its view stays the
@@ -79,6 +79,9 @@ public class DataLeaderElection extends ELECTION2 {
             + "while it sees a majority and no election is under way, before it starts one")
     protected long leaderless_timeout = 3000;
 
+    /** How many {@code leaderless_timeout}s a member other than the coordinator waits before it asks for an election. */
+    private static final int ASKING_AFTER_TIMEOUTS = 5;
+
     private Future<?> leaderWatch;
     /** When the coordinator last found the group leaderless after finding a leader (nanoTime), or 0. */
     private long leaderlessSince;
@@ -111,20 +114,27 @@ public class DataLeaderElection extends ELECTION2 {
             return;
         }
         long now = System.nanoTime();
+        boolean coordinator = isViewCoordinator();
+        // another member waits longer: a joiner learns the leader once it is a member and the leader reaches it
+        long patience = coordinator ? leaderless_timeout : ASKING_AFTER_TIMEOUTS * leaderless_timeout;
         if (leaderlessSince == 0) {
             leaderlessSince = now;
-        } else if (now - leaderlessSince >= TimeUnit.MILLISECONDS.toNanos(leaderless_timeout)) {
+        } else if (now - leaderlessSince >= TimeUnit.MILLISECONDS.toNanos(patience)) {
             leaderlessSince = 0;
-            if (isViewCoordinator()) {
+            if (coordinator) {
                 log.warn("%s: the group has had no leader for %d ms while this coordinator sees a majority (%s): it starts an election",
-                        local_addr, leaderless_timeout, view);
+                        local_addr, patience, view);
                 startVotingThread();
-            } else {
+            } else if (isMember(local_addr)) {
                 log.warn("%s: no leader for %d ms with a majority in view (%s): it asks the coordinator for an election",
-                        local_addr, leaderless_timeout, view);
+                        local_addr, patience, view);
                 down_prot.down(new EmptyMessage(view.getCoord()).putHeader(id, new Leaderless(raft.currentTerm())));
             }
         }
+    }
+
+    private boolean isMember(Address a) {
+        return raft.members().contains(Utils.extractRaftId(a));
     }
 
     @Override
@@ -134,9 +144,9 @@ public class DataLeaderElection extends ELECTION2 {
             return;
         }
         // it may believe in a leader that does not know it leads: a new election settles it
-        if (isViewCoordinator() && isMajorityAvailable() && !isVotingThreadRunning()) {
+        if (isViewCoordinator() && isMember(msg.getSrc()) && isMajorityAvailable() && !isVotingThreadRunning()) {
             log.warn("%s: %s has had no leader for %d ms (this coordinator saw %s lead): it starts an election",
-                    local_addr, msg.getSrc(), leaderless_timeout, raft.leader());
+                    local_addr, msg.getSrc(), ASKING_AFTER_TIMEOUTS * leaderless_timeout, raft.leader());
             startVotingThread();
         }
     }
