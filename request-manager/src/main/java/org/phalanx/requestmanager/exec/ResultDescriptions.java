@@ -89,7 +89,7 @@ public final class ResultDescriptions {
                 || settings.home() != null || changing.get() > 0) {
             return Describing.DRIVER;
         }
-        return new Kept(new Key(b, b.serviceGeneration(), sql, parameterTypes(r.params())), changes.get());
+        return new Kept(b, b.serviceGeneration(), sql, r.params(), changes.get());
     }
 
     /**
@@ -122,12 +122,19 @@ public final class ResultDescriptions {
         ResultSetMetaData describe(ResultSet rs) throws SQLException;
     }
 
+    /** What a statement about to run is; its key is made only if it returns rows (most writes do not). */
     private final class Kept implements Describing {
-        private final Key key;
+        private final Backend backend;
+        private final int serviceGeneration;
+        private final String sql;
+        private final List<Object> params;
         private final long changesSeen;
 
-        Kept(Key key, long changesSeen) {
-            this.key = key;
+        Kept(Backend backend, int serviceGeneration, String sql, List<Object> params, long changesSeen) {
+            this.backend = backend;
+            this.serviceGeneration = serviceGeneration;
+            this.sql = sql;
+            this.params = params;
             this.changesSeen = changesSeen;
         }
 
@@ -137,6 +144,7 @@ public final class ResultDescriptions {
             if (changes.get() != changesSeen) { // a schema change was ordered meanwhile: it may have run first
                 return RowReader.detach(live);
             }
+            Key key = new Key(backend, serviceGeneration, sql, parameterTypes(params));
             ResultSetMetaData kept = known.get(key);
             if (kept != null && sameColumns(kept, live)) {
                 return kept;
@@ -161,7 +169,7 @@ public final class ResultDescriptions {
          * has no table).
          */
         private boolean sizedByValues(ResultSetMetaData described) throws SQLException {
-            if (key.backend().engine() != Engine.MARIADB || key.parameterTypes().isEmpty()) {
+            if (backend.engine() != Engine.MARIADB || params.isEmpty()) {
                 return false;
             }
             for (int i = 1; i <= described.getColumnCount(); i++) {
