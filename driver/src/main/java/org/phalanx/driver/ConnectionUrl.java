@@ -217,9 +217,10 @@ final class ConnectionUrl {
 
     /**
      * The hosts in the order a new connection tries them ({@link #CONNECT_POLICY}); {@code failed},
-     * the controller a connection just lost, last (it may be back by then, but the others first).
+     * the controllers a connection just lost (oldest first), last (they may be back by then, but the
+     * others first).
      */
-    List<HostAndPort> hostsToTry(HostAndPort failed) throws SQLException {
+    List<HostAndPort> hostsToTry(List<HostAndPort> failed) throws SQLException {
         List<HostAndPort> order = new ArrayList<>(hosts);
         switch (connectPolicy()) {
             case "random" -> Collections.shuffle(order);
@@ -228,8 +229,10 @@ final class ConnectionUrl {
                             .getAndIncrement(), order.size()));
             default -> { }
         }
-        if (failed != null && order.remove(failed)) {
-            order.add(failed);
+        for (HostAndPort host : failed) {
+            if (order.remove(host)) {
+                order.add(host);
+            }
         }
         return order;
     }

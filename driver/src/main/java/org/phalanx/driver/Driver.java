@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.DriverPropertyInfo;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
 import java.util.Properties;
 import java.util.logging.Logger;
 
@@ -36,7 +37,7 @@ public final class Driver implements java.sql.Driver {
             return null; // JDBC: let DriverManager try the next driver
         }
         ConnectionUrl parsed = ConnectionUrl.parse(url, info);
-        return new PhalanxConnection(ProtocolConnection.open(parsed, null), parsed);
+        return new PhalanxConnection(ProtocolConnection.open(parsed, List.of()), parsed);
     }
 
     @Override

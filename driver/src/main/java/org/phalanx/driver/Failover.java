@@ -8,7 +8,8 @@ import java.sql.SQLException;
  * session's state back there (auto-commit, isolation, read-only, the session commands it ran),
  * and then, depending on what was lost with the request in flight:
  * <ul>
- *   <li>a plain read in auto-commit, or a connection setting: sent again, unseen by the caller;</li>
+ *   <li>a plain read in auto-commit, or a connection setting: sent again, unseen by the caller (on the
+ *       controller after, if that one fails too);</li>
  *   <li>a request inside a transaction: the transaction went with the controller (its backends roll
  *       it back when their connections drop): {@code 40001}, and the connection goes on in a new one;</li>
  *   <li>a write in auto-commit or a commit: the next controller is asked whether it was applied (a

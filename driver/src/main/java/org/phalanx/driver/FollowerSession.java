@@ -1,6 +1,7 @@
 package org.phalanx.driver;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 
 import org.phalanx.protocol.Protocol;
@@ -62,7 +63,7 @@ final class FollowerSession {
     Parked swap(ProtocolConnection active, Settings activeSettings) throws SQLException {
         Parked next = parked;
         if (next == null) {
-            ProtocolConnection follower = ProtocolConnection.open(url, active.address());
+            ProtocolConnection follower = ProtocolConnection.open(url, List.of(active.address()));
             next = new Parked(follower, new Settings(true, follower.hello().defaultIsolation(), 0));
         }
         parked = new Parked(active, activeSettings);

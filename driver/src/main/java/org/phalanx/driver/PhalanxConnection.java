@@ -16,6 +16,7 @@ import java.sql.SQLXML;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Struct;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 import org.phalanx.protocol.HelloOk;
 import org.phalanx.protocol.Protocol;
@@ -98,7 +100,7 @@ public final class PhalanxConnection implements Connection {
     <T> T call(Failover.Exchange exchange, Failover.Call<T> call, Failover.IfApplied<T> ifApplied) throws SQLException {
         ProtocolConnection p = protocol;
         if (failover && !closed && !p.isUsable()) {
-            p = reconnect(p); // lost before this request was sent: nothing of it to report
+            p = reconnect(p, new ArrayList<>()); // lost before this request was sent: nothing of it to report
         }
         boolean inTransaction = !autoCommit;
         if (inTransaction && (exchange == Failover.Exchange.READ || exchange == Failover.Exchange.WRITE)) {
@@ -111,8 +113,9 @@ public final class PhalanxConnection implements Connection {
                 throw e;
             }
             ProtocolConnection next;
+            List<ConnectionUrl.HostAndPort> lostHosts = new ArrayList<>();
             try {
-                next = reconnect(p);
+                next = reconnect(p, lostHosts);
             } catch (SQLException none) {
                 none.addSuppressed(e);
                 throw none;
@@ -154,37 +157,80 @@ public final class PhalanxConnection implements Connection {
             if (exchange == Failover.Exchange.WRITE) {
                 throw Failover.outcomeUnknown("statement", lost);
             }
-            return call.run(next);
+            return resent(call, next, lostHosts);
         }
     }
 
-    /** Connects to the next controller and puts the session's state back there. */
-    private synchronized ProtocolConnection reconnect(ProtocolConnection failed) throws SQLException {
+    /**
+     * Sends a request that is safe to send again on {@code next}; if that controller fails too (a
+     * follower closes its read-only sessions when it becomes the primary), on the one after, until
+     * the failover timeout.
+     */
+    private <T> T resent(Failover.Call<T> call, ProtocolConnection next, List<ConnectionUrl.HostAndPort> lostHosts)
+            throws SQLException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverTimeoutMillis());
+        while (true) {
+            try {
+                return call.run(next);
+            } catch (SQLException e) {
+                if (closed || !next.isBroken() || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                next = reconnect(next, lostHosts);
+            }
+        }
+    }
+
+    private int failoverTimeoutMillis() throws SQLException {
+        return url.intProperty(ConnectionUrl.FAILOVER_TIMEOUT, ConnectionUrl.DEFAULT_FAILOVER_TIMEOUT_MS);
+    }
+
+    /**
+     * Connects to the next controller and puts the session's state back there; a controller that
+     * fails meanwhile is passed over, until the failover timeout.
+     *
+     * @param lost the controllers this failover lost so far, oldest first: tried last; {@code failed}'s is added
+     */
+    private synchronized ProtocolConnection reconnect(ProtocolConnection failed, List<ConnectionUrl.HostAndPort> lost)
+            throws SQLException {
         if (protocol != failed) {
             return protocol; // another thread already did
         }
-        ProtocolConnection next = ProtocolConnection.open(
-                followerSession == null ? url : followerSession.urlInUse(url), failed.address());
-        try {
-            if (!autoCommit) {
-                next.setAutoCommit(false);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(failoverTimeoutMillis());
+        lost.add(failed.address());
+        while (true) {
+            ProtocolConnection next = ProtocolConnection.open(
+                    followerSession == null ? url : followerSession.urlInUse(url), lost);
+            try {
+                rebuildSession(next);
+            } catch (SQLException e) {
+                next.abort();
+                if (!next.isBroken() || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                lost.add(next.address());
+                continue;
             }
-            if (isolation != next.hello().defaultIsolation()) {
-                next.setIsolation(isolation);
-            }
-            if (readOnly) {
-                next.setReadOnly(true);
-            }
-            for (String command : session.commands()) {
-                next.execute(sessionCommand(command));
-            }
-        } catch (SQLException e) {
-            next.abort();
-            throw e;
+            failed.abort();
+            protocol = next;
+            return next;
         }
-        failed.abort();
-        protocol = next;
-        return next;
+    }
+
+    /** Puts this session's state on a new controller connection. */
+    private void rebuildSession(ProtocolConnection next) throws SQLException {
+        if (!autoCommit) {
+            next.setAutoCommit(false);
+        }
+        if (isolation != next.hello().defaultIsolation()) {
+            next.setIsolation(isolation);
+        }
+        if (readOnly) {
+            next.setReadOnly(true);
+        }
+        for (String command : session.commands()) {
+            next.execute(sessionCommand(command));
+        }
     }
 
     ConnectionUrl url() {

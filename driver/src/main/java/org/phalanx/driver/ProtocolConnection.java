@@ -87,9 +87,9 @@ final class ProtocolConnection {
      * final. When no host served, and this is a failover or some host said it does not serve the
      * virtual database yet, the hosts are tried again until the failover timeout.
      *
-     * @param failed the controller a connection just lost (tried last), or null
+     * @param failed the controllers a connection just lost (tried last, oldest first); empty for a new connection
      */
-    static ProtocolConnection open(ConnectionUrl url, ConnectionUrl.HostAndPort failed) throws SQLException {
+    static ProtocolConnection open(ConnectionUrl url, List<ConnectionUrl.HostAndPort> failed) throws SQLException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(
                 url.intProperty(ConnectionUrl.FAILOVER_TIMEOUT, ConnectionUrl.DEFAULT_FAILOVER_TIMEOUT_MS));
         while (true) {
@@ -98,7 +98,7 @@ final class ProtocolConnection {
             if (pc != null) {
                 return pc;
             }
-            if ((failed == null && !attempt.notServed) || System.nanoTime() > deadline) {
+            if ((failed.isEmpty() && !attempt.notServed) || System.nanoTime() > deadline) {
                 throw SqlExceptions.create("could not connect to virtual database '" + url.vdb() + "' on any of "
                         + String.join(", ", attempt.failures), SqlExceptions.CONNECTION_FAILED, 0, attempt.last);
             }
@@ -118,7 +118,7 @@ final class ProtocolConnection {
         /** Some host answered that it does not serve the virtual database (yet). */
         boolean notServed;
 
-        ProtocolConnection tryHosts(ConnectionUrl url, ConnectionUrl.HostAndPort failed) throws SQLException {
+        ProtocolConnection tryHosts(ConnectionUrl url, List<ConnectionUrl.HostAndPort> failed) throws SQLException {
             int connectTimeout = url.intProperty(ConnectionUrl.CONNECT_TIMEOUT, ConnectionUrl.DEFAULT_CONNECT_TIMEOUT_MS);
             int socketTimeout = url.intProperty(ConnectionUrl.SOCKET_TIMEOUT, 0);
             String clientSession = UUID.randomUUID().toString().replace("-", "");

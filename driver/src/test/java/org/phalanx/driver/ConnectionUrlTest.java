@@ -38,8 +38,8 @@ class ConnectionUrlTest {
         ConnectionUrl.HostAndPort b = new ConnectionUrl.HostAndPort("b", 2);
         ConnectionUrl.HostAndPort c = new ConnectionUrl.HostAndPort("c", 3);
         ConnectionUrl ordered = ConnectionUrl.parse("jdbc:phalanx://a:1,b:2,c:3/vdb", null);
-        assertEquals(List.of(a, b, c), ordered.hostsToTry(null));
-        assertEquals(List.of(b, c, a), ordered.hostsToTry(a), "the controller just lost is tried last");
+        assertEquals(List.of(a, b, c), ordered.hostsToTry(List.of()));
+        assertEquals(List.of(b, c, a), ordered.hostsToTry(List.of(a)), "the controller just lost is tried last");
         assertTrue(ordered.failover(), "on by default with several hosts");
         assertFalse(ConnectionUrl.parse("jdbc:phalanx://a:1/vdb", null).failover(), "one host: nothing to fail over to");
         assertFalse(ConnectionUrl.parse("jdbc:phalanx://a:1,b:2/vdb?failover=false", null).failover());
@@ -47,13 +47,13 @@ class ConnectionUrlTest {
         ConnectionUrl roundRobin = ConnectionUrl.parse("jdbc:phalanx://a:1,b:2,c:3/rr?connectPolicy=roundRobin", null);
         java.util.Set<ConnectionUrl.HostAndPort> firsts = new java.util.HashSet<>();
         for (int i = 0; i < 3; i++) {
-            List<ConnectionUrl.HostAndPort> order = roundRobin.hostsToTry(null);
+            List<ConnectionUrl.HostAndPort> order = roundRobin.hostsToTry(List.of());
             assertEquals(3, order.size());
             firsts.add(order.get(0));
         }
         assertEquals(java.util.Set.of(a, b, c), firsts, "each host first in turn");
         assertEquals(java.util.Set.of(a, b, c), new java.util.HashSet<>(
-                ConnectionUrl.parse("jdbc:phalanx://a:1,b:2,c:3/vdb?connectPolicy=random", null).hostsToTry(null)));
+                ConnectionUrl.parse("jdbc:phalanx://a:1,b:2,c:3/vdb?connectPolicy=random", null).hostsToTry(List.of())));
 
         ConnectionUrl.parse("jdbc:phalanx://a,b/vdb?readOnly=true&followerReads=current", null);
         for (String bad : List.of("connectPolicy=nearest", "failover=maybe", "followerReads=fresh")) {
