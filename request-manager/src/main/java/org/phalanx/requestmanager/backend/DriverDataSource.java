@@ -15,6 +15,13 @@ final class DriverDataSource implements DataSource {
     private final Driver driver;
     private final String url;
     private final Properties properties;
+    /**
+     * Set by HikariCP from its connection timeout. Its pool waits this long, on close, for a
+     * connection it is still opening in the background; at 0 it would not wait, and that connection,
+     * opened after the pool closed, would stay open (for SQLite, its file held, or created again
+     * after its folder was removed).
+     */
+    private volatile int loginTimeoutSeconds;
 
     DriverDataSource(Driver driver, String url, Properties properties) {
         this.driver = driver;
@@ -60,11 +67,12 @@ final class DriverDataSource implements DataSource {
 
     @Override
     public void setLoginTimeout(int seconds) {
+        loginTimeoutSeconds = seconds;
     }
 
     @Override
     public int getLoginTimeout() {
-        return 0;
+        return loginTimeoutSeconds;
     }
 
     @Override
