@@ -78,6 +78,9 @@ public final class SqlAnalyzer {
             return cached;
         }
         SqlAnalysis analysis = analyzeUncached(sql);
+        if (!analysis.kind().isWrite()) {
+            analysis = several(sql, analysis);
+        }
         if (SqlLexer.engineDependent(sql)) {
             analysis = analysis.asEngineDependent();
         }
@@ -90,6 +93,34 @@ public final class SqlAnalyzer {
         }
         cache.put(sql, analysis);
         return analysis;
+    }
+
+    /**
+     * A text of several statements whose first is not a write ({@code SELECT 1; INSERT ...}) takes
+     * its kind from them all: reads only, a read (session settings only, session settings); any
+     * write among them, a write the analysis does
+     * not bound (run on every backend, in the total order); any statement that demarcates a
+     * transaction or sets session parameters among several, refused. Else the parser would have
+     * read the first statement alone, and the rest would have run on one backend.
+     */
+    private SqlAnalysis several(String sql, SqlAnalysis first) {
+        List<String> statements = SqlLexer.statements(sql);
+        if (statements.isEmpty()) {
+            return first;
+        }
+        boolean writes = false;
+        for (String statement : statements) {
+            StatementKind kind = analyzeUncached(statement).kind();
+            if (kind == first.kind() && (kind == StatementKind.READ || kind == StatementKind.SESSION)) {
+                continue; // SET a = 1; SET b = 2 stays the session's
+            }
+            if (first.kind() != StatementKind.READ || !kind.isWrite()) {
+                return new SqlAnalysis(StatementKind.SEVERAL_WITH_CONTROL, Set.of(), Set.of(), false, true, false);
+            }
+            writes = true;
+        }
+        return !writes ? first : new SqlAnalysis(StatementKind.WRITE, Set.of(), Set.of(), true, false,
+                MacroRewriter.containsMacro(sql));
     }
 
     private SqlAnalysis analyzeUncached(String sql) {

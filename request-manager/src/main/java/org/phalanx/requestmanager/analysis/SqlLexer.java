@@ -73,6 +73,61 @@ public final class SqlLexer {
         return i;
     }
 
+    /**
+     * The statements of a text that holds several separated by semicolons (literals, comments and
+     * PostgreSQL's dollar-quoted bodies skipped; empty ones left out), or an empty list when it holds
+     * one. Bodies of MariaDB procedures or SQLite triggers ({@code BEGIN ...; ...; END}) are split
+     * too: callers look at these only when the text's first statement is not DDL.
+     */
+    static java.util.List<String> statements(String sql) {
+        java.util.List<String> pieces = new java.util.ArrayList<>();
+        int start = 0;
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = skipNonCode(sql, i);
+            if (skipped == i) {
+                skipped = skipDollarQuoted(sql, i);
+            }
+            if (skipped != i) {
+                i = skipped;
+                continue;
+            }
+            if (sql.charAt(i) == ';') {
+                addStatement(pieces, sql.substring(start, i));
+                start = i + 1;
+            }
+            i++;
+        }
+        addStatement(pieces, sql.substring(start));
+        return pieces.size() > 1 ? pieces : java.util.List.of();
+    }
+
+    private static void addStatement(java.util.List<String> pieces, String piece) {
+        if (!firstWord(piece).isEmpty()) {
+            pieces.add(piece);
+        }
+    }
+
+    /** Index just past the dollar-quoted string ({@code $$...$$}, {@code $tag$...$tag$}) starting at i, or i if none does. */
+    private static int skipDollarQuoted(String sql, int i) {
+        if (sql.charAt(i) != '$' || i > 0 && isWordPart(sql.charAt(i - 1))) {
+            return i; // $1 placeholders and identifiers holding $ are not quotes
+        }
+        int j = i + 1;
+        while (j < sql.length() && sql.charAt(j) != '$') {
+            if (!isWordPart(sql.charAt(j)) || Character.isDigit(sql.charAt(j)) && j == i + 1) {
+                return i;
+            }
+            j++;
+        }
+        if (j >= sql.length()) {
+            return i;
+        }
+        String tag = sql.substring(i, j + 1);
+        int end = sql.indexOf(tag, j + 1);
+        return end < 0 ? sql.length() : end + tag.length();
+    }
+
     /** The index of the parenthesis closing the one at {@code open}, literals and comments skipped; -1 if none. */
     static int closing(String sql, int open) {
         int depth = 0;

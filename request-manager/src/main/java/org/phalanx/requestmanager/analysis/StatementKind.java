@@ -19,7 +19,14 @@ public enum StatementKind {
     /** SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: run on every branch of the transaction. */
     SAVEPOINT,
     /** Sets the session's own parameters ({@link SessionCommand}): no other session is concerned. */
-    SESSION;
+    SESSION,
+    /**
+     * Several statements in one text that a single kind cannot carry: one that demarcates a
+     * transaction or sets the session's parameters beside others ({@code BEGIN; INSERT ...; COMMIT}).
+     * Refused ({@code 0A000}): run as a read it would reach one backend, run as a write it would
+     * end or open transactions on the backends behind the controller's back.
+     */
+    SEVERAL_WITH_CONTROL;
 
     /** Sent to every backend in the total order. */
     public boolean isWrite() {

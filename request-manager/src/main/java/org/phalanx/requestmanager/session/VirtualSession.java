@@ -228,6 +228,11 @@ final class VirtualSession implements Session {
             case SESSION:
                 SessionParameters.run(p, state, r, reads);
                 return new Result.UpdateCount(0, null);
+            case SEVERAL_WITH_CONTROL:
+                throw new SQLFeatureNotSupportedException("a text of several statements may not demarcate transactions"
+                        + " or set session parameters: send BEGIN, COMMIT, ROLLBACK, SAVEPOINT and SET as statements of"
+                        + " their own (or use the connection's setAutoCommit, commit and rollback)",
+                        SqlState.FEATURE_NOT_SUPPORTED.code());
             case SAVEPOINT:
                 if (state.autoCommit()) {
                     throw new SQLException("savepoints can only be used in transaction blocks",

@@ -123,4 +123,20 @@ class SqlAnalyzerTest {
         assertFalse(analyzer.analyze("INSERT INTO t VALUES (1, 'NOW()')").hasMacros());
         assertFalse(analyzer.analyze("UPDATE t SET now = 1").hasMacros());
     }
+
+    /** The parser reads a text's first statement only: a write after a read must not be taken for a read. */
+    @Test
+    void severalStatementsTakeTheirKindFromThemAll() {
+        SqlAnalysis readThenWrite = analyzer.analyze("/* c */ SELECT 1; INSERT INTO t VALUES (1)");
+        assertEquals(StatementKind.WRITE, readThenWrite.kind());
+        assertTrue(readThenWrite.allTables(), "a write the analysis does not bound");
+        assertEquals(StatementKind.READ, analyzer.analyze("SELECT 1; SELECT ';' FROM t").kind());
+        assertEquals(StatementKind.READ, analyzer.analyze("SELECT 1; -- done").kind());
+        assertEquals(StatementKind.READ, analyzer.analyze("SELECT $$a;begin$$ AS x").kind(), "a dollar-quoted text");
+        assertEquals(StatementKind.SEVERAL_WITH_CONTROL, analyzer.analyze("BEGIN; INSERT INTO t VALUES (1); COMMIT").kind());
+        assertEquals(StatementKind.SEVERAL_WITH_CONTROL, analyzer.analyze("SELECT 1; COMMIT").kind());
+        assertEquals(StatementKind.DDL,
+                analyzer.analyze("CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE u SET x = 1; END;").kind(),
+                "a trigger's body is one statement");
+    }
 }
