@@ -3,12 +3,10 @@ package org.phalanx.requestmanager.session;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.sql.rowset.RowSetMetaDataImpl;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.session.AdvisoryLocks.Holds;
@@ -49,7 +47,7 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
         if (!FUNCTIONS.contains(function)) {
             return null;
         }
-        List<String> args = arguments(m.group(2), params);
+        List<String> args = SelectedCall.arguments(m.group(2), params);
         if (args == null) {
             return null;
         }
@@ -73,31 +71,6 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
             }
         }
         return false;
-    }
-
-    /** Each argument as text: a parameter's value, a number, a quoted string; null if another expression. */
-    private static List<String> arguments(String list, List<Object> params) {
-        List<String> out = new ArrayList<>();
-        if (list.isBlank()) {
-            return out;
-        }
-        int next = 0;
-        for (String raw : list.split(",")) {
-            String a = raw.strip();
-            if (a.equals("?")) {
-                if (next >= params.size() || params.get(next) == null) {
-                    return null;
-                }
-                out.add(String.valueOf(params.get(next++)));
-            } else if (a.matches("-?\\d+(\\.\\d+)?")) {
-                out.add(a);
-            } else if (a.length() >= 2 && a.startsWith("'") && a.endsWith("'")) {
-                out.add(a.substring(1, a.length() - 1).replace("''", "'"));
-            } else {
-                return null;
-            }
-        }
-        return out;
     }
 
     /**
@@ -159,15 +132,6 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
     }
 
     private Result row(int type, String typeName, Object value) throws SQLException {
-        RowSetMetaDataImpl md = new RowSetMetaDataImpl();
-        md.setColumnCount(1);
-        md.setColumnLabel(1, function);
-        md.setColumnName(1, function);
-        md.setColumnType(1, type);
-        md.setColumnTypeName(1, typeName);
-        md.setNullable(1, java.sql.ResultSetMetaData.columnNullable);
-        List<Object[]> rows = new ArrayList<>();
-        rows.add(new Object[] {value});
-        return new Result.Cached(md, rows);
+        return SelectedCall.row(function, type, typeName, value);
     }
 }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
@@ -153,6 +155,19 @@ final class VirtualSession implements Session {
                 failed = false;
                 return new Result.UpdateCount(0, null);
             }
+            Boolean readOnlyByDefault = sessionReadOnly(r.sql());
+            if (readOnlyByDefault != null) {
+                setReadOnly(readOnlyByDefault); // for the session, as the JDBC call
+                failed = false;
+                return new Result.UpdateCount(0, null);
+            }
+            SetConfigCall setConfig = p.backends().dialects().contains(Engine.POSTGRESQL)
+                    ? SetConfigCall.parse(r.sql(), r.params()) : null;
+            if (setConfig != null) {
+                SessionParameters.run(p, state, setConfig.asSet(), reads);
+                failed = false;
+                return setConfig.answer();
+            }
             String database = VirtualCatalog.useTarget(r.sql());
             List<Backend> enabled = p.backends().enabled();
             if (database != null && enabled.stream().anyMatch(b -> b.engine() == Engine.MARIADB)) {
@@ -270,6 +285,32 @@ final class VirtualSession implements Session {
                     + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
     }
+
+    /**
+     * {@code SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY | READ WRITE}: the session's
+     * transactions read-only or not, as {@link #setReadOnly}; null for any other statement. Other
+     * characteristics (several at once) are refused: run on a pooled connection, they would stay
+     * there for other clients. The isolation level alone is {@link Isolation#ofSetStatement}'s.
+     */
+    private static Boolean sessionReadOnly(String sql) throws SQLException {
+        if (!sql.stripLeading().regionMatches(true, 0, "set", 0, 3)) {
+            return null;
+        }
+        Matcher m = SESSION_CHARACTERISTICS.matcher(sql);
+        if (!m.lookingAt()) {
+            return null;
+        }
+        Matcher mode = SESSION_READ_MODE.matcher(sql);
+        if (!mode.matches()) {
+            throw new SQLFeatureNotSupportedException("SET SESSION CHARACTERISTICS is supported for one characteristic"
+                    + " at a time: TRANSACTION ISOLATION LEVEL ..., READ ONLY or READ WRITE", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        return mode.group(1).equalsIgnoreCase("only");
+    }
+
+    private static final Pattern SESSION_CHARACTERISTICS = Pattern.compile("(?is)\\s*SET\\s+SESSION\\s+CHARACTERISTICS\\b");
+    private static final Pattern SESSION_READ_MODE = Pattern.compile(
+            "(?is)\\s*SET\\s+SESSION\\s+CHARACTERISTICS\\s+AS\\s+TRANSACTION\\s+READ\\s+(ONLY|WRITE)\\s*;?\\s*");
 
     /** Refuse before running, not after: a write run by mistake through executeQuery would stay applied. */
     private static boolean mayReturnRows(String sql) {

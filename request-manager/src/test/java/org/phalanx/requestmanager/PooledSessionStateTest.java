@@ -1,0 +1,100 @@
+package org.phalanx.requestmanager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.phalanx.testing.Sessions.update;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.testing.ServerDatabase;
+
+/**
+ * Session state set by statements the analysis would otherwise run on one pooled backend
+ * connection, where it would stay for the next client: PostgreSQL's {@code set_config} and
+ * {@code SET SESSION CHARACTERISTICS}. Each belongs to its session only, on two backends.
+ */
+class PooledSessionStateTest {
+    private final List<ServerDatabase> dbs = new ArrayList<>();
+    private RequestManager rm;
+
+    @BeforeEach
+    void start() throws Exception {
+        List<BackendConfig> backends = new ArrayList<>();
+        for (String name : List.of("a", "b")) {
+            ServerDatabase db = ServerDatabase.create("postgresql", "phalanx_pooled_state_" + name);
+            dbs.add(db);
+            backends.add(BackendConfig.builder(name, db.url()).credentials(db.login()).poolSize(2).build());
+        }
+        rm = new RequestManager("pooled", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
+                backends);
+        rm.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (rm != null) {
+            rm.close();
+        }
+        dbs.forEach(ServerDatabase::close);
+    }
+
+    private static Object value(Session s, String sql, Object... params) throws SQLException {
+        try (Result r = s.execute(Request.of(sql, params))) {
+            if (r instanceof Result.Cached cached) {
+                return cached.rows().get(0)[0];
+            }
+            Result.Rows rows = (Result.Rows) r;
+            if (!rows.prefix().isEmpty()) {
+                return rows.prefix().get(0)[0];
+            }
+            rows.resultSet().next();
+            return rows.resultSet().getObject(1);
+        }
+    }
+
+    @Test
+    void setConfigBelongsToItsSession() throws Exception {
+        try (Session tenant = rm.openSession("u"); Session other = rm.openSession("u")) {
+            assertEquals("42", value(tenant, "SELECT set_config('app.tenant_id', '42', false)"));
+            for (int i = 0; i < 6; i++) { // whichever pooled connection of either backend answers
+                assertEquals("42", value(tenant, "SELECT current_setting('app.tenant_id', true)"), "its own session");
+                assertNotEquals("42", value(other, "SELECT current_setting('app.tenant_id', true)"), "another session");
+            }
+            assertEquals("7", value(other, "SELECT set_config(?, ?, false)", "app.tenant_id", "7"));
+            assertEquals("7", value(other, "SELECT current_setting('app.tenant_id')"));
+            assertEquals("42", value(tenant, "SELECT current_setting('app.tenant_id')"));
+            SQLException elsewhere = assertThrows(SQLException.class,
+                    () -> value(tenant, "SELECT set_config('app.x', v, false) FROM (VALUES ('1')) AS t(v)"));
+            assertEquals("0A000", elsewhere.getSQLState(), elsewhere.getMessage());
+        }
+    }
+
+    @Test
+    void sessionCharacteristicsBelongToTheSession() throws Exception {
+        try (Session readOnly = rm.openSession("u"); Session writer = rm.openSession("u")) {
+            update(writer, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(readOnly, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+            SQLException refused = assertThrows(SQLException.class, () -> update(readOnly, "INSERT INTO t VALUES (1)"));
+            assertEquals("25006", refused.getSQLState(), refused.getMessage());
+            for (int i = 0; i < 4; i++) {
+                assertEquals(1L, update(writer, "INSERT INTO t VALUES (" + (i + 10) + ")"), "another session writes");
+            }
+            update(readOnly, "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
+            assertEquals(1L, update(readOnly, "INSERT INTO t VALUES (1)"));
+            SQLException several = assertThrows(SQLException.class,
+                    () -> update(readOnly, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY, DEFERRABLE"));
+            assertEquals("0A000", several.getSQLState(), several.getMessage());
+        }
+    }
+}
