@@ -39,6 +39,7 @@ public final class MacroRewriter {
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd");
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final DateTimeFormatter OFFSET = DateTimeFormatter.ofPattern("xxx");
 
     private final ZoneId zone;
 
@@ -58,15 +59,33 @@ public final class MacroRewriter {
 
     /** The statement with its macros replaced by values chosen now, once for every backend. */
     public String rewrite(String sql) {
-        return rewrite(sql, Instant.now(), () -> ThreadLocalRandom.current().nextDouble());
+        return rewrite(sql, false);
+    }
+
+    /**
+     * As {@link #rewrite(String)}; {@code postgres}: every backend is PostgreSQL, whose untyped
+     * literals would not mix with intervals or functions ({@code now() - interval '30 days'},
+     * {@code date_trunc('hour', now())}): the values are typed literals, time stamps with their
+     * offset (the same instant whatever the session's time zone) and microseconds, as PostgreSQL's own.
+     */
+    public String rewrite(String sql, boolean postgres) {
+        return rewrite(sql, Instant.now(), () -> ThreadLocalRandom.current().nextDouble(), postgres);
     }
 
     public String rewrite(String sql, Instant now, DoubleSupplier random) {
-        return replace(sql, now.atZone(zone), random);
+        return rewrite(sql, now, random, false);
+    }
+
+    public String rewrite(String sql, Instant now, DoubleSupplier random, boolean postgres) {
+        return replace(sql, now.atZone(zone), random, postgres);
+    }
+
+    private static String replace(String sql, ZonedDateTime now, DoubleSupplier random) {
+        return replace(sql, now, random, false);
     }
 
     /** The text with every macro replaced by its value (by "" when {@code now} is null: only detecting). */
-    private static String replace(String sql, ZonedDateTime now, DoubleSupplier random) {
+    private static String replace(String sql, ZonedDateTime now, DoubleSupplier random, boolean postgres) {
         return SqlLexer.replaceWords(sql, (text, start, end) -> {
             String word = text.substring(start, end).toLowerCase(Locale.ROOT);
             boolean qualified = start > 0 && text.charAt(start - 1) == '.';
@@ -85,7 +104,8 @@ public final class MacroRewriter {
             if (call < 0 && CALLED.contains(word)) {
                 return null;
             }
-            return new SqlLexer.Replacement(now == null ? "" : literal(word, now, random, digits), Math.max(call, end));
+            String value = now == null ? "" : postgres ? typedLiteral(word, now, random, digits) : null;
+            return new SqlLexer.Replacement(value != null ? value : literal(word, now, random, digits), Math.max(call, end));
         });
     }
 
@@ -117,6 +137,22 @@ public final class MacroRewriter {
             case "unix_timestamp" -> Long.toString(zoned.toEpochSecond());
             case "rand", "random" -> Double.toString(random.getAsDouble());
             default -> "'" + timestamp(now, digits) + "'";
+        };
+    }
+
+    /** PostgreSQL's typed value of one of its own macros (microseconds unless a precision says), or null for another engine's. */
+    private static String typedLiteral(String macro, ZonedDateTime zoned, DoubleSupplier random, int digits) {
+        LocalDateTime now = zoned.toLocalDateTime();
+        int fraction = digits < 0 ? 6 : digits;
+        String offset = OFFSET.format(zoned);
+        return switch (macro) {
+            case "current_date" -> "DATE '" + DATE.format(now) + "'";
+            case "current_time" -> "TIME WITH TIME ZONE '" + TIME.format(now) + fraction(now, fraction) + offset + "'";
+            case "localtimestamp" -> "TIMESTAMP '" + timestamp(now, fraction) + "'";
+            case "now", "current_timestamp", "clock_timestamp", "statement_timestamp", "transaction_timestamp" ->
+                    "TIMESTAMP WITH TIME ZONE '" + timestamp(now, fraction) + offset + "'";
+            case "random" -> "CAST(" + random.getAsDouble() + " AS DOUBLE PRECISION)";
+            default -> null;
         };
     }
 

@@ -21,6 +21,15 @@ class MacroRewriterTest {
     }
 
     @Test
+    void givesPostgresTypedLiteralsWithTheirOffset() {
+        MacroRewriter paris = new MacroRewriter(ZoneId.of("Europe/Paris"));
+        assertEquals("DELETE FROM t WHERE ts < TIMESTAMP WITH TIME ZONE '2026-11-22 11:15:30.123000+01:00' - interval '1 day'"
+                        + " AND d < DATE '2026-11-22' AND l < TIMESTAMP '2026-11-22 11:15:30.12' AND r < CAST(0.25 AS DOUBLE PRECISION)",
+                paris.rewrite("DELETE FROM t WHERE ts < now() - interval '1 day' AND d < CURRENT_DATE"
+                        + " AND l < LOCALTIMESTAMP(2) AND r < random()", now, () -> 0.25, true));
+    }
+
+    @Test
     void leavesLiteralsIdentifiersCommentsAndColumnsAlone() {
         String sql = "UPDATE t SET note = 'NOW() and RAND()', \"now\" = 1, x.now = 2 /* CURRENT_DATE */ -- RANDOM()\n WHERE now = 3";
         assertEquals(sql, rewrite(sql));

@@ -1,0 +1,78 @@
+package org.phalanx.requestmanager;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.phalanx.testing.Sessions.update;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.phalanx.requestmanager.api.Session;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.testing.ServerDatabase;
+
+/**
+ * Writes calling now(), CURRENT_DATE and the like on two PostgreSQL backends: the value chosen once
+ * for both is a typed literal, so it mixes with intervals and functions as PostgreSQL's own does
+ * (an untyped one failed: "invalid input syntax for type interval"), it is the same instant
+ * whatever the session's time zone, and both replicas store the same.
+ */
+class PostgresMacrosTest {
+    private final List<ServerDatabase> dbs = new ArrayList<>();
+    private RequestManager rm;
+
+    @AfterEach
+    void stop() {
+        if (rm != null) {
+            rm.close();
+        }
+        dbs.forEach(ServerDatabase::close);
+    }
+
+    private static String rows(ServerDatabase db) throws SQLException {
+        try (Connection c = DriverManager.getConnection(db.url(), db.login().user(), db.login().password());
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT id, created, d, kind, abs(extract(epoch from created - now())) < 600"
+                     + " FROM t ORDER BY id")) {
+            StringBuilder out = new StringBuilder();
+            while (rs.next()) {
+                out.append(rs.getInt(1)).append(' ').append(rs.getString(2)).append(' ').append(rs.getString(3))
+                        .append(' ').append(rs.getString(4)).append(' ').append(rs.getBoolean(5)).append('\n');
+            }
+            return out.toString();
+        }
+    }
+
+    @Test
+    void macrosMixWithIntervalsAndFunctionsAndStayTheSameInstant() throws Exception {
+        List<BackendConfig> backends = new ArrayList<>();
+        for (String name : List.of("a", "b")) {
+            ServerDatabase db = ServerDatabase.create("postgresql", "phalanx_pg_macros_" + name);
+            dbs.add(db);
+            backends.add(BackendConfig.builder(name, db.url()).credentials(db.login()).poolSize(2).build());
+        }
+        rm = new RequestManager("macros", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
+                backends);
+        rm.start();
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, created TIMESTAMPTZ, d DATE, kind TEXT)");
+            update(s, "SET TIME ZONE 'Pacific/Kiritimati'"); // +14: an offset-less literal would be 14 hours off
+            update(s, "INSERT INTO t VALUES (1, now(), CURRENT_DATE, pg_typeof(now())::text)");
+            update(s, "INSERT INTO t VALUES (2, date_trunc('hour', now()) - interval '40 days', CURRENT_DATE - 40,"
+                    + " pg_typeof(random())::text)");
+            update(s, "INSERT INTO t VALUES (3, CURRENT_TIMESTAMP + '1 hour', CURRENT_DATE, to_char(now(), 'YYYY'))");
+            assertEquals(1L, update(s, "DELETE FROM t WHERE created < now() - interval '30 days'"));
+            assertEquals(1L, update(s, "DELETE FROM t WHERE d < CURRENT_DATE - 30 OR id = 3"));
+        }
+        String a = rows(dbs.get(0));
+        assertEquals("timestamp with time zone true", a.substring(a.indexOf("timestamp")).strip(), a);
+        assertEquals(a, rows(dbs.get(1)), "both replicas");
+    }
+}
