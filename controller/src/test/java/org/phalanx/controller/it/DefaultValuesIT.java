@@ -61,6 +61,17 @@ class DefaultValuesIT {
             }
             c.commit();
             c.setAutoCommit(true);
+            // the engines' other INSERT forms get the same values
+            for (String sql : switch (kind) {
+                case SQLITE -> List.of("INSERT OR REPLACE INTO d (id, note) VALUES (41, 'or replace')",
+                        "INSERT OR IGNORE INTO d (id, note) VALUES (42, 'or ignore')");
+                case MARIADB -> List.of("INSERT IGNORE INTO d (id, note) VALUES (41, 'ignore')",
+                        "REPLACE INTO d (id, note) VALUES (42, 'replace')");
+                case POSTGRESQL -> List.of("INSERT INTO d (id, note) VALUES (41, 'on conflict') ON CONFLICT DO NOTHING",
+                        "INSERT INTO d (id, note) VALUES (42, 'plain')");
+            }) {
+                update(c, sql);
+            }
             // forms the controller cannot complete are refused, rather than left to each replica
             List<String> refusedForms = new java.util.ArrayList<>(List.of(
                     "INSERT INTO d (id, note) SELECT id + 100, note FROM d WHERE id = 1",
@@ -70,6 +81,9 @@ class DefaultValuesIT {
             }
             if (kind == Kind.POSTGRESQL) {
                 refusedForms.add("INSERT INTO d VALUES (102)"); // fewer values than columns: the rest take their defaults
+            }
+            if (kind == Kind.MARIADB) {
+                refusedForms.add("INSERT INTO d SET id = 103, note = 'set'"); // at and r left to their defaults
             }
             for (String sql : refusedForms) {
                 SQLException e = assertThrows(SQLException.class, () -> update(c, sql), sql);
@@ -84,7 +98,7 @@ class DefaultValuesIT {
         }
         cluster.assertAllEnabled();
         cluster.stopController();
-        assertEquals(40, cluster.assertIdentical("d", "id"));
+        assertEquals(42, cluster.assertIdentical("d", "id"));
     }
 
     /** MariaDB's ON UPDATE CURRENT_TIMESTAMP(6): each replica would stamp its own microsecond. */
@@ -126,20 +140,31 @@ class DefaultValuesIT {
      * clock would differ), where a precision used to leave the call to each replica or break the text.
      */
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    @EnumSource(Kind.class)
     void clocksWrittenInAStatementAreTheSameOnEveryReplica(Kind kind) throws Exception {
         cluster = new EngineCluster(dir, kind, 2, "phalanx_clocks", "");
-        boolean pg = kind == Kind.POSTGRESQL;
-        String stamp = pg ? "TIMESTAMP(6)" : "DATETIME(6)";
-        String clocks = pg ? "clock_timestamp(), CURRENT_TIMESTAMP(6), LOCALTIMESTAMP(3), statement_timestamp()"
-                : "NOW(6), SYSDATE(6), UTC_TIMESTAMP(6), CURRENT_TIMESTAMP(3)";
+        String stamp = switch (kind) {
+            case POSTGRESQL -> "TIMESTAMP(6)";
+            case MARIADB -> "DATETIME(6)";
+            case SQLITE -> "TEXT";
+        };
+        String clocks = switch (kind) {
+            case POSTGRESQL -> "clock_timestamp(), CURRENT_TIMESTAMP(6), LOCALTIMESTAMP(3), current_date + localtime";
+            case MARIADB -> "NOW(6), SYSDATE(6), UTC_TIMESTAMP(6), CURRENT_TIMESTAMP(3)";
+            case SQLITE -> "julianday('now'), strftime('%Y-%m-%d %H:%M:%f', 'now'), datetime('now', 'subsec'),"
+                    + " unixepoch('now', 'subsec')";
+        };
         try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE clocks (id INTEGER PRIMARY KEY, a " + stamp + ", b " + stamp + ", c " + stamp
                     + ", d " + stamp + ")");
             for (int i = 1; i <= 20; i++) {
                 update(c, "INSERT INTO clocks VALUES (?, " + clocks + ")", i);
             }
-            update(c, "UPDATE clocks SET a = " + (pg ? "clock_timestamp()" : "SYSDATE(6)") + " WHERE id <= 10");
+            update(c, "UPDATE clocks SET a = " + switch (kind) {
+                case POSTGRESQL -> "clock_timestamp()";
+                case MARIADB -> "SYSDATE(6)";
+                case SQLITE -> "julianday('now')";
+            } + " WHERE id <= 10");
         }
         cluster.assertAllEnabled();
         cluster.stopController();
@@ -154,17 +179,21 @@ class DefaultValuesIT {
     @EnumSource(Kind.class)
     void writesCallingUnrepeatableFunctionsAreRefused(Kind kind) throws Exception {
         cluster = new EngineCluster(dir, kind, 2, "phalanx_unrepeatable", "");
-        String call = switch (kind) {
-            case POSTGRESQL -> "gen_random_uuid()::text";
-            case MARIADB -> "UUID()";
-            case SQLITE -> "hex(randomblob(16))";
+        List<String> calls = switch (kind) {
+            // the backend's own database name, connection and transaction ids differ from replica to replica too
+            case POSTGRESQL -> List.of("gen_random_uuid()::text", "current_database()", "pg_backend_pid()::text",
+                    "txid_current()::text");
+            case MARIADB -> List.of("UUID()", "CONNECTION_ID()", "DATABASE()");
+            case SQLITE -> List.of("hex(randomblob(16))");
         };
+        String call = calls.get(0);
         try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE tokens (id INTEGER PRIMARY KEY, token VARCHAR(40))");
-            for (String sql : List.of("INSERT INTO tokens VALUES (1, " + call + ")",
-                    "UPDATE tokens SET token = " + call)) {
-                SQLException e = assertThrows(SQLException.class, () -> update(c, sql), sql);
-                assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+            for (String each : calls) {
+                for (String sql : List.of("INSERT INTO tokens VALUES (1, " + each + ")", "UPDATE tokens SET token = " + each)) {
+                    SQLException e = assertThrows(SQLException.class, () -> update(c, sql), sql);
+                    assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+                }
             }
             assertEquals(0, Sql.one(c, "SELECT COUNT(*) FROM tokens"));
             assertEquals(1, Sql.one(c, "SELECT COUNT(*) FROM (SELECT " + call + " AS t) x"), "a read may call it");

@@ -15,10 +15,18 @@ import java.util.regex.Pattern;
  * each row end, to add columns and values there.
  */
 public record InsertText(String sql, Set<String> columns, int columnsEnd, List<Integer> rowEnds) {
+    /**
+     * {@code INSERT [INTO]}, with MariaDB's modifiers ({@code INSERT IGNORE}, {@code INSERT
+     * LOW_PRIORITY}...), SQLite's conflict clause ({@code INSERT OR REPLACE}) or MariaDB's REPLACE.
+     */
+    private static final String INSERT_INTO = "\\s*(?:insert|replace)\\s+(?:(?:low_priority|delayed|high_priority|ignore)\\s+)*"
+            + "(?:or\\s+(?:replace|ignore|abort|fail|rollback)\\s+)?(?:into\\s+)?";
     /** What comes before the column list: {@code INSERT [INTO] t}. */
-    private static final Pattern COLUMN_LIST_START = Pattern.compile("(?is)\\s*(insert|replace)\\s+(into\\s+)?\\S+\\s*");
-    private static final Pattern VALUES_WITHOUT_COLUMN_LIST = Pattern.compile(
-            "(?is)\\s*(?:insert|replace)\\s+(?:into\\s+)?\\S+\\s+values\\s*\\(");
+    private static final Pattern COLUMN_LIST_START = Pattern.compile("(?is)" + INSERT_INTO + "\\S+\\s*");
+    private static final Pattern VALUES_WITHOUT_COLUMN_LIST = Pattern.compile("(?is)" + INSERT_INTO + "\\S+\\s+values\\s*\\(");
+    private static final Pattern TABLE = Pattern.compile("(?is)" + INSERT_INTO + "([^\\s(]+)");
+    /** MariaDB's {@code INSERT INTO t SET a = 1, b = 2}. */
+    private static final Pattern SET_FORM = Pattern.compile("(?is)" + INSERT_INTO + "\\S+\\s+set\\s");
     private static final Pattern ON_DUPLICATE_KEY_UPDATE = Pattern.compile("(?is)\\bon\\s+duplicate\\s+key\\s+update\\b");
     /** Texts read, at most; and the longest text kept (each holds its text). */
     private static final int KEPT = 10_000;
@@ -119,6 +127,21 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
         int open = m.end() - 1;
         int close = SqlLexer.closing(sql, open);
         return close < 0 ? -1 : topLevelCommas(sql, open + 1, close) + 1;
+    }
+
+    /** The table an INSERT names (normalized), read from its text; null if it does not start as one. */
+    public static String table(String sql) {
+        Matcher m = TABLE.matcher(sql);
+        return m.lookingAt() ? SqlAnalyzer.normalize(m.group(1)) : null;
+    }
+
+    /**
+     * The assignments of MariaDB's {@code INSERT INTO t SET a = 1, b = 2} (what follows SET), or null
+     * for another form: the columns it does not assign take their defaults.
+     */
+    public static String setList(String sql) {
+        Matcher m = SET_FORM.matcher(sql);
+        return m.lookingAt() ? sql.substring(m.end()) : null;
     }
 
     /** Whether the statement says DEFAULT (a value, or DEFAULT VALUES): the engine then picks the value. */

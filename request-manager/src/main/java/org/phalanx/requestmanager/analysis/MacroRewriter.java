@@ -10,6 +10,9 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.phalanx.engine.Engine;
 
 /**
  * Replaces non-deterministic macros in a write with literals chosen once, so every backend
@@ -24,10 +27,17 @@ import java.util.function.DoubleSupplier;
  */
 public final class MacroRewriter {
     /** Macros also without parentheses (SQL's special values). */
-    private static final Set<String> BARE = Set.of("current_timestamp", "localtimestamp", "current_date", "current_time");
+    private static final Set<String> BARE = Set.of("current_timestamp", "localtimestamp", "current_date", "current_time",
+            "localtime");
     /** Those that take a precision, {@code NOW(6)}: the literal then has that many fractional digits. */
     private static final Set<String> FRACTIONAL = Set.of("now", "current_timestamp", "localtimestamp", "current_time",
-            "sysdate", "curtime", "utc_timestamp", "utc_time");
+            "localtime", "sysdate", "curtime", "utc_timestamp", "utc_time");
+    /**
+     * SQLite's clock: {@code 'now'} given to one of its date functions ({@code julianday('now')},
+     * {@code strftime('%s', 'now')}, {@code datetime('now', 'subsec')}), always in UTC.
+     */
+    private static final Pattern SQLITE_NOW = Pattern.compile(
+            "(?i)\\b((?:date|time|datetime|julianday|strftime|unixepoch|timediff)\\s*\\(\\s*(?:'(?:[^']|'')*'\\s*,\\s*)?)'now'");
     /**
      * Macros only when called without argument: a column may be named {@code now} or {@code utc_date}
      * (MariaDB's bare {@code UTC_DATE} is therefore not followed); {@code UNIX_TIMESTAMP(d)} converts d.
@@ -54,30 +64,37 @@ public final class MacroRewriter {
 
     /** Cheap test used once per SQL text by the analyser. */
     static boolean containsMacro(String sql) {
-        return replace(sql, null, null) != sql;
+        return replace(sql, null, null) != sql || SQLITE_NOW.matcher(sql).find();
     }
 
     /** The statement with its macros replaced by values chosen now, once for every backend. */
     public String rewrite(String sql) {
-        return rewrite(sql, false);
+        return rewrite(sql, Set.of());
     }
 
     /**
-     * As {@link #rewrite(String)}; {@code postgres}: every backend is PostgreSQL, whose untyped
-     * literals would not mix with intervals or functions ({@code now() - interval '30 days'},
-     * {@code date_trunc('hour', now())}): the values are typed literals, time stamps with their
-     * offset (the same instant whatever the session's time zone) and microseconds, as PostgreSQL's own.
+     * As {@link #rewrite(String)}, for backends speaking {@code dialects}. All PostgreSQL: its
+     * untyped literals would not mix with intervals or functions ({@code now() - interval '30 days'},
+     * {@code date_trunc('hour', now())}), so the values are typed literals — time stamps with their
+     * offset (the same instant whatever the session's time zone) and microseconds, as its own. Any
+     * SQLite: its date functions' {@code 'now'} becomes the time chosen (UTC, as SQLite's own).
      */
-    public String rewrite(String sql, boolean postgres) {
-        return rewrite(sql, Instant.now(), () -> ThreadLocalRandom.current().nextDouble(), postgres);
+    public String rewrite(String sql, Set<Engine> dialects) {
+        return rewrite(sql, Instant.now(), () -> ThreadLocalRandom.current().nextDouble(), dialects);
     }
 
     public String rewrite(String sql, Instant now, DoubleSupplier random) {
-        return rewrite(sql, now, random, false);
+        return rewrite(sql, now, random, Set.of());
     }
 
-    public String rewrite(String sql, Instant now, DoubleSupplier random, boolean postgres) {
-        return replace(sql, now.atZone(zone), random, postgres);
+    public String rewrite(String sql, Instant now, DoubleSupplier random, Set<Engine> dialects) {
+        boolean postgres = dialects.size() == 1 && dialects.contains(Engine.POSTGRESQL);
+        String out = replace(sql, now.atZone(zone), random, postgres);
+        if (dialects.contains(Engine.SQLITE)) {
+            String utc = "'" + TIMESTAMP.format(now.atZone(ZoneOffset.UTC).toLocalDateTime()) + "'";
+            out = SQLITE_NOW.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + utc));
+        }
+        return out;
     }
 
     private static String replace(String sql, ZonedDateTime now, DoubleSupplier random) {
@@ -149,6 +166,7 @@ public final class MacroRewriter {
             case "current_date" -> "DATE '" + DATE.format(now) + "'";
             case "current_time" -> "TIME WITH TIME ZONE '" + TIME.format(now) + fraction(now, fraction) + offset + "'";
             case "localtimestamp" -> "TIMESTAMP '" + timestamp(now, fraction) + "'";
+            case "localtime" -> "TIME '" + TIME.format(now) + fraction(now, fraction) + "'";
             case "now", "current_timestamp", "clock_timestamp", "statement_timestamp", "transaction_timestamp" ->
                     "TIMESTAMP WITH TIME ZONE '" + timestamp(now, fraction) + offset + "'";
             case "random" -> "CAST(" + random.getAsDouble() + " AS DOUBLE PRECISION)";

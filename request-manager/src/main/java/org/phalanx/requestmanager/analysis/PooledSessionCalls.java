@@ -34,6 +34,8 @@ public final class PooledSessionCalls {
     /** Every name above: one look at a statement's parentheses tells whether any engine's list matters. */
     private static final Set<String> ANY = Stream.concat(OUTSIDE_WRITING_TRANSACTIONS.values().stream(), ALWAYS.values().stream())
             .flatMap(Set::stream).collect(Collectors.toUnmodifiableSet());
+    /** Words after which a name followed by a parenthesis is a table's ({@code INSERT INTO t (a)}). */
+    private static final Set<String> NAMES_A_TABLE = Set.of("into", "update", "table", "from", "join");
     private static final Set<String> STATEMENTS = Set.of("select", "insert", "update", "delete", "with", "values", "merge",
             "replace");
 
@@ -71,14 +73,17 @@ public final class PooledSessionCalls {
         boolean[] first = {true};
         boolean[] dataStatement = {false};
         String[] found = {null};
+        String[] previous = {""};
         SqlLexer.replaceWords(sql, (text, start, end) -> {
             String word = text.substring(start, end).toLowerCase(Locale.ROOT);
             if (first[0]) {
                 first[0] = false;
                 dataStatement[0] = STATEMENTS.contains(word);
-            } else if (dataStatement[0] && found[0] == null && functions.contains(word) && SqlLexer.opensParenthesis(text, end)) {
+            } else if (dataStatement[0] && found[0] == null && functions.contains(word) && SqlLexer.opensParenthesis(text, end)
+                    && !NAMES_A_TABLE.contains(previous[0])) { // INSERT INTO database (x): a table, not a call
                 found[0] = word;
             }
+            previous[0] = word;
             return null;
         });
         return found[0];

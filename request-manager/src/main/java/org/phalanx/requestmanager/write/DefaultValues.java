@@ -75,10 +75,16 @@ final class DefaultValues {
      */
     String complete(String sql, SqlAnalysis a, SessionState s, Transaction t, List<Backend> targets, long schemaChanges,
                     MacroRewriter macros) throws SQLException {
-        if (a.kind() != StatementKind.WRITE || a.writtenTables().isEmpty()) {
+        if (a.kind() != StatementKind.WRITE) {
             return sql;
         }
         boolean insert = InsertText.mayBe(sql);
+        // an INSERT the parser could not read (SQLite's INSERT OR IGNORE) still names its table
+        Set<String> written = !a.writtenTables().isEmpty() ? a.writtenTables()
+                : insert && InsertText.table(sql) != null ? Set.of(InsertText.table(sql)) : Set.of();
+        if (written.isEmpty()) {
+            return sql;
+        }
         boolean update = !insert && UpdateText.mayBe(sql) && targets.stream().anyMatch(b -> b.engine() == Engine.MARIADB);
         if (!insert && !update) {
             return sql;
@@ -87,13 +93,13 @@ final class DefaultValues {
             byTable.clear();
             schemaSeen = schemaChanges;
         }
-        if (a.writtenTables().size() > 1) { // a multi-table UPDATE (or a statement not understood)
-            for (String table : a.writtenTables()) {
+        if (written.size() > 1) { // a multi-table UPDATE (or a statement not understood)
+            for (String table : written) {
                 refuseLeft(table, defaults(table, s, t, targets).onUpdate(), "in a multi-table statement");
             }
             return sql;
         }
-        String table = a.writtenTables().iterator().next();
+        String table = written.iterator().next();
         TableDefaults defaults = defaults(table, s, t, targets);
         if (update) {
             return completeUpdate(sql, table, defaults.onUpdate(), macros);
@@ -205,6 +211,16 @@ final class DefaultValues {
         }
         if (InsertText.saysDefault(sql)) {
             throw leftToDefault(table, first.getKey(), first.getValue(), "instead of DEFAULT");
+        }
+        String setList = InsertText.setList(sql);
+        if (setList != null) { // MariaDB's INSERT INTO t SET a = 1: the columns it does not assign
+            Set<String> assigned = UpdateText.assignedIn(setList);
+            for (Map.Entry<String, String> d : defaults.varying().entrySet()) {
+                if (!assigned.contains(d.getKey())) {
+                    throw leftToDefault(table, d.getKey(), d.getValue(), "in the SET list");
+                }
+            }
+            return;
         }
         // without a column list, MariaDB and SQLite want every column; PostgreSQL takes fewer
         boolean fewerAllowed = targets.stream().anyMatch(b -> b.engine() == Engine.POSTGRESQL);

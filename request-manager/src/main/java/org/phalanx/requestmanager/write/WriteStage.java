@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -136,7 +135,7 @@ public final class WriteStage {
             if (targets.isEmpty()) {
                 throw p.backends().noBackend();
             }
-            String sql = defaults.complete(a.hasMacros() ? p.macros().rewrite(r.sql(), onlyPostgres()) : r.sql(), a, s, t, targets,
+            String sql = defaults.complete(a.hasMacros() ? p.macros().rewrite(r.sql(), p.backends().dialects()) : r.sql(), a, s, t, targets,
                     rows.schemaChanges(), p.macros());
             List<Backend> chosen = targets;
             ChosenKeys.Plan keyPlan = keys.plan(sql, r.params(), a, chosen.get(0), s, access);
@@ -331,12 +330,6 @@ public final class WriteStage {
      * A transaction's write: the transaction joins the write's targets and holds its access; the
      * targets it has a branch on, enabled (a backend may have left service meanwhile).
      */
-    /** Whether every backend speaks PostgreSQL: macros then become its typed literals ({@link org.phalanx.requestmanager.analysis.MacroRewriter}). */
-    private boolean onlyPostgres() {
-        Set<Engine> dialects = p.backends().dialects();
-        return dialects.size() == 1 && dialects.contains(Engine.POSTGRESQL);
-    }
-
     static List<Backend> joined(SessionState s, Transaction t, List<Backend> targets, Access access) {
         s.join(t, targets);
         t.lock(access);

@@ -1,9 +1,12 @@
 package org.phalanx.requestmanager.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Set;
+import org.phalanx.engine.Engine;
 import org.junit.jupiter.api.Test;
 
 class MacroRewriterTest {
@@ -26,7 +29,17 @@ class MacroRewriterTest {
         assertEquals("DELETE FROM t WHERE ts < TIMESTAMP WITH TIME ZONE '2026-11-22 11:15:30.123000+01:00' - interval '1 day'"
                         + " AND d < DATE '2026-11-22' AND l < TIMESTAMP '2026-11-22 11:15:30.12' AND r < CAST(0.25 AS DOUBLE PRECISION)",
                 paris.rewrite("DELETE FROM t WHERE ts < now() - interval '1 day' AND d < CURRENT_DATE"
-                        + " AND l < LOCALTIMESTAMP(2) AND r < random()", now, () -> 0.25, true));
+                        + " AND l < LOCALTIMESTAMP(2) AND r < random()", now, () -> 0.25, Set.of(Engine.POSTGRESQL)));
+    }
+
+    @Test
+    void givesSqliteDateFunctionsTheTimeChosenForNow() {
+        assertEquals("INSERT INTO t VALUES (julianday('2026-11-22 10:15:30.123'), strftime('%Y-%m-%d %H:%M:%f',"
+                        + " '2026-11-22 10:15:30.123'), datetime( '2026-11-22 10:15:30.123', 'subsec'), 'now')",
+                new MacroRewriter(ZoneId.of("Europe/Paris")).rewrite("INSERT INTO t VALUES (julianday('now'),"
+                        + " strftime('%Y-%m-%d %H:%M:%f', 'now'), datetime( 'NOW', 'subsec'), 'now')", now, () -> 0.25,
+                        Set.of(Engine.SQLITE)));
+        assertTrue(MacroRewriter.containsMacro("UPDATE t SET at = julianday('now')"));
     }
 
     @Test

@@ -30,6 +30,19 @@ class DefaultValuesTest {
         assertNull(InsertText.of("INSERT INTO h (a) SELECT a FROM g"), "not VALUES");
     }
 
+    /** The engines' other INSERT forms are completed too, or known for what they leave to defaults. */
+    @Test
+    void insertsWithModifiersAreReadAndTheSetFormIsKnown() {
+        assertEquals(Set.of("id"), InsertText.of("INSERT IGNORE INTO h (id) VALUES (5)").columns());
+        assertEquals(Set.of("id"), InsertText.of("insert low_priority ignore into h (id) values (5)").columns());
+        assertEquals(Set.of("id"), InsertText.of("INSERT OR REPLACE INTO h (id) VALUES (1)").columns());
+        assertEquals(Set.of("id"), InsertText.of("REPLACE h (id) VALUES (1)").columns());
+        assertEquals("id = 1, note = 'x'", InsertText.setList("INSERT IGNORE INTO h SET id = 1, note = 'x'"));
+        assertNull(InsertText.setList("INSERT INTO h (id) VALUES (1)"));
+        assertEquals(2, InsertText.firstRowWidth("INSERT OR IGNORE INTO h VALUES (1, 2)"));
+        assertEquals("h", InsertText.table("INSERT OR IGNORE INTO \"H\"(id) VALUES (1)"));
+    }
+
     @Test
     void theDefaultsThatVaryAreFoundInTheMetadata() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("d.db")); Statement s = c.createStatement()) {
