@@ -11,20 +11,22 @@ package org.phalanx.driver;
  * @param storesMixed          {@code storesMixedCaseIdentifiers}
  * @param supportsMixedQuoted  {@code supportsMixedCaseQuotedIdentifiers}
  * @param storesMixedQuoted    {@code storesMixedCaseQuotedIdentifiers}
+ * @param quote                {@code getIdentifierQuoteString}: MariaDB's is the backtick (without
+ *                             {@code ANSI_QUOTES} it reads {@code "id"} as a string)
  */
 record IdentifierCase(boolean supportsMixed, boolean storesLower, boolean storesMixed, boolean supportsMixedQuoted,
-                      boolean storesMixedQuoted) {
+                      boolean storesMixedQuoted, String quote) {
     /** pgjdbc: unquoted names fold to lower case, quoted ones keep theirs. */
-    private static final IdentifierCase POSTGRESQL = new IdentifierCase(false, true, false, true, false);
+    private static final IdentifierCase POSTGRESQL = new IdentifierCase(false, true, false, true, false, "\"");
     /**
      * MariaDB Connector/J with {@code lower_case_table_names=0}, the default on Linux: table names
      * are case-sensitive, quoted or not. (Its other settings are not asked for.)
      */
-    private static final IdentifierCase MARIADB = new IdentifierCase(true, false, false, true, false);
+    private static final IdentifierCase MARIADB = new IdentifierCase(true, false, false, true, false, "`");
     /** sqlite-jdbc: names are stored as written; it says mixed case is supported, quoted or not. */
-    private static final IdentifierCase SQLITE = new IdentifierCase(true, false, true, false, false);
+    private static final IdentifierCase SQLITE = new IdentifierCase(true, false, true, false, false, "\"");
     /** Another engine or a mix: stored as written, quoted names case-sensitive. */
-    private static final IdentifierCase OTHER = new IdentifierCase(false, false, true, true, false);
+    private static final IdentifierCase OTHER = new IdentifierCase(false, false, true, true, false, "\"");
 
     /** For the database product the controller names (the backends' own). */
     static IdentifierCase of(String productName) {

@@ -584,7 +584,7 @@ public final class PhalanxDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public String getIdentifierQuoteString() {
-        return "\"";
+        return identifierCase().quote();
     }
 
     @Override

@@ -96,10 +96,11 @@ class VirtualCatalogIT {
                 DatabaseMetaData own = direct.getMetaData();
                 assertEquals(List.of(own.supportsMixedCaseIdentifiers(), own.storesLowerCaseIdentifiers(),
                                 own.storesMixedCaseIdentifiers(), own.supportsMixedCaseQuotedIdentifiers(),
-                                own.storesMixedCaseQuotedIdentifiers()),
+                                own.storesMixedCaseQuotedIdentifiers(), own.getIdentifierQuoteString()),
                         List.of(md.supportsMixedCaseIdentifiers(), md.storesLowerCaseIdentifiers(),
                                 md.storesMixedCaseIdentifiers(), md.supportsMixedCaseQuotedIdentifiers(),
-                                md.storesMixedCaseQuotedIdentifiers()), "identifier case");
+                                md.storesMixedCaseQuotedIdentifiers(), md.getIdentifierQuoteString()),
+                        "identifier case and quote");
             }
             // prepareCall with plain SQL, as Liquibase asks PostgreSQL for its current schema; no procedure call
             try (CallableStatement call = c.prepareCall("SELECT COUNT(*) FROM item WHERE id > ?")) {

@@ -190,8 +190,15 @@ public final class RowReader {
             }
             case Types.BIGINT:
                 return rs.getLong(c);
-            case Types.REAL:
+            case Types.REAL: {
+                // SQLite's REAL holds 8 bytes though its driver says REAL, and answers a Double:
+                // 0.123456789012345 or 1e300 would lose digits as a float (PostgreSQL's and MariaDB's are floats)
+                Object v = rs.getObject(c);
+                if (v instanceof Double d) {
+                    return d;
+                }
                 return rs.getFloat(c);
+            }
             case Types.FLOAT:
             case Types.DOUBLE:
                 return rs.getDouble(c);

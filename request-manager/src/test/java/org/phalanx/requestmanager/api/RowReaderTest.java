@@ -66,8 +66,15 @@ class RowReaderTest {
         assertEquals(0, new BigDecimal("12.5").compareTo((BigDecimal) row[3]));
         assertArrayEquals(new byte[] {(byte) 0xCA, (byte) 0xFE}, (byte[]) row[4]);
         assertEquals(true, row[5]);
-        assertEquals(1.5f, row[6]);
+        assertEquals(1.5, row[6]);
         assertEquals("text", row[7]);
+    }
+
+    /** SQLite's REAL is a double though its driver says REAL (JDBC's float): no digit is lost. */
+    @Test
+    void sqliteRealsKeepEveryDigit() throws SQLException {
+        assertEquals(0.123456789012345, row("INSERT INTO t(r) VALUES (0.123456789012345)")[6]);
+        assertEquals(1e300, row("INSERT INTO t(r) VALUES (1e300)")[6]);
     }
 
     @Test
