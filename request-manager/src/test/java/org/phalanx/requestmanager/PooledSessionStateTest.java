@@ -74,6 +74,11 @@ class PooledSessionStateTest {
             assertEquals("7", value(other, "SELECT set_config(?, ?, false)", "app.tenant_id", "7"));
             assertEquals("7", value(other, "SELECT current_setting('app.tenant_id')"));
             assertEquals("42", value(tenant, "SELECT current_setting('app.tenant_id')"));
+            // a search path of identifiers, as Flyway sets it, names each schema
+            update(tenant, "CREATE SCHEMA s1");
+            assertEquals("\"s1\", public", value(tenant, "SELECT set_config('search_path', ?, false)", "\"s1\", public"));
+            update(tenant, "CREATE TABLE in_s1 (id INTEGER)");
+            assertEquals("s1", value(tenant, "SELECT table_schema FROM information_schema.tables WHERE table_name = 'in_s1'"));
             SQLException elsewhere = assertThrows(SQLException.class,
                     () -> value(tenant, "SELECT set_config('app.x', v, false) FROM (VALUES ('1')) AS t(v)"));
             assertEquals("0A000", elsewhere.getSQLState(), elsewhere.getMessage());
@@ -95,6 +100,27 @@ class PooledSessionStateTest {
             SQLException several = assertThrows(SQLException.class,
                     () -> update(readOnly, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY, DEFERRABLE"));
             assertEquals("0A000", several.getSQLState(), several.getMessage());
+        }
+    }
+
+    /**
+     * On PostgreSQL a failed statement aborts its transaction, also a read before the first write
+     * (which runs on a pooled connection): what follows, and the commit, fail; nothing is committed.
+     */
+    @Test
+    void aFailedReadAbortsTheTransactionAsOnPostgres() throws Exception {
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE tx (id INTEGER PRIMARY KEY)");
+            s.setAutoCommit(false);
+            SQLException divide = assertThrows(SQLException.class, () -> value(s, "SELECT 1 / 0"));
+            assertEquals("22012", divide.getSQLState(), divide.getMessage());
+            SQLException next = assertThrows(SQLException.class, () -> update(s, "INSERT INTO tx VALUES (5)"));
+            assertEquals("25P02", next.getSQLState(), next.getMessage());
+            s.rollback();
+            update(s, "INSERT INTO tx VALUES (6)");
+            s.commit();
+            s.setAutoCommit(true);
+            assertEquals(1L, ((Number) value(s, "SELECT count(*) FROM tx")).longValue(), "only the later transaction's row");
         }
     }
 }

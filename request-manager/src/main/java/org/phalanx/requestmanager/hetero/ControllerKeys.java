@@ -27,13 +27,15 @@ import org.phalanx.requestmanager.api.Result;
  * reused. The application gets the keys through {@code getGeneratedKeys()}.
  */
 public final class ControllerKeys {
-    /** What is known of a table: its key column (empty: none) and the last key handed out. */
+    /** What is known of a table: its key column (empty: none), the column's JDBC type and the last key handed out. */
     private static final class TableKeys {
         final Optional<String> column;
+        final int jdbcType;
         long last;
 
-        TableKeys(Optional<String> column, long last) {
+        TableKeys(Optional<String> column, int jdbcType, long last) {
             this.column = column;
+            this.jdbcType = jdbcType;
             this.last = last;
         }
     }
@@ -55,8 +57,14 @@ public final class ControllerKeys {
     }
 
     /** Records what {@link #learn} read. */
-    public void learned(String tableKey, Optional<String> column, long max) {
-        tables.putIfAbsent(tableKey, new TableKeys(column, max));
+    public void learned(String tableKey, Learnt learnt) {
+        tables.putIfAbsent(tableKey, new TableKeys(learnt.column(), learnt.jdbcType(), learnt.max()));
+    }
+
+    /** The JDBC type of a known table's key column ({@code BIGINT} if not known). */
+    public int keyType(String tableKey) {
+        TableKeys t = tables.get(tableKey);
+        return t == null ? Types.BIGINT : t.jdbcType;
     }
 
     /** The key column of a known table, if it has one. */
@@ -94,24 +102,24 @@ public final class ControllerKeys {
         tables.remove(tableKey);
     }
 
-    /** The learnt key column and its MAX, read from a backend connection. */
-    public record Learnt(Optional<String> column, long max) {
+    /** The learnt key column, its JDBC type and its MAX, read from a backend connection. */
+    public record Learnt(Optional<String> column, int jdbcType, long max) {
     }
 
     /** Reads the table's auto-generated key column (IS_AUTOINCREMENT) and its current MAX. */
     public static Learnt learn(Connection c, String table) throws SQLException {
         String[] found = autoIncrementColumn(c.getMetaData(), table);
         if (found == null) {
-            return new Learnt(Optional.empty(), 0);
+            return new Learnt(Optional.empty(), Types.BIGINT, 0);
         }
         try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + found[0])) {
             rs.next();
-            return new Learnt(Optional.of(found[1]), rs.getLong(1));
+            return new Learnt(Optional.of(found[1]), Integer.parseInt(found[2]), rs.getLong(1));
         }
     }
 
-    /** {table name as the engine knows it, key column}, or null when the table has no generated key. */
+    /** {table name as the engine knows it, key column, its JDBC type}, or null when the table has no generated key. */
     private static String[] autoIncrementColumn(DatabaseMetaData md, String table) throws SQLException {
         // the name as written, then as PostgreSQL (lower case) and others (upper case) fold it
         for (String name : new String[] {table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT)}) {
@@ -120,7 +128,8 @@ public final class ControllerKeys {
                 while (rs.next()) {
                     found = true;
                     if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
-                        return new String[] {rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME")};
+                        return new String[] {rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME"),
+                                Integer.toString(rs.getInt("DATA_TYPE"))};
                     }
                 }
             }
@@ -132,13 +141,15 @@ public final class ControllerKeys {
     }
 
     /** The keys as the result of {@code getGeneratedKeys()}: one BIGINT column named after the key column. */
-    public static Result.Cached keysResult(String column, long[] keys) throws SQLException {
+    public static Result.Cached keysResult(String column, int jdbcType, long[] keys) throws SQLException {
+        // an INTEGER key comes back as Integer, as the engine's driver gives it (pgjdbc for a serial)
+        boolean integer = jdbcType == Types.INTEGER || jdbcType == Types.SMALLINT || jdbcType == Types.TINYINT;
         RowSetMetaDataImpl md = new RowSetMetaDataImpl();
         md.setColumnCount(1);
         md.setColumnName(1, column);
         md.setColumnLabel(1, column);
-        md.setColumnType(1, Types.BIGINT);
-        md.setColumnTypeName(1, "BIGINT");
+        md.setColumnType(1, integer ? Types.INTEGER : Types.BIGINT);
+        md.setColumnTypeName(1, integer ? "INTEGER" : "BIGINT");
         md.setTableName(1, "");
         md.setSchemaName(1, "");
         md.setCatalogName(1, "");
@@ -146,7 +157,11 @@ public final class ControllerKeys {
         md.setNullable(1, java.sql.ResultSetMetaData.columnNoNulls);
         List<Object[]> rows = new ArrayList<>(keys.length);
         for (long key : keys) {
-            rows.add(new Object[] {key});
+            Object value = key; // (not a ?: expression: it would promote an Integer to long)
+            if (integer) {
+                value = (int) key;
+            }
+            rows.add(new Object[] {value});
         }
         return new Result.Cached(md, rows);
     }

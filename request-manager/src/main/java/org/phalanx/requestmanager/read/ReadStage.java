@@ -80,9 +80,12 @@ public final class ReadStage {
 
     private Result readUncached(Request r, SqlAnalysis a, SessionState s)
             throws SQLException {
+        Transaction open = s.transaction(); // doomed before its first write too (a failed read on PostgreSQL)
+        if (open != null) {
+            transactions.throwIfDoomed(s, open);
+        }
         Transaction t = s.begunTransaction();
         if (t != null) {
-            transactions.throwIfDoomed(s, t);
             for (Backend b : p.routing().read(a, p.backends().enabled()).candidates()) {
                 if (t.branches().containsKey(b)) {
                     return inTransaction.read(r, a, s, t, null);

@@ -27,6 +27,8 @@ record SetConfigCall(String name, String value, boolean local) {
     private static final Pattern CALL = Pattern.compile(
             "(?is)\\s*select\\s+set_config\\s*\\(([^()]*)\\)\\s*(?:as\\s+\\w+)?[\\s;]*");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
+    private static final String IDENTIFIER = "(?:\"[^\"]+\"|[A-Za-z_][A-Za-z0-9_$]*)";
+    private static final Pattern IDENTIFIER_LIST = Pattern.compile("\\s*" + IDENTIFIER + "(?:\\s*,\\s*" + IDENTIFIER + ")*\\s*");
     private static final Set<String> FALSE = Set.of("false", "f", "off", "no", "0");
     private static final Set<String> TRUE = Set.of("true", "t", "on", "yes", "1");
 
@@ -47,9 +49,15 @@ record SetConfigCall(String name, String value, boolean local) {
         return new SetConfigCall(args.get(0), args.get(1), TRUE.contains(args.get(2).toLowerCase(Locale.ROOT)));
     }
 
-    /** The SET statement that does what the call does. */
+    /**
+     * The SET statement that does what the call does. The value is a literal, except a search path
+     * of identifiers ({@code "app", public}, as Flyway sets it): quoted whole, it would be one schema
+     * named by the whole text.
+     */
     Request asSet() {
-        return Request.of("SET " + (local ? "LOCAL " : "") + name + " = '" + value.replace("'", "''") + "'");
+        boolean identifiers = name.equalsIgnoreCase("search_path") && IDENTIFIER_LIST.matcher(value).matches();
+        return Request.of("SET " + (local ? "LOCAL " : "") + name + " = "
+                + (identifiers ? value : "'" + value.replace("'", "''") + "'"));
     }
 
     /** What the call answers: the value set. */

@@ -161,7 +161,7 @@ final class VirtualSession implements Session {
                 failed = false;
                 return new Result.UpdateCount(0, null);
             }
-            SetConfigCall setConfig = p.backends().dialects().contains(Engine.POSTGRESQL)
+            SetConfigCall setConfig = p.backends().dialects().equals(java.util.Set.of(Engine.POSTGRESQL))
                     ? SetConfigCall.parse(r.sql(), r.params()) : null;
             if (setConfig != null) {
                 SessionParameters.run(p, state, setConfig.asSet(), reads);
@@ -189,7 +189,13 @@ final class VirtualSession implements Session {
             } else if (lockCall != null) {
                 result = lockCall.run(advisoryLocks, this, !state.autoCommit(), p.scheduler().lockTimeoutMillis());
             } else if (a.kind() == StatementKind.READ) {
-                CacheStage.Answer answer = read(r, a);
+                CacheStage.Answer answer;
+                try {
+                    answer = read(r, a);
+                } catch (SQLException e) {
+                    abortAsPostgres(e);
+                    throw e;
+                }
                 answeredFromCache = answer.fromCache();
                 result = answer.result();
             } else {
@@ -283,6 +289,27 @@ final class VirtualSession implements Session {
             throw new SQLFeatureNotSupportedException(call + "() in a write would give each replica, and each replay of"
                     + " the recovery log, a value of its own: generate the value in the application and pass it as a"
                     + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+    }
+
+    /**
+     * On PostgreSQL a statement that fails inside a transaction aborts it: what follows gets
+     * {@code 25P02} until a rollback (to a savepoint). A write's or a joined read's error does so on
+     * the backends already; a read's before the transaction's first write, which runs on a pooled
+     * connection, would leave it open, and it would commit what one PostgreSQL rolls back. Refusals
+     * that run nothing (a query through executeUpdate, a feature or state refused) abort nothing.
+     */
+    private void abortAsPostgres(SQLException e) {
+        String sqlState = e.getSQLState();
+        if (state.autoCommit() || sqlState == null || sqlState.startsWith("07") || sqlState.startsWith("0A")
+                || sqlState.startsWith("25")
+                || !p.backends().dialects().equals(java.util.Set.of(Engine.POSTGRESQL))) {
+            return;
+        }
+        Transaction t = state.currentTransaction(p.scheduler());
+        if (t.doomed() == null) {
+            t.doom(new SQLException("current transaction is aborted, commands ignored until end of transaction block"
+                    + " (after: " + e.getMessage() + ")", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
         }
     }
 

@@ -279,7 +279,7 @@ final class BatchWrite {
             BatchOutcome outcome = new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
                     Divergence.ofWrite(t, b -> false)).await();
             if (plan != null && requests.get(0).wantsKeys()) {
-                outcome = new BatchOutcome(outcome.counts(), ControllerKeys.keysResult(plan.column(),
+                outcome = new BatchOutcome(outcome.counts(), ControllerKeys.keysResult(plan.column(), plan.columnType(),
                         Arrays.stream(chosenKeys).flatMapToLong(Arrays::stream).toArray()));
             }
             if (requestId != null) {

@@ -34,7 +34,7 @@ public interface ChosenKeys {
     record Keyed(String sql, Request request) {
     }
 
-    record Plan(KeyedInsert insert, String tableKey, String column, boolean overriding) {
+    record Plan(KeyedInsert insert, String tableKey, String column, int columnType, boolean overriding) {
         /**
          * The statement carrying {@code keys}, and {@code r} as the backends run it: with the keys
          * among its parameters, asking them for no keys (their counters are not used).
@@ -119,7 +119,7 @@ public interface ChosenKeys {
                 keys.given(tableKey, insert.keysGiven(column, params));
                 return null;
             }
-            return new Plan(insert, tableKey, column, overriding);
+            return new Plan(insert, tableKey, column, keys.keyType(tableKey), overriding);
         }
 
         private void learn(Backend b, SessionState s, Access access, String table, String tableKey)
@@ -137,7 +137,7 @@ public interface ChosenKeys {
             })));
             try {
                 ControllerKeys.Learnt l = learnt.get(0).join();
-                keys.learned(tableKey, l.column(), l.max());
+                keys.learned(tableKey, l);
             } catch (CompletionException e) {
                 throw e.getCause() instanceof SQLException sql ? sql
                         : new SQLException("could not read the keys of table " + table + ": " + e.getCause(),

@@ -256,7 +256,7 @@ public final class WriteStage {
                 s.lastInsertId(p.backends().lastInsertId().after(outcome.lastInsertId(), s.lastInsertId()));
             }
             Result result = keyPlan != null && r.wantsKeys()
-                    ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), chosenKeys[0]))
+                    ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), keyPlan.columnType(), chosenKeys[0]))
                     : outcome.toResult();
             if (implicit) {
                 TransactionControl.acknowledged(futures, access); // a transaction's writes become visible at its commit

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -59,14 +60,18 @@ class ControllerKeysTest {
             for (String sql : PortableDdl.translate(DDL).get(engine)) {
                 s.execute(sql);
             }
-            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), 0), ControllerKeys.learn(c, "things"));
+            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.INTEGER, 0), ControllerKeys.learn(c, "things"));
             s.execute("INSERT INTO things (id, name) VALUES (41, 'x')");
-            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), 41), ControllerKeys.learn(c, "THINGS"));
+            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.INTEGER, 41), ControllerKeys.learn(c, "THINGS"));
             s.execute("CREATE TABLE plain (id INTEGER PRIMARY KEY, name VARCHAR(20))");
             assertEquals(Optional.empty(), ControllerKeys.learn(c, "plain").column(), "no generated key");
         }
-        Result.Cached keys = ControllerKeys.keysResult("id", new long[] {7, 8});
+        Result.Cached keys = ControllerKeys.keysResult("id", Types.BIGINT, new long[] {7, 8});
         assertEquals("id", keys.metaData().getColumnLabel(1));
         assertEquals(List.of(7L, 8L), keys.rows().stream().map(row -> row[0]).toList());
+        // an INTEGER key as Integer, as the engine's driver gives it
+        Result.Cached integers = ControllerKeys.keysResult("id", Types.INTEGER, new long[] {7});
+        assertEquals(Types.INTEGER, integers.metaData().getColumnType(1));
+        assertEquals(List.of(7), integers.rows().stream().map(row -> row[0]).toList());
     }
 }
