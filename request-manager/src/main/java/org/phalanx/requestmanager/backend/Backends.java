@@ -71,6 +71,16 @@ public final class Backends {
         return dialects;
     }
 
+    /** Whether every backend speaks {@code dialect}. */
+    public boolean allSpeak(Engine dialect) {
+        for (Backend b : all) {
+            if (b.dialect() != dialect) {
+                return false;
+            }
+        }
+        return !all.isEmpty();
+    }
+
     /** Requests in progress over all backends (load for load-triggered relaxed caching, management). */
     public int pending() {
         int sum = 0;

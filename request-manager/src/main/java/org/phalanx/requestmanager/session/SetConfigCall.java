@@ -32,11 +32,18 @@ record SetConfigCall(String name, String value, boolean local) {
     private static final Set<String> FALSE = Set.of("false", "f", "off", "no", "0");
     private static final Set<String> TRUE = Set.of("true", "t", "on", "yes", "1");
 
-    /** The call in {@code sql}, or null when it calls no set_config; refused when it calls it otherwise. */
-    static SetConfigCall parse(String sql, List<Object> params) throws SQLException {
-        if (!sql.toLowerCase(Locale.ROOT).contains("set_config")) {
-            return null;
+    /** Whether the text may call set_config: a scan without allocation, for every statement. */
+    static boolean mentioned(String sql) {
+        for (int i = sql.length() - 10; i >= 0; i--) {
+            if (sql.regionMatches(true, i, "set_config", 0, 10)) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    /** The call in {@code sql} (which {@link #mentioned} it); refused when it calls set_config otherwise. */
+    static SetConfigCall parse(String sql, List<Object> params) throws SQLException {
         Matcher m = CALL.matcher(sql);
         List<String> args = m.matches() ? SelectedCall.arguments(m.group(1), params) : null;
         if (args == null || args.size() != 3 || !NAME.matcher(args.get(0)).matches()

@@ -161,7 +161,7 @@ final class VirtualSession implements Session {
                 failed = false;
                 return new Result.UpdateCount(0, null);
             }
-            SetConfigCall setConfig = p.backends().dialects().equals(java.util.Set.of(Engine.POSTGRESQL))
+            SetConfigCall setConfig = SetConfigCall.mentioned(r.sql()) && p.backends().allSpeak(Engine.POSTGRESQL)
                     ? SetConfigCall.parse(r.sql(), r.params()) : null;
             if (setConfig != null) {
                 SessionParameters.run(p, state, setConfig.asSet(), reads);
@@ -303,7 +303,7 @@ final class VirtualSession implements Session {
         String sqlState = e.getSQLState();
         if (state.autoCommit() || sqlState == null || sqlState.startsWith("07") || sqlState.startsWith("0A")
                 || sqlState.startsWith("25")
-                || !p.backends().dialects().equals(java.util.Set.of(Engine.POSTGRESQL))) {
+                || !p.backends().allSpeak(Engine.POSTGRESQL)) {
             return;
         }
         Transaction t = state.currentTransaction(p.scheduler());
