@@ -88,8 +88,8 @@ public final class MacroRewriter {
     }
 
     public String rewrite(String sql, Instant now, DoubleSupplier random, Set<Engine> dialects) {
-        boolean postgres = dialects.size() == 1 && dialects.contains(Engine.POSTGRESQL);
-        String out = replace(sql, now.atZone(zone), random, postgres);
+        Engine only = dialects.size() == 1 ? dialects.iterator().next() : null;
+        String out = replace(sql, now.atZone(zone), random, only);
         if (dialects.contains(Engine.SQLITE)) {
             String utc = "'" + TIMESTAMP.format(now.atZone(ZoneOffset.UTC).toLocalDateTime()) + "'";
             out = SQLITE_NOW.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + utc));
@@ -98,11 +98,15 @@ public final class MacroRewriter {
     }
 
     private static String replace(String sql, ZonedDateTime now, DoubleSupplier random) {
-        return replace(sql, now, random, false);
+        return replace(sql, now, random, null);
     }
 
-    /** The text with every macro replaced by its value (by "" when {@code now} is null: only detecting). */
-    private static String replace(String sql, ZonedDateTime now, DoubleSupplier random, boolean postgres) {
+    /**
+     * The text with every macro replaced by its value (by "" when {@code now} is null: only detecting).
+     *
+     * @param only the engine every backend runs, or null (a mix, or not known)
+     */
+    private static String replace(String sql, ZonedDateTime now, DoubleSupplier random, Engine only) {
         return SqlLexer.replaceWords(sql, (text, start, end) -> {
             String word = text.substring(start, end).toLowerCase(Locale.ROOT);
             boolean qualified = start > 0 && text.charAt(start - 1) == '.';
@@ -121,7 +125,8 @@ public final class MacroRewriter {
             if (call < 0 && CALLED.contains(word)) {
                 return null;
             }
-            String value = now == null ? "" : postgres ? typedLiteral(word, now, random, digits) : null;
+            String value = now == null ? "" : only == Engine.POSTGRESQL ? typedLiteral(word, now, random, digits)
+                    : only == Engine.SQLITE && word.equals("random") ? Long.toString(sqliteRandom(random)) : null;
             return new SqlLexer.Replacement(value != null ? value : literal(word, now, random, digits), Math.max(call, end));
         });
     }
@@ -172,6 +177,11 @@ public final class MacroRewriter {
             case "random" -> "CAST(" + random.getAsDouble() + " AS DOUBLE PRECISION)";
             default -> null;
         };
+    }
+
+    /** SQLite's random(): a signed 64-bit integer (abs(random()) % n is how its users draw a number). */
+    private static long sqliteRandom(DoubleSupplier random) {
+        return (long) ((random.getAsDouble() * 2 - 1) * Long.MAX_VALUE);
     }
 
     private static String timestamp(LocalDateTime t, int digits) {

@@ -40,6 +40,9 @@ class MacroRewriterTest {
                         + " strftime('%Y-%m-%d %H:%M:%f', 'now'), datetime( 'NOW', 'subsec'), 'now')", now, () -> 0.25,
                         Set.of(Engine.SQLITE)));
         assertTrue(MacroRewriter.containsMacro("UPDATE t SET at = julianday('now')"));
+        // SQLite's random() is a 64-bit integer, not a fraction: abs(random()) % 1000 must vary
+        assertEquals("UPDATE t SET n = abs(4611686018427387904) % 1000", // 0.75 of the way from MIN to MAX
+                rewriter.rewrite("UPDATE t SET n = abs(random()) % 1000", now, () -> 0.75, Set.of(Engine.SQLITE)));
     }
 
     @Test
