@@ -72,6 +72,11 @@ public final class SqlAnalyzer {
         return unparsed.sum();
     }
 
+    /** Whether a locking read asks not to wait for rows another transaction holds ({@code FOR UPDATE NOWAIT}). */
+    public static boolean asksNoWait(String sql) {
+        return SqlLexer.firstWord(sql).equals("select") && SqlLexer.containsWord(sql, "nowait");
+    }
+
     public SqlAnalysis analyze(String sql) {
         SqlAnalysis cached = cache.get(sql);
         if (cached != null) {

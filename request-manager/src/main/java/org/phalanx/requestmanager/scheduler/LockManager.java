@@ -78,6 +78,20 @@ public final class LockManager {
     /** Waiting transaction to what it waits for (the wait-for graph's edges go to its blockers). */
     private final Map<Long, Waiter> waiting = new HashMap<>();
 
+    /** Takes the locks if nothing is in the way, else takes nothing and answers false ({@code NOWAIT}). */
+    public boolean tryAcquire(long tx, Access access) {
+        lock.lock();
+        try {
+            if (!blockers(tx, access).isEmpty()) {
+                return false;
+            }
+            grant(tx, access);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Blocks until the transaction holds everything; what it already holds counts (a shared lock may upgrade). */
     public void acquire(long tx, Access access, long timeoutMillis)
             throws SQLTransactionRollbackException, InterruptedException {

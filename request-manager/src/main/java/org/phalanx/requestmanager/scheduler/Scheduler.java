@@ -111,6 +111,11 @@ public final class Scheduler {
         return Access.reading(keys(a.readTables()));
     }
 
+    /** Takes the locks only if no other transaction is in the way ({@code FOR UPDATE NOWAIT}). */
+    public boolean tryAcquire(long txId, Access access) {
+        return locks.tryAcquire(txId, access);
+    }
+
     /** Waits up to the lock timeout for the locks (refused with 40001 past it). */
     public void acquire(long txId, Access access) throws SQLException {
         try {

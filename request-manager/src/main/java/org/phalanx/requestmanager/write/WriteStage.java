@@ -17,6 +17,7 @@ import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
@@ -90,6 +91,25 @@ public final class WriteStage {
         return batches.writeTexts(statements, timeout, s);
     }
 
+    /**
+     * A locking read with NOWAIT found its rows held by another transaction: the engine's own error
+     * (PostgreSQL's 55P03, which also aborts the transaction; MariaDB's 1205, which ends only the
+     * statement), not the 40001 of a wait that timed out.
+     */
+    private SQLException lockNotAvailable(Transaction t) {
+        if (p.backends().allSpeak(Engine.MARIADB)) {
+            return new SQLException("Lock wait timeout exceeded; try restarting transaction (NOWAIT: another"
+                    + " transaction holds the rows)", "HY000", 1205);
+        }
+        SQLException e = new SQLException("could not obtain lock on row: another transaction holds it (NOWAIT)",
+                SqlState.LOCK_NOT_AVAILABLE.code());
+        if (t != null) {
+            t.doom(new SQLException("current transaction is aborted, commands ignored until end of transaction block"
+                    + " (after: " + e.getMessage() + ")", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
+        }
+        return e;
+    }
+
     /** Takes the write's locks; a refusal (lock timeout, deadlock) is logged with the statement, for the operator. */
     private void acquire(long txId, Access access, String sql) throws SQLException {
         try {
@@ -119,7 +139,13 @@ public final class WriteStage {
             transactions.throwIfDoomed(s, t);
         }
         try {
-            acquire(txId, refined, r.sql());
+            if (SqlAnalyzer.asksNoWait(r.sql())) {
+                if (!p.scheduler().tryAcquire(txId, refined)) {
+                    throw lockNotAvailable(t);
+                }
+            } else {
+                acquire(txId, refined, r.sql());
+            }
             // a schema change came between the row-level decision and the lock: the table may no longer qualify
             Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen
                     ? rows.afterSchemaChange(tableLevel, refined, p.backends().enabled(), s.user()) : refined;
