@@ -29,6 +29,7 @@ import java.time.ZonedDateTime;
 import java.util.Calendar;
 import java.util.UUID;
 
+import org.phalanx.protocol.Untyped;
 import org.phalanx.protocol.SqlNull;
 
 /**
@@ -71,7 +72,7 @@ final class ParameterEncoder {
         } else if (x instanceof Calendar c) {
             return OffsetDateTime.ofInstant(c.toInstant(), c.getTimeZone().toZoneId());
         } else if (x instanceof UUID u) {
-            return u.toString();
+            return new Untyped(u.toString()); // as pgjdbc sends it: PostgreSQL takes it as a uuid
         } else if (x instanceof Blob b) {
             return blobBytes(b);
         } else if (x instanceof Clob c) {
@@ -97,6 +98,9 @@ final class ParameterEncoder {
         if (v instanceof SqlNull) {
             return new SqlNull(targetSqlType);
         }
+        if (v instanceof Untyped u) {
+            v = u.text(); // a UUID given a type: its text converts to it
+        }
         ZoneId zone = ZoneId.systemDefault();
         return switch (targetSqlType) {
             case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR,
@@ -118,7 +122,7 @@ final class ParameterEncoder {
             case Types.TIME_WITH_TIMEZONE -> v instanceof String ? v : Conversions.toOffsetDateTime(v).toOffsetTime().toString();
             case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> Conversions.toBytes(v);
             case Types.NULL -> new SqlNull(Types.NULL);
-            case Types.OTHER, Types.JAVA_OBJECT -> v;
+            case Types.OTHER, Types.JAVA_OBJECT -> v instanceof String s ? new Untyped(s) : v;
             default -> throw SqlExceptions.notSupported("binding to SQL type " + targetSqlType);
         };
     }

@@ -37,6 +37,7 @@ import org.phalanx.protocol.Protocol;
 import org.phalanx.protocol.ResultSetReply;
 import org.phalanx.protocol.RowBatch;
 import org.phalanx.protocol.SqlNull;
+import org.phalanx.protocol.Untyped;
 
 /**
  * A read-only result set: forward-only results stream from a server cursor
@@ -147,6 +148,9 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         }
         Object v = row[column - 1];
         wasNull = v == null || v instanceof SqlNull;
+        if (v instanceof Untyped u) {
+            return u.text(); // a value is text to its reader (only a controller echoing parameters sends one)
+        }
         return wasNull ? null : v;
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import org.phalanx.protocol.Untyped;
 import org.phalanx.protocol.Batch;
 import org.phalanx.protocol.BatchResult;
 import org.phalanx.protocol.ErrorReply;
@@ -314,6 +315,11 @@ final class ProtocolConnection {
     }
 
     ExecuteReply execute(Execute request) throws SQLException {
+        if (hello.version() < Protocol.UNTYPED_VERSION) {
+            request = new Execute(request.mode(), request.sql(), Untyped.asStrings(request.params()), request.keys(),
+                    request.keyColumns(), request.maxRows(), request.fetchSize(), request.queryTimeoutSeconds(),
+                    request.scrollable());
+        }
         return call(request.toMessage(), r -> switch (r.type()) {
             case MessageType.RESULT_SET -> new ExecuteReply(ResultSetReply.readBody(r), null);
             case MessageType.UPDATE_COUNT -> new ExecuteReply(null, UpdateCount.readBody(r));
@@ -325,6 +331,11 @@ final class ProtocolConnection {
     }
 
     BatchResult batch(Batch request) throws SQLException {
+        if (hello.version() < Protocol.UNTYPED_VERSION) {
+            request = new Batch(request.sql(), request.statements(),
+                    request.parameterSets().stream().map(Untyped::asStrings).toList(), request.queryTimeoutSeconds(),
+                    request.keys(), request.keyColumns());
+        }
         return call(request.toMessage(), r -> {
             expect(r, MessageType.BATCH_RESULT);
             return BatchResult.readBody(r);

@@ -5,7 +5,7 @@ public final class Protocol {
     /** "PHLX": first four bytes of the first frame a client sends. */
     public static final int MAGIC = 0x50484C58;
     /** Bumped on any incompatible change; the server refuses versions it does not speak. */
-    public static final short VERSION = 4;
+    public static final short VERSION = 5;
     /** The oldest version a controller still speaks: a driver of that version is answered as it expects. */
     public static final short OLDEST_VERSION = 3;
     /**
@@ -13,6 +13,8 @@ public final class Protocol {
      * keys, a batch's counts element by element (BATCH_RESULT).
      */
     public static final short OUTCOME_WITH_RESULTS_VERSION = 4;
+    /** From this version a parameter may be {@link Untyped} text (a UUID, {@code setObject(x, Types.OTHER)}). */
+    public static final short UNTYPED_VERSION = 5;
     public static final int DEFAULT_PORT = 25322;
     /**
      * Vendor code of a HELLO refused (08004) by a controller that does not serve the virtual database

@@ -14,7 +14,7 @@ import java.time.ZoneOffset;
  * (java.time), so client and controller need not share a time zone.
  *
  * <p>Decoded Java types: {@link SqlNull}, Boolean, Byte, Short, Integer, Long, Float, Double,
- * BigDecimal, String, byte[], LocalDate, LocalTime, LocalDateTime, OffsetDateTime.
+ * BigDecimal, String, byte[], LocalDate, LocalTime, LocalDateTime, OffsetDateTime, {@link Untyped}.
  */
 public final class ValueCodec {
     public static final byte NULL = 0;
@@ -32,6 +32,8 @@ public final class ValueCodec {
     public static final byte TIME = 12;
     public static final byte TIMESTAMP = 13;
     public static final byte TIMESTAMP_TZ = 14;
+    /** {@link Untyped} text, from protocol version {@link Protocol#UNTYPED_VERSION}. */
+    public static final byte UNTYPED = 15;
 
     private ValueCodec() {
     }
@@ -89,6 +91,8 @@ public final class ValueCodec {
             write(w, new java.sql.Timestamp(d.getTime()).toLocalDateTime());
         } else if (v instanceof Instant i) {
             write(w, OffsetDateTime.ofInstant(i, ZoneOffset.UTC));
+        } else if (v instanceof Untyped u) {
+            w.writeByte(UNTYPED).writeString(u.text());
         } else {
             throw new IllegalArgumentException("no wire encoding for " + v.getClass().getName());
         }
@@ -127,6 +131,13 @@ public final class ValueCodec {
                     throw new ProtocolException("null string value (use NULL)");
                 }
                 return s;
+            }
+            case UNTYPED: {
+                String s = r.readString();
+                if (s == null) {
+                    throw new ProtocolException("null untyped value (use NULL)");
+                }
+                return new Untyped(s);
             }
             case BYTES: {
                 byte[] b = r.readBytes();

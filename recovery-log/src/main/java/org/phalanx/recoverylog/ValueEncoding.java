@@ -20,6 +20,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.phalanx.engine.UntypedText;
 
 /**
  * The binary form of a bound parameter value: one tag byte naming the Java type, then the value
@@ -46,6 +47,7 @@ import java.util.List;
  * 14   LocalTime       int64 nano of day
  * 15   LocalDateTime   int64 epoch day, int64 nano of day
  * 16   OffsetDateTime  int64 epoch day, int64 nano of day, int32 offset seconds
+ * 17   UntypedText     then a String (tag 10 or 11)
  * </pre>
  */
 public final class ValueEncoding {
@@ -66,6 +68,7 @@ public final class ValueEncoding {
     static final int TIME = 14;
     static final int DATE_TIME = 15;
     static final int OFFSET_DATE_TIME = 16;
+    static final int UNTYPED_TEXT = 17;
 
     private ValueEncoding() {
     }
@@ -76,7 +79,8 @@ public final class ValueEncoding {
                 || value instanceof Short || value instanceof Integer || value instanceof Long
                 || value instanceof Float || value instanceof Double || value instanceof BigDecimal
                 || value instanceof String || value instanceof byte[] || value instanceof LocalDate
-                || value instanceof LocalTime || value instanceof LocalDateTime || value instanceof OffsetDateTime;
+                || value instanceof LocalTime || value instanceof LocalDateTime || value instanceof OffsetDateTime
+                || value instanceof UntypedText;
     }
 
     static void checkSupported(Object value, int index) {
@@ -84,7 +88,7 @@ public final class ValueEncoding {
             throw new IllegalArgumentException("parameter " + index + " has type " + value.getClass().getName()
                     + ", which the recovery log cannot store (convert it to one of: Boolean, Byte, Short, Integer,"
                     + " Long, Float, Double, BigDecimal, String, byte[], LocalDate, LocalTime, LocalDateTime,"
-                    + " OffsetDateTime, LogNull)");
+                    + " OffsetDateTime, UntypedText, LogNull)");
         }
     }
 
@@ -121,6 +125,9 @@ public final class ValueEncoding {
             writeBytes(out, v.unscaledValue().toByteArray());
         } else if (value instanceof String v) {
             writeString(out, v);
+        } else if (value instanceof UntypedText v) {
+            out.writeByte(UNTYPED_TEXT);
+            writeString(out, v.text());
         } else if (value instanceof byte[] v) {
             out.writeByte(BYTES);
             writeBytes(out, v);
@@ -175,6 +182,7 @@ public final class ValueEncoding {
             case DATE_TIME -> LocalDateTime.of(LocalDate.ofEpochDay(in.readLong()), LocalTime.ofNanoOfDay(in.readLong()));
             case OFFSET_DATE_TIME -> OffsetDateTime.of(LocalDate.ofEpochDay(in.readLong()),
                     LocalTime.ofNanoOfDay(in.readLong()), ZoneOffset.ofTotalSeconds(in.readInt()));
+            case UNTYPED_TEXT -> new UntypedText(readString(in));
             default -> throw new IOException("unknown value tag " + tag);
         };
     }

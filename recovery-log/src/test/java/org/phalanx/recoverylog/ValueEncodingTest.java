@@ -30,6 +30,7 @@ class ValueEncodingTest {
         v.add(null);
         v.add(new LogNull(Types.VARCHAR));
         v.add(new LogNull(Types.BLOB));
+        v.add(new org.phalanx.engine.UntypedText("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"));
         v.add(true);
         v.add(false);
         v.add(Byte.MIN_VALUE);

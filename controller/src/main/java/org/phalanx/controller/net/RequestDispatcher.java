@@ -2,6 +2,7 @@ package org.phalanx.controller.net;
 
 import org.phalanx.controller.result.ResultCursor;
 import org.phalanx.engine.SqlState;
+import org.phalanx.engine.UntypedText;
 import org.phalanx.protocol.Batch;
 import org.phalanx.protocol.BatchResult;
 import org.phalanx.protocol.ErrorReply;
@@ -15,6 +16,7 @@ import org.phalanx.protocol.ProtocolException;
 import org.phalanx.protocol.ResultSetReply;
 import org.phalanx.protocol.RowBatch;
 import org.phalanx.protocol.SqlNull;
+import org.phalanx.protocol.Untyped;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.RequestOutcome;
@@ -323,7 +325,7 @@ final class RequestDispatcher {
     private static List<Object> parameters(List<Object> wire) {
         List<Object> params = new ArrayList<>(wire.size());
         for (Object p : wire) {
-            params.add(p instanceof SqlNull n ? new TypedNull(n.sqlType()) : p);
+            params.add(p instanceof SqlNull n ? new TypedNull(n.sqlType()) : p instanceof Untyped u ? new UntypedText(u.text()) : p);
         }
         return params;
     }

@@ -10,6 +10,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.phalanx.engine.UntypedText;
 import org.phalanx.requestmanager.api.TypedNull;
 
 /** Binds wire-decoded parameter values with the setter each backend driver understands best. */
@@ -28,6 +29,11 @@ public final class ParameterBinder {
             case Types.CLOB, Types.NCLOB -> Types.VARCHAR;
             default -> sqlType;
         };
+    }
+
+    /** Whether the statement goes to PostgreSQL (or a controller over it): asked for untyped text only. */
+    private static boolean isPostgres(PreparedStatement ps) throws SQLException {
+        return "PostgreSQL".equalsIgnoreCase(ps.getConnection().getMetaData().getDatabaseProductName());
     }
 
     public static void bindAll(PreparedStatement ps, List<Object> params) throws SQLException {
@@ -67,6 +73,12 @@ public final class ParameterBinder {
             ps.setTime(index, java.sql.Time.valueOf(t));
         } else if (v instanceof LocalDateTime t) {
             ps.setTimestamp(index, Timestamp.valueOf(t));
+        } else if (v instanceof UntypedText u) {
+            if (isPostgres(ps)) {
+                ps.setObject(index, u.text(), Types.OTHER); // PostgreSQL's unknown type: a uuid, a jsonb... as the column says
+            } else {
+                ps.setString(index, u.text());
+            }
         } else if (v instanceof OffsetDateTime t) {
             try {
                 ps.setObject(index, t);
