@@ -97,6 +97,12 @@ class PooledSessionStateTest {
             }
             update(readOnly, "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
             assertEquals(1L, update(readOnly, "INSERT INTO t VALUES (1)"));
+            // BEGIN READ ONLY: that transaction only
+            update(writer, "BEGIN READ ONLY");
+            SQLException inReadOnly = assertThrows(SQLException.class, () -> update(writer, "INSERT INTO t VALUES (2)"));
+            assertEquals("25006", inReadOnly.getSQLState(), inReadOnly.getMessage());
+            update(writer, "ROLLBACK");
+            assertEquals(1L, update(writer, "INSERT INTO t VALUES (2)"), "the next transaction writes");
             SQLException several = assertThrows(SQLException.class,
                     () -> update(readOnly, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY, DEFERRABLE"));
             assertEquals("0A000", several.getSQLState(), several.getMessage());

@@ -54,6 +54,8 @@ final class VirtualSession implements Session {
     private final TemporaryTables temporaries;
     /** The transaction was opened by a BEGIN statement: COMMIT/ROLLBACK restore auto-commit. */
     private boolean begunBySql;
+    /** The session was made read-only by {@code BEGIN READ ONLY}, for its transaction only. */
+    private boolean readOnlyUntilEnd;
     private boolean closed;
 
     VirtualSession(Pipeline p, ReadStage reads, WriteStage writes, TransactionControl transactions, Sessions registry,
@@ -227,6 +229,10 @@ final class VirtualSession implements Session {
                 if (state.autoCommit()) {
                     state.autoCommit(false);
                     begunBySql = true;
+                    if (READ_ONLY_BEGIN.matcher(r.sql()).lookingAt() && !state.readOnly()) {
+                        state.readOnly(true); // BEGIN READ ONLY: this transaction only (endTransaction)
+                        readOnlyUntilEnd = true;
+                    }
                 }
                 return new Result.UpdateCount(0, null);
             case BEGIN_IMMEDIATE:
@@ -335,6 +341,8 @@ final class VirtualSession implements Session {
         return mode.group(1).equalsIgnoreCase("only");
     }
 
+    /** {@code BEGIN READ ONLY}, {@code START TRANSACTION ISOLATION LEVEL ..., READ ONLY}: a read-only transaction. */
+    private static final Pattern READ_ONLY_BEGIN = Pattern.compile("(?is)\\s*(?:begin|start)\\b[^;]*\\bread\\s+only\\b");
     private static final Pattern SESSION_CHARACTERISTICS = Pattern.compile("(?is)\\s*SET\\s+SESSION\\s+CHARACTERISTICS\\b");
     private static final Pattern SESSION_READ_MODE = Pattern.compile(
             "(?is)\\s*SET\\s+SESSION\\s+CHARACTERISTICS\\s+AS\\s+TRANSACTION\\s+READ\\s+(ONLY|WRITE)\\s*;?\\s*");
@@ -376,7 +384,7 @@ final class VirtualSession implements Session {
         try {
             transactions.commit(state);
         } finally {
-            advisoryLocks.release(this, AdvisoryLocks.Holds.TRANSACTION);
+            transactionEnded();
         }
     }
 
@@ -386,7 +394,16 @@ final class VirtualSession implements Session {
         try {
             transactions.rollback(state);
         } finally {
-            advisoryLocks.release(this, AdvisoryLocks.Holds.TRANSACTION);
+            transactionEnded();
+        }
+    }
+
+    /** What lasts only as long as a transaction: its advisory locks, a {@code BEGIN READ ONLY}. */
+    private void transactionEnded() {
+        advisoryLocks.release(this, AdvisoryLocks.Holds.TRANSACTION);
+        if (readOnlyUntilEnd) {
+            state.readOnly(false);
+            readOnlyUntilEnd = false;
         }
     }
 
