@@ -4,20 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.phalanx.testing.Sessions.update;
+import static org.phalanx.testing.Sessions.value;
 
 import java.sql.SQLException;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.phalanx.requestmanager.api.Request;
-import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.RequestManagerConfig;
-import org.phalanx.testing.ServerDatabase;
+import org.phalanx.testing.PostgresReplicas;
 
 /**
  * Session state set by statements the analysis would otherwise run on one pooled backend
@@ -25,41 +19,19 @@ import org.phalanx.testing.ServerDatabase;
  * {@code SET SESSION CHARACTERISTICS}. Each belongs to its session only, on two backends.
  */
 class PooledSessionStateTest {
-    private final List<ServerDatabase> dbs = new ArrayList<>();
+    private PostgresReplicas replicas;
     private RequestManager rm;
 
     @BeforeEach
     void start() throws Exception {
-        List<BackendConfig> backends = new ArrayList<>();
-        for (String name : List.of("a", "b")) {
-            ServerDatabase db = ServerDatabase.create("postgresql", "phalanx_pooled_state_" + name);
-            dbs.add(db);
-            backends.add(BackendConfig.builder(name, db.url()).credentials(db.login()).poolSize(2).build());
-        }
-        rm = new RequestManager("pooled", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
-                backends);
-        rm.start();
+        replicas = new PostgresReplicas("phalanx_pooled_state");
+        rm = replicas.requestManager();
     }
 
     @AfterEach
     void stop() {
-        if (rm != null) {
-            rm.close();
-        }
-        dbs.forEach(ServerDatabase::close);
-    }
-
-    private static Object value(Session s, String sql, Object... params) throws SQLException {
-        try (Result r = s.execute(Request.of(sql, params))) {
-            if (r instanceof Result.Cached cached) {
-                return cached.rows().get(0)[0];
-            }
-            Result.Rows rows = (Result.Rows) r;
-            if (!rows.prefix().isEmpty()) {
-                return rows.prefix().get(0)[0];
-            }
-            rows.resultSet().next();
-            return rows.resultSet().getObject(1);
+        if (replicas != null) {
+            replicas.close();
         }
     }
 

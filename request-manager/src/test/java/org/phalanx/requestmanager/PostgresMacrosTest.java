@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.phalanx.testing.Sessions.update;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.BackendConfig;
-import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.testing.PostgresReplicas;
 import org.phalanx.testing.ServerDatabase;
 
 /**
@@ -25,20 +20,17 @@ import org.phalanx.testing.ServerDatabase;
  * whatever the session's time zone, and both replicas store the same.
  */
 class PostgresMacrosTest {
-    private final List<ServerDatabase> dbs = new ArrayList<>();
-    private RequestManager rm;
+    private PostgresReplicas replicas;
 
     @AfterEach
     void stop() {
-        if (rm != null) {
-            rm.close();
+        if (replicas != null) {
+            replicas.close();
         }
-        dbs.forEach(ServerDatabase::close);
     }
 
     private static String rows(ServerDatabase db) throws SQLException {
-        try (Connection c = DriverManager.getConnection(db.url(), db.login().user(), db.login().password());
-             Statement st = c.createStatement();
+        try (Connection c = PostgresReplicas.direct(db); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT id, created, d, kind, abs(extract(epoch from created - now())) < 600"
                      + " FROM t ORDER BY id")) {
             StringBuilder out = new StringBuilder();
@@ -52,16 +44,8 @@ class PostgresMacrosTest {
 
     @Test
     void macrosMixWithIntervalsAndFunctionsAndStayTheSameInstant() throws Exception {
-        List<BackendConfig> backends = new ArrayList<>();
-        for (String name : List.of("a", "b")) {
-            ServerDatabase db = ServerDatabase.create("postgresql", "phalanx_pg_macros_" + name);
-            dbs.add(db);
-            backends.add(BackendConfig.builder(name, db.url()).credentials(db.login()).poolSize(2).build());
-        }
-        rm = new RequestManager("macros", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
-                backends);
-        rm.start();
-        try (Session s = rm.openSession("u")) {
+        replicas = new PostgresReplicas("phalanx_pg_macros");
+        try (Session s = replicas.requestManager().openSession("u")) {
             update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, created TIMESTAMPTZ, d DATE, kind TEXT)");
             update(s, "SET TIME ZONE 'Pacific/Kiritimati'"); // +14: an offset-less literal would be 14 hours off
             update(s, "INSERT INTO t VALUES (1, now(), CURRENT_DATE, pg_typeof(now())::text)");
@@ -71,8 +55,8 @@ class PostgresMacrosTest {
             assertEquals(1L, update(s, "DELETE FROM t WHERE created < now() - interval '30 days'"));
             assertEquals(1L, update(s, "DELETE FROM t WHERE d < CURRENT_DATE - 30 OR id = 3"));
         }
-        String a = rows(dbs.get(0));
+        String a = rows(replicas.databases().get(0));
         assertEquals("timestamp with time zone true", a.substring(a.indexOf("timestamp")).strip(), a);
-        assertEquals(a, rows(dbs.get(1)), "both replicas");
+        assertEquals(a, rows(replicas.databases().get(1)), "both replicas");
     }
 }

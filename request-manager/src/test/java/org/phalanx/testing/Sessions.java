@@ -16,4 +16,19 @@ public final class Sessions {
             return ((Result.UpdateCount) r).count();
         }
     }
+
+    /** Runs a query and returns the first column of its first row. */
+    public static Object value(Session s, String sql, Object... params) throws SQLException {
+        try (Result r = s.execute(Request.of(sql, params))) {
+            if (r instanceof Result.Cached cached) {
+                return cached.rows().get(0)[0];
+            }
+            Result.Rows rows = (Result.Rows) r;
+            if (!rows.prefix().isEmpty()) {
+                return rows.prefix().get(0)[0];
+            }
+            rows.resultSet().next();
+            return rows.resultSet().getObject(1);
+        }
+    }
 }

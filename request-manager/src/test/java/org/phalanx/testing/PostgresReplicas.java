@@ -1,0 +1,53 @@
+package org.phalanx.testing;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.phalanx.requestmanager.RequestManager;
+import org.phalanx.requestmanager.config.BackendConfig;
+import org.phalanx.requestmanager.config.RequestManagerConfig;
+
+/**
+ * A started request manager over two databases of its own on the local PostgreSQL server (backends
+ * "a" and "b", RAIDb-1), for tests that compare the replicas; closing it stops the request manager
+ * and drops the databases.
+ */
+public final class PostgresReplicas implements AutoCloseable {
+    private final List<ServerDatabase> databases = new ArrayList<>();
+    private final RequestManager requestManager;
+
+    /** @param prefix the databases' names are {@code prefix_a} and {@code prefix_b} */
+    public PostgresReplicas(String prefix) throws SQLException {
+        List<BackendConfig> backends = new ArrayList<>();
+        for (String name : List.of("a", "b")) {
+            ServerDatabase db = ServerDatabase.create("postgresql", prefix + "_" + name);
+            databases.add(db);
+            backends.add(BackendConfig.builder(name, db.url()).credentials(db.login()).poolSize(2).build());
+        }
+        requestManager = new RequestManager(prefix, RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10))
+                .build(), backends);
+        requestManager.start();
+    }
+
+    public RequestManager requestManager() {
+        return requestManager;
+    }
+
+    public List<ServerDatabase> databases() {
+        return databases;
+    }
+
+    /** A connection straight to one replica's database, past the request manager. */
+    public static Connection direct(ServerDatabase db) throws SQLException {
+        return DriverManager.getConnection(db.url(), db.login().user(), db.login().password());
+    }
+
+    @Override
+    public void close() {
+        requestManager.close();
+        databases.forEach(ServerDatabase::close);
+    }
+}
