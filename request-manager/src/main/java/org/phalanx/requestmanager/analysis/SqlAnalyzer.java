@@ -74,7 +74,12 @@ public final class SqlAnalyzer {
 
     /** Whether a locking read asks not to wait for rows another transaction holds ({@code FOR UPDATE NOWAIT}). */
     public static boolean asksNoWait(String sql) {
-        return SqlLexer.firstWord(sql).equals("select") && SqlLexer.containsWord(sql, "nowait");
+        for (int i = sql.length() - 6; i >= 0; i--) { // every write asks: no allocation unless the word is there
+            if (sql.regionMatches(true, i, "nowait", 0, 6)) {
+                return SqlLexer.firstWord(sql).equals("select") && SqlLexer.containsWord(sql, "nowait");
+            }
+        }
+        return false;
     }
 
     public SqlAnalysis analyze(String sql) {
@@ -103,10 +108,10 @@ public final class SqlAnalyzer {
     /**
      * A text of several statements whose first is not a write ({@code SELECT 1; INSERT ...}) takes
      * its kind from them all: reads only, a read (session settings only, session settings); any
-     * write among them, a write the analysis does
-     * not bound (run on every backend, in the total order); any statement that demarcates a
-     * transaction or sets session parameters among several, refused. Else the parser would have
-     * read the first statement alone, and the rest would have run on one backend.
+     * write among reads, a write the analysis does not bound (run on every backend, in the total
+     * order); a statement that demarcates a transaction or sets session parameters among others,
+     * refused. Else the parser would have read the first statement alone, and the rest would have
+     * run on one backend.
      */
     private SqlAnalysis several(String sql, SqlAnalysis first) {
         List<String> statements = SqlLexer.statements(sql);
