@@ -207,7 +207,7 @@ final class VirtualSession implements Session {
             return result;
         } catch (SQLException e) {
             p.statistics().error();
-            throw QueryTimeouts.asTimeout(e, r.queryTimeoutSeconds());
+            throw QueryTimeouts.asTimeout(ConflictErrors.asEngine(e, p.backends()), r.queryTimeoutSeconds());
         } finally {
             p.statistics().statements().forSql(r.sql()).record(System.nanoTime() - start, failed, answeredFromCache);
         }
