@@ -28,6 +28,11 @@ record IdentifierCase(boolean supportsMixed, boolean storesLower, boolean stores
     /** Another engine or a mix: stored as written, quoted names case-sensitive. */
     private static final IdentifierCase OTHER = new IdentifierCase(false, false, true, true, false, "\"");
 
+    /** Whether the controller names MariaDB (or MySQL) as its backends' product. */
+    static boolean isMariaDb(String productName) {
+        return of(productName) == MARIADB;
+    }
+
     /** For the database product the controller names (the backends' own). */
     static IdentifierCase of(String productName) {
         String p = productName == null ? "" : productName.toLowerCase(java.util.Locale.ROOT);

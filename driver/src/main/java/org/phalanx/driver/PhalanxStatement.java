@@ -55,6 +55,13 @@ public class PhalanxStatement implements Statement {
             throw SqlExceptions.create("SQL must not be null", SqlExceptions.INVALID_ARGUMENT);
         }
         clearResults();
+        Boolean autoCommit = mode != Execute.QUERY && IdentifierCase.isMariaDb(connection.hello().productName())
+                ? AutoCommitStatement.valueSet(sql) : null;
+        if (autoCommit != null) {
+            connection.setAutoCommit(autoCommit); // as on one MariaDB: this connection's mode, kept across failovers
+            updateCount = 0;
+            return false;
+        }
         boolean scrollable = resultSetType == ResultSet.TYPE_SCROLL_INSENSITIVE;
         Execute request = new Execute(mode, sql, params, keys.mode(), keys.columns(), maxRows,
                 effectiveFetchSize(), queryTimeout, scrollable);
