@@ -55,9 +55,8 @@ public class PhalanxStatement implements Statement {
             throw SqlExceptions.create("SQL must not be null", SqlExceptions.INVALID_ARGUMENT);
         }
         clearResults();
-        Boolean autoCommit = mode != Execute.QUERY && IdentifierCase.isMariaDb(connection.hello().productName())
-                ? AutoCommitStatement.valueSet(sql) : null;
-        if (autoCommit != null) {
+        Boolean autoCommit = mode != Execute.QUERY ? AutoCommitStatement.valueSet(sql) : null; // null unless SET autocommit
+        if (autoCommit != null && IdentifierCase.isMariaDb(connection.hello().productName())) {
             connection.setAutoCommit(autoCommit); // as on one MariaDB: this connection's mode, kept across failovers
             updateCount = 0;
             return false;
