@@ -35,7 +35,7 @@ record SetConfigCall(String name, String value, boolean local) {
     /** Whether the text may call set_config: a scan without allocation, for every statement. */
     static boolean mentioned(String sql) {
         for (int i = sql.length() - 10; i >= 0; i--) {
-            if (sql.regionMatches(true, i, "set_config", 0, 10)) {
+            if ((sql.charAt(i) | 0x20) == 's' && sql.regionMatches(true, i, "set_config", 0, 10)) {
                 return true;
             }
         }

@@ -163,7 +163,7 @@ final class VirtualSession implements Session {
                 failed = false;
                 return new Result.UpdateCount(0, null);
             }
-            SetConfigCall setConfig = SetConfigCall.mentioned(r.sql()) && p.backends().allSpeak(Engine.POSTGRESQL)
+            SetConfigCall setConfig = p.backends().allSpeak(Engine.POSTGRESQL) && SetConfigCall.mentioned(r.sql())
                     ? SetConfigCall.parse(r.sql(), r.params()) : null;
             if (setConfig != null) {
                 SessionParameters.run(p, state, setConfig.asSet(), reads);
