@@ -64,7 +64,7 @@ public final class MacroRewriter {
 
     /** Cheap test used once per SQL text by the analyser. */
     static boolean containsMacro(String sql) {
-        return replace(sql, null, null) != sql || SQLITE_NOW.matcher(sql).find();
+        return replace(sql, null, null, null) != sql || SQLITE_NOW.matcher(sql).find();
     }
 
     /** The statement with its macros replaced by values chosen now, once for every backend. */
@@ -95,10 +95,6 @@ public final class MacroRewriter {
             out = SQLITE_NOW.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + utc));
         }
         return out;
-    }
-
-    private static String replace(String sql, ZonedDateTime now, DoubleSupplier random) {
-        return replace(sql, now, random, null);
     }
 
     /**

@@ -74,12 +74,9 @@ public final class SqlAnalyzer {
 
     /** Whether a locking read asks not to wait for rows another transaction holds ({@code FOR UPDATE NOWAIT}). */
     public static boolean asksNoWait(String sql) {
-        for (int i = sql.length() - 6; i >= 0; i--) { // every write asks: no allocation unless the word is there
-            if ((sql.charAt(i) | 0x20) == 'n' && sql.regionMatches(true, i, "nowait", 0, 6)) {
-                return SqlLexer.firstWord(sql).equals("select") && SqlLexer.containsWord(sql, "nowait");
-            }
-        }
-        return false;
+        // every write asks: no allocation unless the word is there
+        return SqlLexer.containsIgnoreCase(sql, "nowait") && SqlLexer.firstWord(sql).equals("select")
+                && SqlLexer.containsWord(sql, "nowait");
     }
 
     public SqlAnalysis analyze(String sql) {

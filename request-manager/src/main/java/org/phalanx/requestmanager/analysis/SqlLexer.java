@@ -241,10 +241,17 @@ public final class SqlLexer {
         return false;
     }
 
-    /** Whether {@code text} contains {@code word} in any case (no copy of the text made). */
-    static boolean containsIgnoreCase(String text, String word) {
+    /**
+     * Whether {@code text} contains {@code word} in any case (no copy of the text made; the first
+     * letter is compared before the rest: every statement may be scanned so).
+     */
+    public static boolean containsIgnoreCase(String text, String word) {
+        char upper = Character.toUpperCase(word.charAt(0));
+        char lower = Character.toLowerCase(word.charAt(0));
         for (int i = 0; i + word.length() <= text.length(); i++) {
-            if (text.regionMatches(true, i, word, 0, word.length())) {
+            char c = text.charAt(i);
+            if ((Character.toUpperCase(c) == upper || Character.toLowerCase(c) == lower)
+                    && text.regionMatches(true, i, word, 0, word.length())) {
                 return true;
             }
         }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.cache.Touch;
@@ -125,6 +126,12 @@ public final class Transaction {
      */
     public void doom(SQLException reason) {
         doomed = reason;
+    }
+
+    /** Dooms it as PostgreSQL aborts a transaction after a failed statement: what follows gets {@code 25P02}. */
+    public void abortAfter(SQLException failure) {
+        doom(new SQLException("current transaction is aborted after an error (" + failure.getMessage()
+                + "), commands ignored until end of transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
     }
 
     public void undoLater(Backend b, Runnable undo) {

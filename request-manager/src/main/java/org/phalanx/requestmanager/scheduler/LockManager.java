@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import org.phalanx.engine.SqlState;
 
 /**
  * Locks that writing transactions hold until their commit or rollback is queued on every
@@ -73,10 +72,6 @@ public final class LockManager {
     private record Waiter(Access access, Set<Long> blockers, Condition wakeUp) {
     }
 
-    /** How the refusals start (the session gives them an engine's vendor code: {@code session.ConflictErrors}). */
-    public static final String DEADLOCK = "transaction rolled back to break a deadlock";
-    public static final String WAITED_TOO_LONG = "transaction rolled back: waited more than";
-
     /** Guards everything here; each waiter has its own condition. */
     private final ReentrantLock lock = new ReentrantLock();
     /** Waiting transaction to what it waits for (the wait-for graph's edges go to its blockers). */
@@ -111,17 +106,16 @@ public final class LockManager {
                 // one holding nothing closes no cycle: no one waits for it (cycles are found by whoever
                 // closes them); skipping it spares a search of a graph where newcomers wait behind each other
                 if (held.containsKey(tx) && closesCycle(tx, blockers)) {
-                    throw new SQLTransactionRollbackException(DEADLOCK + " between transactions",
-                            SqlState.SERIALIZATION_FAILURE.code());
+                    throw new LockConflict(LockConflict.Kind.DEADLOCK,
+                            "transaction rolled back to break a deadlock between transactions");
                 }
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
-                    throw new SQLTransactionRollbackException(WAITED_TOO_LONG + " " + timeoutMillis
+                    throw new LockConflict(LockConflict.Kind.TIMEOUT, "transaction rolled back: waited more than " + timeoutMillis
                             + " ms for a conflicting transaction to finish (wanted "
                             + names(access.writes()) + " written, " + names(access.reads()) + " read; "
                             + blockers.size() + " transaction(s) in the way, one holding "
-                            + names(held.getOrDefault(blockers.iterator().next(), Set.of())) + ")",
-                            SqlState.SERIALIZATION_FAILURE.code());
+                            + names(held.getOrDefault(blockers.iterator().next(), Set.of())) + ")");
                 }
                 Waiter me = new Waiter(access, blockers, lock.newCondition());
                 waiting.put(tx, me);

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.session.AdvisoryLocks.Holds;
 
@@ -32,7 +33,7 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
 
     /** The call in {@code sql} with {@code params}, or null when it is not one. */
     static AdvisoryLockCall parse(String sql, List<Object> params) throws SQLException {
-        if (!mentionsLock(sql)) { // every read naming no table comes here (a pool's SELECT 1): no allocation
+        if (!SqlLexer.containsIgnoreCase(sql, "lock")) { // every read naming no table comes here (a pool's SELECT 1)
             return null;
         }
         Matcher m = CALL.matcher(sql);
@@ -62,15 +63,6 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
         }
         long timeout = function.equals("get_lock") ? (long) Double.parseDouble(args.get(1)) : -1;
         return new AdvisoryLockCall(function, "my:" + args.get(0).toLowerCase(Locale.ROOT), timeout);
-    }
-
-    private static boolean mentionsLock(String sql) {
-        for (int i = sql.length() - 4; i >= 0; i--) {
-            if (sql.regionMatches(true, i, "lock", 0, 4)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

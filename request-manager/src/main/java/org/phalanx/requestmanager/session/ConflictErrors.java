@@ -4,11 +4,11 @@ import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
 import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.backend.Backends;
-import org.phalanx.requestmanager.scheduler.LockManager;
+import org.phalanx.requestmanager.scheduler.LockConflict;
 
 /**
  * The controller's own lock conflicts — a deadlock it broke, a lock waited for past the timeout
- * ({@link LockManager}: 40001, vendor code 0) — with the vendor code MariaDB's driver gives the
+ * ({@link LockConflict}: 40001, vendor code 0) — with the vendor code MariaDB's driver gives the
  * same conflicts, 1213 and 1205, on a virtual database of MariaDB backends: Spring and Hibernate
  * tell a deadlock from a lock timeout by those codes on MySQL and MariaDB.
  */
@@ -20,18 +20,10 @@ final class ConflictErrors {
     }
 
     static SQLException asEngine(SQLException e, Backends backends) {
-        if (!(e instanceof SQLTransactionRollbackException) || e.getErrorCode() != 0 || e.getMessage() == null
-                || !backends.allSpeak(Engine.MARIADB)) {
+        if (!(e instanceof LockConflict conflict) || !backends.allSpeak(Engine.MARIADB)) {
             return e;
         }
-        int code;
-        if (e.getMessage().startsWith(LockManager.DEADLOCK)) {
-            code = MARIADB_DEADLOCK;
-        } else if (e.getMessage().startsWith(LockManager.WAITED_TOO_LONG)) {
-            code = MARIADB_LOCK_WAIT_TIMEOUT;
-        } else {
-            return e;
-        }
+        int code = conflict.kind() == LockConflict.Kind.DEADLOCK ? MARIADB_DEADLOCK : MARIADB_LOCK_WAIT_TIMEOUT;
         return new SQLTransactionRollbackException(e.getMessage(), e.getSQLState(), code, e);
     }
 }

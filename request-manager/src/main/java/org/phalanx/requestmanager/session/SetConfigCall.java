@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.phalanx.engine.SqlState;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.api.Request;
 
 /**
@@ -34,12 +35,7 @@ record SetConfigCall(String name, String value, boolean local) {
 
     /** Whether the text may call set_config: a scan without allocation, for every statement. */
     static boolean mentioned(String sql) {
-        for (int i = sql.length() - 10; i >= 0; i--) {
-            if ((sql.charAt(i) | 0x20) == 's' && sql.regionMatches(true, i, "set_config", 0, 10)) {
-                return true;
-            }
-        }
-        return false;
+        return SqlLexer.containsIgnoreCase(sql, "set_config");
     }
 
     /** The call in {@code sql} (which {@link #mentioned} it); refused when it calls set_config otherwise. */

@@ -314,8 +314,7 @@ final class VirtualSession implements Session {
         }
         Transaction t = state.currentTransaction(p.scheduler());
         if (t.doomed() == null) {
-            t.doom(new SQLException("current transaction is aborted, commands ignored until end of transaction block"
-                    + " (after: " + e.getMessage() + ")", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
+            t.abortAfter(e);
         }
     }
 

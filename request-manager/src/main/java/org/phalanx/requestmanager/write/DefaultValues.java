@@ -80,10 +80,13 @@ final class DefaultValues {
         }
         boolean insert = InsertText.mayBe(sql);
         // an INSERT the parser could not read (SQLite's INSERT OR IGNORE) still names its table
-        Set<String> written = !a.writtenTables().isEmpty() ? a.writtenTables()
-                : insert && InsertText.table(sql) != null ? Set.of(InsertText.table(sql)) : Set.of();
+        Set<String> written = a.writtenTables();
         if (written.isEmpty()) {
-            return sql;
+            String table = insert ? InsertText.table(sql) : null;
+            if (table == null) {
+                return sql;
+            }
+            written = Set.of(table);
         }
         boolean update = !insert && UpdateText.mayBe(sql) && targets.stream().anyMatch(b -> b.engine() == Engine.MARIADB);
         if (!insert && !update) {

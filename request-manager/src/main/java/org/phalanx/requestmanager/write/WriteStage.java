@@ -104,8 +104,7 @@ public final class WriteStage {
         SQLException e = new SQLException("could not obtain lock on row: another transaction holds it (NOWAIT)",
                 SqlState.LOCK_NOT_AVAILABLE.code());
         if (t != null) {
-            t.doom(new SQLException("current transaction is aborted, commands ignored until end of transaction block"
-                    + " (after: " + e.getMessage() + ")", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
+            t.abortAfter(e);
         }
         return e;
     }
@@ -269,9 +268,7 @@ public final class WriteStage {
                 }
                 if (t != null && Divergence.spansPostgresAndOthers(t)) {
                     // PostgreSQL aborted its branch, the other engines did not: end it everywhere
-                    t.doom(new SQLException("current transaction is aborted after an error (" + e.getMessage()
-                            + "), commands ignored until end of transaction block",
-                            SqlState.IN_FAILED_SQL_TRANSACTION.code()));
+                    t.abortAfter(e);
                 }
                 p.log().failed(logPosition[0], s.user()); // failed everywhere: replay may see it fail too
                 LogWriter.awaitDurable(logged[0]);
