@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.testing.PostgresReplicas;
+import org.phalanx.testing.ServerReplicas;
 
 /**
  * Session state set by statements the analysis would otherwise run on one pooled backend
@@ -19,12 +19,12 @@ import org.phalanx.testing.PostgresReplicas;
  * {@code SET SESSION CHARACTERISTICS}. Each belongs to its session only, on two backends.
  */
 class PooledSessionStateTest {
-    private PostgresReplicas replicas;
+    private ServerReplicas replicas;
     private RequestManager rm;
 
     @BeforeEach
     void start() throws Exception {
-        replicas = new PostgresReplicas("phalanx_pooled_state");
+        replicas = new ServerReplicas("postgresql", "phalanx_pooled_state");
         rm = replicas.requestManager();
     }
 

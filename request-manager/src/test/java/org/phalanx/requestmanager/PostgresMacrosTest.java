@@ -10,7 +10,7 @@ import java.sql.Statement;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.testing.PostgresReplicas;
+import org.phalanx.testing.ServerReplicas;
 import org.phalanx.testing.ServerDatabase;
 
 /**
@@ -20,7 +20,7 @@ import org.phalanx.testing.ServerDatabase;
  * whatever the session's time zone, and both replicas store the same.
  */
 class PostgresMacrosTest {
-    private PostgresReplicas replicas;
+    private ServerReplicas replicas;
 
     @AfterEach
     void stop() {
@@ -30,7 +30,7 @@ class PostgresMacrosTest {
     }
 
     private static String rows(ServerDatabase db) throws SQLException {
-        try (Connection c = PostgresReplicas.direct(db); Statement st = c.createStatement();
+        try (Connection c = ServerReplicas.direct(db); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT id, created, d, kind, abs(extract(epoch from created - now())) < 600"
                      + " FROM t ORDER BY id")) {
             StringBuilder out = new StringBuilder();
@@ -44,7 +44,7 @@ class PostgresMacrosTest {
 
     @Test
     void macrosMixWithIntervalsAndFunctionsAndStayTheSameInstant() throws Exception {
-        replicas = new PostgresReplicas("phalanx_pg_macros");
+        replicas = new ServerReplicas("postgresql", "phalanx_pg_macros");
         try (Session s = replicas.requestManager().openSession("u")) {
             update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, created TIMESTAMPTZ, d DATE, kind TEXT)");
             update(s, "SET TIME ZONE 'Pacific/Kiritimati'"); // +14: an offset-less literal would be 14 hours off

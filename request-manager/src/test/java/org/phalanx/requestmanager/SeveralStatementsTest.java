@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.phalanx.testing.Sessions.update;
 import static org.phalanx.testing.Sessions.value;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.testing.PostgresReplicas;
+import org.phalanx.testing.ServerReplicas;
 import org.phalanx.testing.ServerDatabase;
 
 /**
@@ -22,7 +19,7 @@ import org.phalanx.testing.ServerDatabase;
  * before anything runs, rather than lost or run behind the controller's back.
  */
 class SeveralStatementsTest {
-    private PostgresReplicas replicas;
+    private ServerReplicas replicas;
 
     @AfterEach
     void stop() {
@@ -31,20 +28,9 @@ class SeveralStatementsTest {
         }
     }
 
-    private static String ids(ServerDatabase db) throws SQLException {
-        try (Connection c = PostgresReplicas.direct(db); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT id FROM t ORDER BY id")) {
-            StringBuilder ids = new StringBuilder();
-            while (rs.next()) {
-                ids.append(rs.getInt(1)).append(' ');
-            }
-            return ids.toString().strip();
-        }
-    }
-
     @Test
     void aWriteAfterAReadReachesEveryReplicaAndTransactionControlIsRefused() throws Exception {
-        replicas = new PostgresReplicas("phalanx_several");
+        replicas = new ServerReplicas("postgresql", "phalanx_several");
         try (Session s = replicas.requestManager().openSession("u")) {
             update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
             for (int i = 0; i < 4; i++) { // reads balance over both backends: a read would miss one of them
@@ -57,7 +43,7 @@ class SeveralStatementsTest {
                     "a text of reads is a read: its first result");
         }
         for (ServerDatabase db : replicas.databases()) {
-            assertEquals("1 2 3 4", ids(db), db.url());
+            assertEquals("1 2 3 4", ServerReplicas.ids(db, "t"), db.url());
         }
     }
 }

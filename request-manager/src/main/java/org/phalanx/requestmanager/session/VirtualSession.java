@@ -170,6 +170,11 @@ final class VirtualSession implements Session {
                 failed = false;
                 return setConfig.answer();
             }
+            Result tableLock = TableLockStatements.answer(r.sql(), p.backends(), !state.autoCommit());
+            if (tableLock != null) {
+                failed = false;
+                return tableLock;
+            }
             String database = VirtualCatalog.useTarget(r.sql());
             List<Backend> enabled = p.backends().enabled();
             if (database != null && enabled.stream().anyMatch(b -> b.engine() == Engine.MARIADB)) {
@@ -229,10 +234,12 @@ final class VirtualSession implements Session {
                 if (state.autoCommit()) {
                     state.autoCommit(false);
                     begunBySql = true;
-                    if (READ_ONLY_BEGIN.matcher(r.sql()).lookingAt() && !state.readOnly()) {
-                        state.readOnly(true); // BEGIN READ ONLY: this transaction only (endTransaction)
-                        readOnlyUntilEnd = true;
-                    }
+                } else if (!beginWithinTransaction()) {
+                    return new Result.UpdateCount(0, null);
+                }
+                if (READ_ONLY_BEGIN.matcher(r.sql()).lookingAt() && !state.readOnly()) {
+                    state.readOnly(true); // BEGIN READ ONLY: this transaction only (endTransaction)
+                    readOnlyUntilEnd = true;
                 }
                 return new Result.UpdateCount(0, null);
             case BEGIN_IMMEDIATE:
@@ -319,6 +326,18 @@ final class VirtualSession implements Session {
     }
 
     /**
+     * The transaction was aborted by a statement whose error the client has had ({@code 25P02}
+     * since), on PostgreSQL backends only: there the commit is a rollback that does not fail. Not one
+     * the controller doomed for a reason of its own (a backend that disagreed): that commit fails.
+     */
+    private boolean abortedAsPostgres() {
+        Transaction t = state.transaction();
+        SQLException doomed = t == null ? null : t.doomed();
+        return doomed != null && SqlState.IN_FAILED_SQL_TRANSACTION.code().equals(doomed.getSQLState())
+                && p.backends().allSpeak(Engine.POSTGRESQL);
+    }
+
+    /**
      * {@code SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY | READ WRITE}: the session's
      * transactions read-only or not, as {@link #setReadOnly}; null for any other statement. Other
      * characteristics (several at once) are refused: run on a pooled connection, they would stay
@@ -353,6 +372,26 @@ final class VirtualSession implements Session {
                 || s.contains("explain") || s.contains("values");
     }
 
+    /**
+     * BEGIN inside a transaction (or with auto-commit off), as the engine takes it: MariaDB commits
+     * the transaction and starts another (true); SQLite refuses it, the transaction going on;
+     * PostgreSQL warns and goes on (false: nothing started), as a mix of engines does here.
+     */
+    private boolean beginWithinTransaction() throws SQLException {
+        if (p.backends().allSpeak(Engine.MARIADB)) {
+            commit();
+            return true;
+        }
+        if (p.backends().allSpeak(Engine.SQLITE)) {
+            throw new SQLException("cannot start a transaction within a transaction", SqlState.ACTIVE_SQL_TRANSACTION.code(),
+                    SQLITE_ERROR);
+        }
+        return false;
+    }
+
+    /** SQLite's result code for an SQL error, which sqlite-jdbc reports as the vendor code. */
+    private static final int SQLITE_ERROR = 1;
+
     /** BEGIN IMMEDIATE (see {@link TransactionControl#beginImmediate}); opens the transaction as BEGIN does. */
     private void beginImmediate() throws SQLException {
         if (state.readOnly()) {
@@ -380,6 +419,10 @@ final class VirtualSession implements Session {
     @Override
     public synchronized void commit() throws SQLException {
         checkOpen();
+        if (abortedAsPostgres()) {
+            rollback(); // as PostgreSQL: the COMMIT of a transaction a failed statement aborted rolls it back
+            return;
+        }
         try {
             transactions.commit(state);
         } finally {
