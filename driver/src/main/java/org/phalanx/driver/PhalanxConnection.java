@@ -703,7 +703,7 @@ public final class PhalanxConnection implements Connection {
         }
     }
 
-    private boolean isPostgreSql() {
+    boolean isPostgreSql() {
         return "PostgreSQL".equalsIgnoreCase(hello().productName());
     }
 
@@ -748,7 +748,13 @@ public final class PhalanxConnection implements Connection {
     @Override
     public Array createArrayOf(String typeName, Object[] elements) throws SQLException {
         checkOpen();
-        throw SqlExceptions.notSupported("SQL ARRAY values");
+        if (!isPostgreSql()) {
+            throw SqlExceptions.notSupported("SQL ARRAY values on " + hello().productName() + " (arrays are PostgreSQL's)");
+        }
+        if (typeName == null || elements == null) {
+            throw SqlExceptions.create("createArrayOf needs a type name and elements", SqlExceptions.INVALID_ARGUMENT);
+        }
+        return PhalanxArray.of(typeName, elements);
     }
 
     @Override

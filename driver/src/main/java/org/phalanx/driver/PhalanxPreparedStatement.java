@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.Calendar;
 import java.util.List;
 
+import org.phalanx.protocol.Untyped;
 import org.phalanx.protocol.Batch;
 import org.phalanx.protocol.Execute;
 import org.phalanx.protocol.SqlNull;
@@ -431,11 +432,21 @@ public final class PhalanxPreparedStatement extends PhalanxStatement implements 
 
     @Override
     public void setObject(int index, Object x) throws SQLException {
-        set(index, ParameterEncoder.fromObject(x));
+        if (x instanceof Array a) {
+            setArray(index, a);
+        } else if (x != null && x.getClass().isArray() && !(x instanceof byte[])) {
+            set(index, arrayParameter(PostgresArrayText.format(x))); // String[], int[]: as pgjdbc takes them
+        } else {
+            set(index, ParameterEncoder.fromObject(x));
+        }
     }
 
     @Override
     public void setObject(int index, Object x, int targetSqlType) throws SQLException {
+        if (targetSqlType == Types.ARRAY && x != null) {
+            setObject(index, x);
+            return;
+        }
         set(index, ParameterEncoder.convert(x, targetSqlType, -1));
     }
 
@@ -471,7 +482,19 @@ public final class PhalanxPreparedStatement extends PhalanxStatement implements 
     @Override
     public void setArray(int index, Array x) throws SQLException {
         checkOpen();
-        throw SqlExceptions.notSupported("SQL ARRAY parameters");
+        set(index, x == null ? new SqlNull(Types.ARRAY) : arrayParameter(PhalanxArray.textOf(x)));
+    }
+
+    /**
+     * An array travels as its PostgreSQL text, untyped, which PostgreSQL reads as the array type the
+     * statement needs (as pgjdbc sends it). The other engines have no arrays.
+     */
+    private Untyped arrayParameter(String text) throws SQLException {
+        if (!connection.isPostgreSql()) {
+            throw SqlExceptions.notSupported("SQL ARRAY parameters on " + connection.hello().productName()
+                    + " (arrays are PostgreSQL's)");
+        }
+        return new Untyped(text);
     }
 
     @Override

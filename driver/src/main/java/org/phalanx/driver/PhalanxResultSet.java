@@ -525,6 +525,9 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         if ((jdbcType == Types.CLOB || jdbcType == Types.NCLOB) && v instanceof String s) {
             return new MemoryClob(s);
         }
+        if (jdbcType == Types.ARRAY) {
+            return getArray(column); // as pgjdbc: an Array, not its text
+        }
         return Conversions.toNatural(v);
     }
 
@@ -540,6 +543,9 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
     public <T> T getObject(int column, Class<T> type) throws SQLException {
         if (type == null) {
             throw SqlExceptions.create("type must not be null", SqlExceptions.INVALID_ARGUMENT);
+        }
+        if (type == Array.class) {
+            return type.cast(getArray(column));
         }
         Object v = value(column);
         return v == null ? null : Conversions.toClass(v, type);
@@ -560,8 +566,15 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
 
     @Override
     public Array getArray(int column) throws SQLException {
-        checkOpen();
-        throw SqlExceptions.notSupported("SQL ARRAY values");
+        Object v = value(column);
+        if (v == null) {
+            return null;
+        }
+        ColumnInfo info = columns.get(column - 1);
+        if (info.jdbcType() != Types.ARRAY || !(v instanceof String text)) {
+            throw SqlExceptions.cannotConvert(String.valueOf(v), "Array");
+        }
+        return PhalanxArray.fromText(info.typeName(), text);
     }
 
     @Override

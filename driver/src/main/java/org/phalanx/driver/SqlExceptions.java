@@ -27,6 +27,7 @@ final class SqlExceptions {
     static final String PARAMETER_NOT_SET = "07001";
     static final String INVALID_DESCRIPTOR_INDEX = "07009";
     static final String INVALID_CAST = "22018";
+    static final String INVALID_TEXT_REPRESENTATION = "22P02";
     static final String OUT_OF_RANGE = "22003";
     static final String INVALID_ARGUMENT = "HY024";
     static final String NOT_SUPPORTED = "0A000";
