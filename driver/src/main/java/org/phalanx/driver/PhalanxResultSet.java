@@ -511,6 +511,8 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         return s == null ? null : new MemoryClob(s);
     }
 
+    private static final String UUID_CLASS = java.util.UUID.class.getName();
+
     @Override
     public Object getObject(int column) throws SQLException {
         Object v = value(column);
@@ -527,6 +529,9 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         }
         if (jdbcType == Types.ARRAY) {
             return getArray(column); // as pgjdbc: an Array, not its text
+        }
+        if (v instanceof String s && UUID_CLASS.equals(columns.get(column - 1).className())) {
+            return Conversions.toClass(s, java.util.UUID.class); // as the backend's driver said it would (pgjdbc's uuid)
         }
         return Conversions.toNatural(v);
     }
