@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.read;
 
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.util.List;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.api.Request;
@@ -39,7 +40,7 @@ public final class ReadStage {
             return new CacheStage.Answer(inSnapshot.read(r, a, s), false); // the cache holds the latest state, not the snapshot's
         }
         if (s.locksReads()) {
-            lockReads(a, s);
+            lockReads(r, a, s);
         }
         // a session's own settings (search_path) or temporary tables may change what a text reads
         if (s.settings().isEmpty() && s.home() == null) {
@@ -60,7 +61,7 @@ public final class ReadStage {
      * transactions are thus serialised in lock order, the same on every replica; a lock cycle
      * is refused with 40001 and the transaction rolled back.
      */
-    private void lockReads(SqlAnalysis a, SessionState s) throws SQLException {
+    private void lockReads(Request r, SqlAnalysis a, SessionState s) throws SQLException {
         Transaction t = s.currentTransaction(p.scheduler());
         transactions.throwIfDoomed(s, t);
         Access locks = p.scheduler().readLocks(a);
@@ -68,8 +69,8 @@ public final class ReadStage {
             return;
         }
         try {
-            p.scheduler().acquire(t.id(), locks);
-        } catch (SQLException e) {
+            p.scheduler().acquire(t.id(), locks, r.queryTimeoutSeconds());
+        } catch (SQLTransactionRollbackException e) {
             transactions.rollbackQuietly(s);
             throw e;
         }
@@ -109,7 +110,7 @@ public final class ReadStage {
             return autoCommit.read(r, a, s, only);
         }
         if (s.locksReads()) {
-            lockReads(a, s);
+            lockReads(r, a, s);
         }
         Transaction t = s.currentTransaction(p.scheduler());
         transactions.throwIfDoomed(s, t);

@@ -118,8 +118,26 @@ public final class Scheduler {
 
     /** Waits up to the lock timeout for the locks (refused with 40001 past it). */
     public void acquire(long txId, Access access) throws SQLException {
+        acquire(txId, access, 0);
+    }
+
+    /**
+     * As {@link #acquire(long, Access)} for a statement with a query timeout ({@code setQueryTimeout};
+     * 0: none): it waits no longer than that. Past it the statement fails ({@code 57014}, as on
+     * PostgreSQL a statement cancelled while waiting for a row lock), not the transaction, which has
+     * taken nothing more: the same as the lock timeout's 40001 only when the lock timeout is shorter.
+     */
+    public void acquire(long txId, Access access, int queryTimeoutSeconds) throws SQLException {
+        long statementMillis = queryTimeoutSeconds > 0 ? queryTimeoutSeconds * 1000L : Long.MAX_VALUE;
+        boolean statementFirst = statementMillis < lockTimeoutMillis;
         try {
-            locks.acquire(txId, access, lockTimeoutMillis);
+            locks.acquire(txId, access, statementFirst ? statementMillis : lockTimeoutMillis);
+        } catch (LockConflict e) {
+            if (statementFirst && e.kind() == LockConflict.Kind.TIMEOUT) {
+                throw new SQLException("canceling statement: it waited longer than its query timeout of "
+                        + queryTimeoutSeconds + " s for a lock another transaction holds", SqlState.QUERY_CANCELED.code());
+            }
+            throw e;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SQLException("interrupted while waiting for a lock", SqlState.OPERATION_CANCELED.code(), e);

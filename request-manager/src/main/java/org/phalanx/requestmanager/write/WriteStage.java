@@ -109,13 +109,23 @@ public final class WriteStage {
         return e;
     }
 
-    /** Takes the write's locks; a refusal (lock timeout, deadlock) is logged with the statement, for the operator. */
-    private void acquire(long txId, Access access, String sql) throws SQLException {
+    /**
+     * Takes the write's locks; a refusal (lock timeout, deadlock) is logged with the statement, for
+     * the operator. Its query timeout passing while it waits fails the statement, which on
+     * PostgreSQL aborts the transaction, as there.
+     */
+    private void acquire(long txId, Access access, Request r, Transaction t) throws SQLException {
         try {
-            p.scheduler().acquire(txId, access);
+            p.scheduler().acquire(txId, access, r.queryTimeoutSeconds());
         } catch (SQLTransactionRollbackException e) {
+            String sql = r.sql();
             String text = sql.length() > 300 ? sql.substring(0, 300) + "..." : sql;
             LOG.info("{}: {}", e.getMessage(), text.replace('\n', ' '));
+            throw e;
+        } catch (SQLException e) {
+            if (t != null && p.backends().allSpeak(Engine.POSTGRESQL)) {
+                t.abortAfter(e);
+            }
             throw e;
         }
     }
@@ -143,7 +153,7 @@ public final class WriteStage {
                     throw lockNotAvailable(t);
                 }
             } else {
-                acquire(txId, refined, r.sql());
+                acquire(txId, refined, r, t);
             }
             // a schema change came between the row-level decision and the lock: the table may no longer qualify
             Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen
