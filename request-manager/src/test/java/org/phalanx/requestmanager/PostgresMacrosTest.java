@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.phalanx.testing.Sessions.update;
 
 import java.sql.Connection;
@@ -54,6 +55,10 @@ class PostgresMacrosTest {
             update(s, "INSERT INTO t VALUES (3, CURRENT_TIMESTAMP + '1 hour', CURRENT_DATE, to_char(now(), 'YYYY'))");
             assertEquals(1L, update(s, "DELETE FROM t WHERE created < now() - interval '30 days'"));
             assertEquals(1L, update(s, "DELETE FROM t WHERE d < CURRENT_DATE - 30 OR id = 3"));
+            // 'now' is each replica's own clock where it becomes a timestamp: refused, not left to diverge
+            SQLException clock = assertThrows(SQLException.class,
+                    () -> update(s, "INSERT INTO t (id, created) VALUES (4, 'now')"));
+            assertEquals("0A000", clock.getSQLState(), clock.getMessage());
         }
         String a = rows(replicas.databases().get(0));
         assertEquals("timestamp with time zone true", a.substring(a.indexOf("timestamp")).strip(), a);

@@ -22,8 +22,45 @@ public final class UnrepeatableCalls {
     private UnrepeatableCalls() {
     }
 
+    /**
+     * PostgreSQL's date/time inputs that read the clock: {@code 'now'} in a timestamp column (or
+     * {@code 'today'}::date) is each replica's own time, unlike {@code now()}, which the controller
+     * chooses once. A literal cannot be told from text without the column's type, so any is refused.
+     */
+    private static final Set<String> CLOCK_INPUTS = Set.of("now", "today", "tomorrow", "yesterday");
+
     /** The first of them {@code sql}, a query or data change, calls (in code, not in a literal or comment); or null. */
     public static String firstCall(String sql) {
         return PooledSessionCalls.firstCall(sql, FUNCTIONS);
+    }
+
+    /** The first string literal of {@code sql} that PostgreSQL's date/time input reads as the clock ({@code 'now'}), or null. */
+    public static String clockLiteral(String sql) {
+        int quote = sql.indexOf('\'') < 0 ? -1 : nextQuoteInCode(sql, 0); // most writes hold parameters, not literals
+        while (quote >= 0) {
+            int end = SqlLexer.skipNonCode(sql, quote);
+            if (end - quote <= 14) { // the longest, ' tomorrow ' with a space either side
+                String text = sql.substring(quote + 1, Math.max(quote + 1, end - 1)).strip().toLowerCase(java.util.Locale.ROOT);
+                if (CLOCK_INPUTS.contains(text)) {
+                    return sql.substring(quote, end);
+                }
+            }
+            quote = nextQuoteInCode(sql, end);
+        }
+        return null;
+    }
+
+    /** The next single quote at or after {@code from} that opens a literal (comments and quoted names skipped). */
+    private static int nextQuoteInCode(String sql, int from) {
+        int i = from;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\'') {
+                return i;
+            }
+            int skipped = SqlLexer.skipNonCode(sql, i);
+            i = skipped == i ? i + 1 : skipped;
+        }
+        return -1;
     }
 }

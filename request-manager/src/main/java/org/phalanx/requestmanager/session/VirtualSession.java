@@ -303,6 +303,13 @@ final class VirtualSession implements Session {
                     + " the recovery log, a value of its own: generate the value in the application and pass it as a"
                     + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
+        String clock = p.backends().dialects().contains(Engine.POSTGRESQL) ? UnrepeatableCalls.clockLiteral(sql) : null;
+        if (clock != null) {
+            throw new SQLFeatureNotSupportedException("the literal " + clock + " in a write: PostgreSQL reads it as the"
+                    + " current time where it becomes a date or timestamp, each replica and each replay of the recovery"
+                    + " log its own; write now(), CURRENT_DATE (which the controller chooses once) or pass the value as a"
+                    + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
     }
 
     /**
