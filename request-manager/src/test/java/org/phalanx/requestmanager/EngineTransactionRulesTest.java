@@ -8,17 +8,14 @@ import static org.phalanx.testing.Sessions.value;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.phalanx.requestmanager.api.Session;
-import org.phalanx.requestmanager.config.RequestManagerConfig;
-import org.phalanx.testing.ServerDatabase;
-import org.phalanx.testing.ServerReplicas;
-import org.phalanx.testing.SqliteCluster;
+import org.phalanx.testing.EngineReplicas;
 
 /**
  * Where the engines differ on a transaction's statements, a virtual database of one engine does as
@@ -28,36 +25,22 @@ import org.phalanx.testing.SqliteCluster;
 class EngineTransactionRulesTest {
     @TempDir
     Path dir;
-    private ServerReplicas replicas;
-    private RequestManager sqlite;
+    private EngineReplicas replicas;
 
     @AfterEach
     void stop() {
         if (replicas != null) {
             replicas.close();
         }
-        if (sqlite != null) {
-            sqlite.close();
-        }
     }
 
     private RequestManager start(String engine) throws SQLException {
-        if (engine.equals("sqlite")) {
-            sqlite = new RequestManager("rules", RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
-                    new SqliteCluster(dir, "a", "b").backendConfigs());
-            sqlite.start();
-            return sqlite;
-        }
-        replicas = new ServerReplicas(engine, "phalanx_tx_rules");
+        replicas = new EngineReplicas(engine, dir, "phalanx_tx_rules");
         return replicas.requestManager();
     }
 
     private void assertReplicas(String ids) throws SQLException {
-        if (replicas != null) {
-            for (ServerDatabase db : replicas.databases()) {
-                assertEquals(ids, ServerReplicas.ids(db, "t"), db.url());
-            }
-        }
+        assertEquals(List.of(ids, ids), replicas.ids("t"));
     }
 
     /**

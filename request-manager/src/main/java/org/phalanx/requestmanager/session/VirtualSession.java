@@ -19,6 +19,7 @@ import org.phalanx.requestmanager.analysis.PooledSessionCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.UnrepeatableCalls;
+import org.phalanx.requestmanager.analysis.UnrepeatableTriggers;
 import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.api.BatchOutcome;
@@ -290,8 +291,9 @@ final class VirtualSession implements Session {
 
     /**
      * A write calling a function whose value each replica, and each replay of the recovery log,
-     * would compute for itself ({@link UnrepeatableCalls}) is refused, unless there is one backend and
-     * no log: then nothing could come out different.
+     * would compute for itself ({@link UnrepeatableCalls}), or creating a trigger that would
+     * ({@link UnrepeatableTriggers}), is refused, unless there is one backend and no log: then
+     * nothing could come out different.
      */
     private void refuseUnrepeatable(String sql) throws SQLException {
         if (p.backends().all().size() < 2 && p.log() == LogWriter.NONE) {
@@ -302,6 +304,13 @@ final class VirtualSession implements Session {
             throw new SQLFeatureNotSupportedException(call + "() in a write would give each replica, and each replay of"
                     + " the recovery log, a value of its own: generate the value in the application and pass it as a"
                     + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        String inTrigger = UnrepeatableTriggers.unrepeatableCall(sql);
+        if (inTrigger != null) {
+            throw new SQLFeatureNotSupportedException("a trigger calling " + inTrigger + " would compute a value of its own"
+                    + " on each replica, and in each replay of the recovery log, and the replicas would differ: set the"
+                    + " value in the statements themselves (the controller chooses now(), CURRENT_TIMESTAMP and RAND() there"
+                    + " once) or in the application", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         String clock = p.backends().dialects().contains(Engine.POSTGRESQL) ? UnrepeatableCalls.clockLiteral(sql) : null;
         if (clock != null) {

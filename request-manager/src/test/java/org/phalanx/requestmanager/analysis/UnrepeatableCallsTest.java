@@ -18,4 +18,24 @@ class UnrepeatableCallsTest {
         assertNull(UnrepeatableCalls.clockLiteral("INSERT INTO \"it's\" VALUES (now(), 'epoch', 'infinity')"));
         assertNull(UnrepeatableCalls.clockLiteral("/* don't */ INSERT INTO t VALUES (1)"));
     }
+
+    @Test
+    void triggersThatReadTheClockOrRandomnessAreFound() {
+        assertEquals("now()", UnrepeatableTriggers.unrepeatableCall("CREATE OR REPLACE FUNCTION touch() RETURNS trigger AS $$"
+                + " BEGIN NEW.updated_at = now(); RETURN NEW; END; $$ LANGUAGE plpgsql"));
+        assertEquals("CURRENT_TIMESTAMP", UnrepeatableTriggers.unrepeatableCall("create function t() returns TRIGGER"
+                + " language plpgsql as 'begin new.at := CURRENT_TIMESTAMP; return new; end'"));
+        assertEquals("RAND()", UnrepeatableTriggers.unrepeatableCall(
+                "CREATE DEFINER=`root`@`%` TRIGGER tt BEFORE UPDATE ON t FOR EACH ROW SET NEW.r = RAND()"));
+        assertEquals("'now'", UnrepeatableTriggers.unrepeatableCall("CREATE TRIGGER IF NOT EXISTS tt AFTER UPDATE ON t"
+                + " BEGIN UPDATE t SET at = datetime('now') WHERE id = NEW.id; END"));
+        assertEquals("random()", UnrepeatableTriggers.unrepeatableCall(
+                "CREATE TEMP TRIGGER tt AFTER INSERT ON t BEGIN UPDATE t SET r = random(); END"));
+        assertNull(UnrepeatableTriggers.unrepeatableCall(
+                "CREATE TRIGGER audit AFTER UPDATE ON t FOR EACH ROW INSERT INTO audit VALUES (NEW.id)"));
+        assertNull(UnrepeatableTriggers.unrepeatableCall("CREATE FUNCTION f() RETURNS timestamptz AS 'SELECT now()' LANGUAGE sql"),
+                "not a trigger's function: its calls are the statements' own");
+        assertNull(UnrepeatableTriggers.unrepeatableCall("INSERT INTO t (now_at) VALUES (now())"), "not a trigger");
+        assertNull(UnrepeatableTriggers.unrepeatableCall("CREATE TABLE snowfall (id INT, known TEXT)"));
+    }
 }
