@@ -66,7 +66,7 @@ public final class PooledSessionCalls {
     }
 
     /** The first of {@code functions} a query or data change calls, or null. */
-    static String firstCall(String sql, Set<String> functions) {
+    public static String firstCall(String sql, Set<String> functions) {
         if (functions.isEmpty() || !SqlLexer.mayCall(sql, functions)) {
             return null; // what nearly every statement takes: no copy, no scan of words
         }

@@ -36,6 +36,11 @@ public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String
         this(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, null);
     }
 
+    /** The statement taken as a write that may touch any table: run on every backend, in the total order, never cached. */
+    public SqlAnalysis asUnboundedWrite() {
+        return new SqlAnalysis(StatementKind.WRITE, readTables, Set.of(), true, parsed, hasMacros, null, null, engineDependent);
+    }
+
     SqlAnalysis withFootprint(Footprint f) {
         return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, f, engineDependent);
     }

@@ -21,6 +21,7 @@ public final class Sessions {
     private final Set<VirtualSession> open = ConcurrentHashMap.newKeySet();
     private final AdvisoryLocks advisoryLocks = new AdvisoryLocks();
     private final VirtualCatalog catalog;
+    private final WritingFunctions writingFunctions = new WritingFunctions();
     private final int defaultIsolation;
     private volatile boolean closed;
 
@@ -47,6 +48,10 @@ public final class Sessions {
 
     VirtualCatalog catalog() {
         return catalog;
+    }
+
+    WritingFunctions writingFunctions() {
+        return writingFunctions;
     }
 
     public int defaultIsolation() {

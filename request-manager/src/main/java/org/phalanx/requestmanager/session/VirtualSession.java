@@ -184,6 +184,9 @@ final class VirtualSession implements Session {
                 return new Result.UpdateCount(0, null);
             }
             SqlAnalysis a = p.analyzer().analyze(r.sql());
+            if (a.kind() == StatementKind.READ && registry.writingFunctions().calledBy(r.sql(), enabled, state.user())) {
+                a = a.asUnboundedWrite(); // SELECT add_order(...): the function writes, on every replica
+            }
             if (p.statements().translates() && (a.kind() == StatementKind.READ
                     ? !DeclaredDialectReads.forTheDeclaredEngine(a) : a.kind().isWrite())) {
                 p.statements().check(r.sql(), a); // reads for the declared engine go to its backends as written
@@ -285,7 +288,11 @@ final class VirtualSession implements Session {
                     throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
                 }
                 refuseUnrepeatable(r.sql());
-                return writes.write(r, a, state);
+                Result written = writes.write(r, a, state);
+                if (a.kind() == StatementKind.DDL) {
+                    registry.writingFunctions().ran(r.sql());
+                }
+                return written;
         }
     }
 
