@@ -35,6 +35,28 @@ class PooledSessionStateTest {
         }
     }
 
+    /** DISCARD ALL, a pooler's reset: the session's parameters, advisory locks and temporary tables go, as on PostgreSQL. */
+    @Test
+    void discardAllResetsTheSession() throws Exception {
+        try (Session s = rm.openSession("u"); Session other = rm.openSession("u")) {
+            update(s, "SET statement_timeout = '5s'");
+            value(s, "SELECT pg_advisory_lock(7)");
+            update(s, "CREATE TEMP TABLE scratch (id INTEGER)");
+            update(s, "DISCARD PLANS");
+            assertEquals("5s", value(s, "SHOW statement_timeout"));
+            s.setAutoCommit(false);
+            SQLException inside = assertThrows(SQLException.class, () -> update(s, "DISCARD ALL"));
+            assertEquals("25001", inside.getSQLState(), inside.getMessage());
+            s.rollback();
+            s.setAutoCommit(true);
+            update(s, "DISCARD ALL");
+            assertEquals("0", value(s, "SHOW statement_timeout"));
+            assertEquals(Boolean.TRUE, value(other, "SELECT pg_try_advisory_lock(7)"), "the lock was released");
+            SQLException gone = assertThrows(SQLException.class, () -> value(s, "SELECT count(*) FROM scratch"));
+            assertEquals("42P01", gone.getSQLState(), gone.getMessage());
+        }
+    }
+
     @Test
     void setConfigBelongsToItsSession() throws Exception {
         try (Session tenant = rm.openSession("u"); Session other = rm.openSession("u")) {

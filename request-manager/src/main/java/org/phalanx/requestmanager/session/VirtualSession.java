@@ -176,6 +176,12 @@ final class VirtualSession implements Session {
                 failed = false;
                 return tableLock;
             }
+            String discarded = p.backends().allSpeak(Engine.POSTGRESQL) ? discarded(r.sql()) : null;
+            if (discarded != null) {
+                discard(discarded);
+                failed = false;
+                return new Result.UpdateCount(0, null);
+            }
             String database = VirtualCatalog.useTarget(r.sql());
             List<Backend> enabled = p.backends().enabled();
             if (database != null && enabled.stream().anyMatch(b -> b.engine() == Engine.MARIADB)) {
@@ -414,6 +420,41 @@ final class VirtualSession implements Session {
 
     /** SQLite's result code for an SQL error, which sqlite-jdbc reports as the vendor code. */
     private static final int SQLITE_ERROR = 1;
+
+    /** PostgreSQL's {@code DISCARD ALL | TEMP | TEMPORARY | PLANS | SEQUENCES}. */
+    private static final Pattern DISCARD = Pattern.compile("(?is)\\s*discard\\s+(all|temp|temporary|plans|sequences)[\\s;]*");
+
+    /**
+     * PostgreSQL's DISCARD, as it resets a connection (pgbouncer's and other poolers' reset query):
+     * ALL resets every session parameter and the role, releases the session's advisory locks and
+     * drops its temporary tables, outside a transaction only ({@code 25001}, as there); TEMP drops
+     * the temporary tables. PLANS and SEQUENCES concern the backend connections, which keep no
+     * plan or sequence state of the session's: nothing to do.
+     */
+    private static String discarded(String sql) {
+        String s = sql.stripLeading();
+        if (s.isEmpty() || Character.toLowerCase(s.charAt(0)) != 'd') {
+            return null; // every statement passes here
+        }
+        Matcher m = DISCARD.matcher(s);
+        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
+    }
+
+    private void discard(String what) throws SQLException {
+        if (what.equals("plans") || what.equals("sequences")) {
+            return;
+        }
+        if (!state.autoCommit()) {
+            throw new SQLException("DISCARD " + what.toUpperCase(Locale.ROOT) + " cannot run inside a transaction block"
+                    + " here", SqlState.ACTIVE_SQL_TRANSACTION.code());
+        }
+        if (what.equals("all")) {
+            SessionParameters.run(p, state, Request.of("SET SESSION AUTHORIZATION DEFAULT"), reads);
+            SessionParameters.run(p, state, Request.of("RESET ALL"), reads);
+            advisoryLocks.release(this, AdvisoryLocks.Holds.ALL);
+        }
+        temporaries.close();
+    }
 
     /** BEGIN IMMEDIATE (see {@link TransactionControl#beginImmediate}); opens the transaction as BEGIN does. */
     private void beginImmediate() throws SQLException {
