@@ -107,7 +107,11 @@ class ReplicationTest {
             assertEquals(1, count(s, "SELECT COUNT(*) FROM t"), "a transaction reads its own writes");
             s.rollback();
             assertEquals(0, count(s, "SELECT COUNT(*) FROM t"));
+            s.setAutoCommit(true);
             update(s, "BEGIN"); // SQL demarcation works too
+            update(s, "INSERT INTO t VALUES (2)");
+            update(s, "ROLLBACK");
+            assertEquals(0, count(s, "SELECT COUNT(*) FROM t"));
         }
         rm.close(); // under FIRST the second backend may still be running the queue
         rm = null;
