@@ -132,4 +132,23 @@ class EngineTransactionRulesTest {
             }
         }
     }
+
+    /**
+     * MariaDB's strict-mode truncation (1265, SQLState 01000) is the statement's error on every
+     * backend, as on one MariaDB: the backends agree and stay in service (its driver's exception type
+     * had it taken for a lost connection, and every backend was disabled).
+     */
+    @Test
+    void aTruncationEveryMariaDbBackendRefusesIsTheClientsError() throws Exception {
+        RequestManager rm = start("mariadb");
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY, e ENUM('x', 'y'))");
+            SQLException truncated = assertThrows(SQLException.class, () -> update(s, "INSERT INTO t VALUES (1, 'bogus')"));
+            assertEquals(1265, truncated.getErrorCode(), truncated.getMessage());
+            assertEquals("01000", truncated.getSQLState());
+            update(s, "INSERT INTO t VALUES (2, 'x')");
+        }
+        assertEquals(List.of("ENABLED", "ENABLED"), rm.backendStates().values().stream().map(String::valueOf).toList());
+        assertReplicas("2");
+    }
 }

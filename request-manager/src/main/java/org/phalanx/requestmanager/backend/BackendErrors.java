@@ -67,7 +67,7 @@ public final class BackendErrors {
 
     /** The connection to the backend is gone (SQLState class 08 or a connection exception type). */
     public static boolean isConnectionFailure(SQLException e) {
-        if (isPoolExhausted(e)) {
+        if (isPoolExhausted(e) || namesTheStatementsOutcome(e.getSQLState())) {
             return false;
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -82,6 +82,19 @@ public final class BackendErrors {
         }
         return false;
     }
+
+    /**
+     * A SQLState whose class says what became of the statement (a warning raised as an error, no
+     * data, a cardinality, data or constraint violation, a syntax or access error, a missing
+     * feature), whatever the exception's type: MariaDB Connector/J throws a strict-mode truncation
+     * ({@code 01000}, error 1265) as a {@code SQLTransientConnectionException}, and taken for a lost
+     * connection it disabled every backend at once.
+     */
+    private static boolean namesTheStatementsOutcome(String sqlState) {
+        return sqlState != null && sqlState.length() == 5 && STATEMENT_CLASSES.contains(sqlState.substring(0, 2));
+    }
+
+    private static final Set<String> STATEMENT_CLASSES = Set.of("01", "02", "21", "22", "23", "42", "44", "0A");
 
     /**
      * HikariCP's answer on a connection it has already given up: after a connection error (class

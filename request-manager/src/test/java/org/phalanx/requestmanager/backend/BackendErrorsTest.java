@@ -68,4 +68,14 @@ class BackendErrorsTest {
             assertTrue(BackendErrors.isConnectionFailure(e), e.toString());
         }
     }
+
+    /** MariaDB Connector/J throws a strict-mode truncation so: the statement's outcome, not a lost connection. */
+    @Test
+    void aConnectionExceptionTypeWithAStatementsSqlStateIsTheStatementsOutcome() {
+        assertFalse(BackendErrors.isConnectionFailure(
+                new java.sql.SQLTransientConnectionException("Data truncated for column 'e' at row 1", "01000", 1265)));
+        assertTrue(BackendErrors.isConnectionFailure(
+                new java.sql.SQLTransientConnectionException("Socket error", "08000")));
+        assertTrue(BackendErrors.isConnectionFailure(new java.sql.SQLNonTransientConnectionException("gone")));
+    }
 }
