@@ -106,10 +106,20 @@ class EngineTransactionRulesTest {
      */
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb"})
-    void statementsThatLockTablesForTheSessionAreRefused(String engine) throws Exception {
+    void statementsBoundToABackendConnectionAreRefused(String engine) throws Exception {
         RequestManager rm = start(engine);
         try (Session s = rm.openSession("u"); Session other = rm.openSession("u")) {
             update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            // prepared statements and XA branches in SQL would stay on one pooled connection per backend
+            for (String bound : engine.equals("mariadb")
+                    ? new String[] {"PREPARE st FROM 'INSERT INTO t VALUES (9)'", "EXECUTE st", "EXECUTE IMMEDIATE 'SELECT 1'",
+                            "DEALLOCATE PREPARE st", "XA START 'x1'"}
+                    : new String[] {"PREPARE st (int) AS INSERT INTO t VALUES ($1)", "EXECUTE st(9)", "DEALLOCATE st",
+                            "PREPARE TRANSACTION 'x1'", "COMMIT PREPARED 'x1'"}) {
+                SQLException refused = assertThrows(SQLFeatureNotSupportedException.class, () -> update(s, bound));
+                assertEquals("0A000", refused.getSQLState(), bound);
+            }
+            update(s, "DEALLOCATE ALL"); // a pooler's reset: nothing to deallocate
             if (engine.equals("mariadb")) {
                 for (String lock : new String[] {"LOCK TABLES t WRITE", "lock table t read", "FLUSH TABLES WITH READ LOCK",
                         "FLUSH TABLES t FOR EXPORT"}) {
@@ -120,6 +130,14 @@ class EngineTransactionRulesTest {
                 update(s, "INSERT INTO t VALUES (2)");
                 update(s, "UNLOCK TABLES");
                 assertReplicas("1 2");
+                // a user variable set by a query would live on one backend's connection only
+                for (String assigns : new String[] {"SELECT @m := MAX(id) FROM t", "SELECT MAX(id) INTO @m FROM t"}) {
+                    SQLException refused = assertThrows(SQLFeatureNotSupportedException.class, () -> update(s, assigns));
+                    assertEquals("0A000", refused.getSQLState(), assigns);
+                }
+                update(s, "SET @m = (SELECT MAX(id) FROM t)");
+                update(s, "INSERT INTO t VALUES (@m + 1)");
+                assertReplicas("1 2 3");
             } else {
                 SQLException outside = assertThrows(SQLException.class, () -> update(s, "LOCK TABLE t IN EXCLUSIVE MODE"));
                 assertEquals("25P01", outside.getSQLState(), outside.getMessage());

@@ -59,6 +59,10 @@ class PostgresMacrosTest {
             SQLException clock = assertThrows(SQLException.class,
                     () -> update(s, "INSERT INTO t (id, created) VALUES (4, 'now')"));
             assertEquals("0A000", clock.getSQLState(), clock.getMessage());
+            // xmin is each replica's own transaction counter: optimistic locking on it disabled a replica
+            SQLException systemColumn = assertThrows(SQLException.class,
+                    () -> update(s, "UPDATE t SET kind = 'x' WHERE id = 1 AND xmin = '4376'"));
+            assertEquals("0A000", systemColumn.getSQLState(), systemColumn.getMessage());
         }
         String a = rows(replicas.databases().get(0));
         assertEquals("timestamp with time zone true", a.substring(a.indexOf("timestamp")).strip(), a);

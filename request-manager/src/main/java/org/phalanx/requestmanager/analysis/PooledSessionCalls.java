@@ -66,7 +66,7 @@ public final class PooledSessionCalls {
     }
 
     /** The first of {@code functions} a query or data change calls, or null. */
-    public static String firstCall(String sql, Set<String> functions) {
+    static String firstCall(String sql, Set<String> functions) {
         if (functions.isEmpty() || !SqlLexer.mayCall(sql, functions)) {
             return null; // what nearly every statement takes: no copy, no scan of words
         }

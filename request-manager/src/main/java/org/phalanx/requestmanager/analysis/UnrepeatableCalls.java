@@ -17,7 +17,15 @@ public final class UnrepeatableCalls {
     public static final Set<String> FUNCTIONS = Set.of("gen_random_uuid", "gen_random_bytes", "uuid_generate_v1",
             "uuid_generate_v1mc", "uuid_generate_v4", "uuid", "uuid_short", "sys_guid", "newid", "random_bytes",
             "randomblob", "timeofday", "current_database", "pg_backend_pid", "txid_current", "txid_current_if_assigned",
-            "pg_current_xact_id", "inet_server_addr", "inet_server_port", "connection_id", "database");
+            "pg_current_xact_id", "inet_server_addr", "inet_server_port", "inet_client_addr", "inet_client_port",
+            "pg_postmaster_start_time", "pg_conf_load_time", "pg_current_wal_lsn", "pg_current_wal_insert_lsn",
+            "pg_current_snapshot", "txid_current_snapshot", "pg_my_temp_schema", "connection_id", "database");
+    /**
+     * PostgreSQL's system columns: a row's transaction ids and physical place differ from replica to
+     * replica (xmin is each one's own transaction counter), so a write naming one — optimistic locking
+     * on xmin, a de-duplication on ctid — changes different rows, or stores different values, on each.
+     */
+    private static final java.util.List<String> SYSTEM_COLUMNS = java.util.List.of("xmin", "xmax", "cmin", "cmax", "ctid");
 
     private UnrepeatableCalls() {
     }
@@ -32,6 +40,16 @@ public final class UnrepeatableCalls {
     /** The first of them {@code sql}, a query or data change, calls (in code, not in a literal or comment); or null. */
     public static String firstCall(String sql) {
         return PooledSessionCalls.firstCall(sql, FUNCTIONS);
+    }
+
+    /** The first of PostgreSQL's system columns {@code sql} names (in code), or null. */
+    public static String systemColumn(String sql) {
+        for (String column : SYSTEM_COLUMNS) {
+            if (SqlLexer.containsIgnoreCase(sql, column) && SqlLexer.containsWord(sql, column)) {
+                return column;
+            }
+        }
+        return null;
     }
 
     /** The first string literal of {@code sql} that PostgreSQL's date/time input reads as the clock ({@code 'now'}), or null. */

@@ -171,7 +171,7 @@ final class VirtualSession implements Session {
                 failed = false;
                 return setConfig.answer();
             }
-            Result tableLock = TableLockStatements.answer(r.sql(), p.backends(), !state.autoCommit());
+            Result tableLock = ConnectionBoundStatements.answer(r.sql(), p.backends(), !state.autoCommit());
             if (tableLock != null) {
                 failed = false;
                 return tableLock;
@@ -325,7 +325,15 @@ final class VirtualSession implements Session {
                     + " value in the statements themselves (the controller chooses now(), CURRENT_TIMESTAMP and RAND() there"
                     + " once) or in the application", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
-        String clock = p.backends().dialects().contains(Engine.POSTGRESQL) ? UnrepeatableCalls.clockLiteral(sql) : null;
+        boolean postgres = p.backends().dialects().contains(Engine.POSTGRESQL);
+        String systemColumn = postgres ? UnrepeatableCalls.systemColumn(sql) : null;
+        if (systemColumn != null) {
+            throw new SQLFeatureNotSupportedException("a write naming the system column " + systemColumn + ": its value"
+                    + " is each replica's own (transaction ids, a row's physical place), so the write would change"
+                    + " different rows or store different values on each; use a version column of your own for"
+                    + " optimistic locking, and the key to tell rows apart", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        String clock = postgres ? UnrepeatableCalls.clockLiteral(sql) : null;
         if (clock != null) {
             throw new SQLFeatureNotSupportedException("the literal " + clock + " in a write: PostgreSQL reads it as the"
                     + " current time where it becomes a date or timestamp, each replica and each replay of the recovery"

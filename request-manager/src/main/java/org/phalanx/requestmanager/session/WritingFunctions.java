@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.phalanx.engine.Engine;
-import org.phalanx.requestmanager.analysis.PooledSessionCalls;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.backend.Backend;
 
 /**
@@ -51,7 +51,7 @@ final class WritingFunctions {
                 }
             }
         }
-        return !names.isEmpty() && PooledSessionCalls.firstCall(sql, names) != null;
+        return !names.isEmpty() && SqlLexer.mayCall(sql, names); // anywhere: SELECT * FROM add_order(...) too
     }
 
     /** A DDL statement that ran: a function it creates counts from now on. */

@@ -38,4 +38,12 @@ class UnrepeatableCallsTest {
         assertNull(UnrepeatableTriggers.unrepeatableCall("INSERT INTO t (now_at) VALUES (now())"), "not a trigger");
         assertNull(UnrepeatableTriggers.unrepeatableCall("CREATE TABLE snowfall (id INT, known TEXT)"));
     }
+
+    @Test
+    void postgresSystemColumnsAreFoundInCodeOnly() {
+        assertEquals("xmin", UnrepeatableCalls.systemColumn("UPDATE acct SET bal = 90 WHERE id = 1 AND xmin = '4376'"));
+        assertEquals("ctid", UnrepeatableCalls.systemColumn("DELETE FROM t a USING t b WHERE a.CTID < b.ctid AND a.x = b.x"));
+        assertNull(UnrepeatableCalls.systemColumn("UPDATE t SET xmin_seen = 1, note = 'xmin' WHERE id = 1"));
+        assertNull(UnrepeatableCalls.systemColumn("INSERT INTO t VALUES (1)"));
+    }
 }
