@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -108,6 +109,34 @@ class KeysReplayedIT {
     }
 
     /** Two backends of the engine with a recovery log, and a table {@code items} whose key the engine generates. */
+    /**
+     * Inserts whose keys the engine chooses ({@code INSERT ... SELECT}, {@code INSERT IGNORE}...)
+     * beside those the controller keys: its counter follows them, where it handed their keys out
+     * again — a duplicate key, and under {@code INSERT IGNORE} a row silently lost. (MariaDB: its
+     * AUTO_INCREMENT moves past the keys the controller gives; PostgreSQL's identity sequence does
+     * not, see docs/heterogeneous.md, Generated keys.)
+     */
+    @Test
+    void insertsWhoseKeysTheEngineChoosesMoveTheControllersCounter() throws Exception {
+        try (Connection c = itemsWithLog(Kind.MARIADB, "phalanx_keys_engine"); Statement s = c.createStatement()) {
+            insert(c, "a");
+            assertEquals(1, s.executeUpdate("INSERT INTO items (name) SELECT 'b'"));
+            assertEquals(1, s.executeUpdate("INSERT IGNORE INTO items (name) VALUES ('c')"));
+            insert(c, "d");
+            assertEquals(1, s.executeUpdate("INSERT INTO items (name) SELECT 'e'"));
+            insert(c, "f");
+            try (ResultSet rs = s.executeQuery("SELECT name FROM items ORDER BY id")) {
+                StringBuilder names = new StringBuilder();
+                while (rs.next()) {
+                    names.append(rs.getString(1));
+                }
+                assertEquals("abcdef", names.toString(), "every row, in the order inserted");
+            }
+        }
+        cluster.stopController();
+        assertEquals(6, cluster.assertIdentical("items", "id"));
+    }
+
     private Connection itemsWithLog(Kind kind, String database) throws Exception {
         cluster = new EngineCluster(dir, kind, 2, database, "", "", "<recoveryLog dir=\"log\"/>");
         String identity = kind == Kind.POSTGRESQL ? "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"

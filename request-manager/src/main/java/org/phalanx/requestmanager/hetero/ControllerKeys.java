@@ -102,6 +102,10 @@ public final class ControllerKeys {
         tables.remove(tableKey);
     }
 
+    public void forgetAll() {
+        tables.clear();
+    }
+
     /** The learnt key column, its JDBC type and its MAX, read from a backend connection. */
     public record Learnt(Optional<String> column, int jdbcType, long max) {
     }

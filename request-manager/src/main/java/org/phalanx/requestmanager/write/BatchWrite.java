@@ -276,8 +276,15 @@ final class BatchWrite {
             p.statistics().rowLevelWrite();
         }
         try {
-            BatchOutcome outcome = new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
-                    Divergence.ofWrite(t, b -> false)).await();
+            BatchOutcome outcome;
+            try {
+                outcome = new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
+                        Divergence.ofWrite(t, b -> false)).await();
+            } finally {
+                if (plan == null) { // the engines may have chosen keys: see ChosenKeys.ran
+                    elements.forEach(e -> keys.ran(e.sql(), e.a()));
+                }
+            }
             if (plan != null && requests.get(0).wantsKeys()) {
                 outcome = new BatchOutcome(outcome.counts(), ControllerKeys.keysResult(plan.column(), plan.columnType(),
                         Arrays.stream(chosenKeys).flatMapToLong(Arrays::stream).toArray()));

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
@@ -65,6 +66,15 @@ public interface ChosenKeys {
     /** A DDL statement may have changed a table's key column: learn it again at its next insert. */
     void forget(SqlAnalysis a);
 
+    /**
+     * A write the controller did not key ({@code plan} gave null) has run: where it inserted rows
+     * ({@code INSERT ... SELECT}, {@code VALUES (NULL, ...)}, {@code REPLACE}, {@code ON DUPLICATE
+     * KEY UPDATE}...) the engine chose their keys past the controller's counter, which would hand
+     * them out again (a duplicate key; under {@code INSERT IGNORE} a row silently lost). Its tables'
+     * counters are learnt again, from their MAX, at their next insert.
+     */
+    void ran(String sql, SqlAnalysis a);
+
     ChosenKeys NONE = new ChosenKeys() {
         @Override
         public Plan plan(String sql, List<Object> params, SqlAnalysis a, Backend backend, SessionState s,
@@ -79,6 +89,10 @@ public interface ChosenKeys {
 
         @Override
         public void forget(SqlAnalysis a) {
+        }
+
+        @Override
+        public void ran(String sql, SqlAnalysis a) {
         }
     };
 
@@ -157,5 +171,17 @@ public interface ChosenKeys {
                 keys.forget(SchemaView.key(a.ddl().newName()));
             }
         }
+
+        @Override
+        public void ran(String sql, SqlAnalysis a) {
+            if (a.allTables()) {
+                keys.forgetAll(); // it may have inserted anywhere
+            } else if (INSERTING.contains(SqlAnalyzer.firstWordOf(sql))) {
+                a.writtenTables().forEach(table -> keys.forget(SchemaView.key(table)));
+            }
+        }
+
+        /** First words of statements that may insert rows. */
+        private static final java.util.Set<String> INSERTING = java.util.Set.of("insert", "replace", "merge", "upsert", "with");
     }
 }

@@ -273,6 +273,9 @@ public final class WriteStage {
             try {
                 outcome = await(futures, mixed, agreement, count, disagreement);
             } catch (SQLException e) {
+                if (keyPlan == null) {
+                    keys.ran(sql, a);
+                }
                 for (int i = schemaUndo.size() - 1; i >= 0; i--) {
                     schemaUndo.get(i).run(); // the DDL failed everywhere: the schema view goes back
                 }
@@ -285,6 +288,9 @@ public final class WriteStage {
                 throw e;
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
+            if (keyPlan == null) {
+                keys.ran(sql, a);
+            }
             if (outcome.lastInsertId() != null) {
                 s.lastInsertId(p.backends().lastInsertId().after(outcome.lastInsertId(), s.lastInsertId()));
             }
