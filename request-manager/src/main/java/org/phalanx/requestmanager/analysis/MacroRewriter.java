@@ -57,6 +57,11 @@ public final class MacroRewriter {
         this.zone = zone;
     }
 
+    /** This rewriter writing its clock values in {@code other}'s local time (a session's own time zone). */
+    public MacroRewriter inZone(ZoneId other) {
+        return other.equals(zone) ? this : new MacroRewriter(other);
+    }
+
     /** Whether the text calls a macro (a column default, say). */
     public static boolean hasMacro(String sql) {
         return containsMacro(sql);
@@ -120,6 +125,9 @@ public final class MacroRewriter {
             }
             if (call < 0 && CALLED.contains(word)) {
                 return null;
+            }
+            if (digits < 0 && (only == Engine.MARIADB || only == Engine.SQLITE)) {
+                digits = 0; // their NOW() and CURRENT_TIMESTAMP are whole seconds
             }
             String value = now == null ? "" : only == Engine.POSTGRESQL ? typedLiteral(word, now, random, digits)
                     : only == Engine.SQLITE && word.equals("random") ? Long.toString(sqliteRandom(random)) : null;

@@ -207,7 +207,8 @@ final class BatchWrite {
                 }
                 continue;
             }
-            String sql = defaults.complete(e.sql(), e.a(), s, t, targets, rows.schemaChanges(), p.macros());
+            String sql = defaults.complete(e.sql(), e.a(), s, t, targets, rows.schemaChanges(),
+                    SessionTimeZone.of(p.macros(), s.settings(), p.backends().dialects()));
             ChosenKeys.Plan plan = keys.plan(sql, e.request().params(), e.a(), targets.get(0), s, access);
             if (plan != null) {
                 sql = prepared ? plan.template(e.request().params()) : null;

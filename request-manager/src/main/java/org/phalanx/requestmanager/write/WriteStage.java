@@ -16,6 +16,7 @@ import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.analysis.LastInsertId;
+import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
@@ -170,8 +171,9 @@ public final class WriteStage {
             if (targets.isEmpty()) {
                 throw p.backends().noBackend();
             }
-            String sql = defaults.complete(a.hasMacros() ? p.macros().rewrite(r.sql(), p.backends().dialects()) : r.sql(), a, s, t, targets,
-                    rows.schemaChanges(), p.macros());
+            MacroRewriter macros = SessionTimeZone.of(p.macros(), settings, p.backends().dialects());
+            String sql = defaults.complete(a.hasMacros() ? macros.rewrite(r.sql(), p.backends().dialects()) : r.sql(), a, s, t,
+                    targets, rows.schemaChanges(), macros);
             List<Backend> chosen = targets;
             ChosenKeys.Plan keyPlan = keys.plan(sql, r.params(), a, chosen.get(0), s, access);
             boolean ddl = a.kind() == StatementKind.DDL;

@@ -74,4 +74,15 @@ class MacroRewriterTest {
         String columns = "UPDATE t SET sysdate = 1, curdate = 2, utc_date = 3 WHERE curtime = 4"; // named like them, not called
         assertEquals(columns, paris.rewrite(columns, now, () -> 0));
     }
+
+    /** MariaDB's NOW() and SQLite's CURRENT_TIMESTAMP are whole seconds; a precision gives its digits. */
+    @Test
+    void mariaDbAndSqliteTimeStampsHaveTheirEnginesPrecision() {
+        assertEquals("INSERT INTO t VALUES ('2026-11-22 10:15:30', '2026-11-22 10:15:30.123000', '10:15:30')",
+                rewriter.rewrite("INSERT INTO t VALUES (NOW(), NOW(6), CURTIME())", now, () -> 0, Set.of(Engine.MARIADB)));
+        assertEquals("INSERT INTO t VALUES ('2026-11-22 10:15:30')",
+                rewriter.rewrite("INSERT INTO t VALUES (CURRENT_TIMESTAMP)", now, () -> 0, Set.of(Engine.SQLITE)));
+        assertEquals("SELECT '2026-11-22 19:15:30'", rewriter.inZone(java.time.ZoneOffset.ofHours(9))
+                .rewrite("SELECT NOW()", now, () -> 0, Set.of(Engine.MARIADB)), "in a session's own zone");
+    }
 }
