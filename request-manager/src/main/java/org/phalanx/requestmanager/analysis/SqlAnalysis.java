@@ -41,6 +41,10 @@ public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String
         return new SqlAnalysis(StatementKind.WRITE, readTables, Set.of(), true, parsed, hasMacros, null, null, engineDependent);
     }
 
+    SqlAnalysis withMacros() {
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, true, ddl, footprint, engineDependent);
+    }
+
     SqlAnalysis withFootprint(Footprint f) {
         return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, f, engineDependent);
     }

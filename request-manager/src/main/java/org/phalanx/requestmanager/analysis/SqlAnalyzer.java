@@ -203,6 +203,29 @@ public final class SqlAnalyzer {
      * conflicts, the write stage adds them, as for any table-level write (its relatives).
      */
     private static SqlAnalysis ddlAnalysis(String sql, DdlEffect effect) {
+        SqlAnalysis a = ddlAnalysisOf(sql, effect);
+        // CREATE TABLE ... AS SELECT now(): the rows it stores are data, their clock values chosen once
+        return selectOfCreateTableAs(sql) >= 0 && MacroRewriter.containsMacro(sql) ? a.withMacros() : a;
+    }
+
+    private static final Pattern CREATE_TABLE = Pattern.compile("(?is)\\s*create\\s+(?:or\\s+replace\\s+)?"
+            + "(?:(?:global|local)\\s+)?(?:temp(?:orary)?\\s+|unlogged\\s+)?table\\b");
+    private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bselect\\b");
+
+    /**
+     * Where the query of a {@code CREATE TABLE ... [AS] SELECT} starts, or -1 for other statements
+     * (and for one with a column {@code DEFAULT}, whose clock must stay a clock).
+     */
+    public static int selectOfCreateTableAs(String sql) {
+        if (!SqlLexer.firstWord(sql).equals("create") || !CREATE_TABLE.matcher(sql).lookingAt()
+                || SqlLexer.containsWord(sql, "default")) {
+            return -1;
+        }
+        Matcher select = SELECT_WORD.matcher(sql);
+        return select.find() ? select.start() : -1;
+    }
+
+    private static SqlAnalysis ddlAnalysisOf(String sql, DdlEffect effect) {
         Matcher sequence = SEQUENCE_DDL.matcher(sql);
         if (effect == null && sequence.matches() && !SqlLexer.containsWord(sql, "cascade")) {
             return new SqlAnalysis(StatementKind.DDL, Set.of(), Set.of(normalize(sequence.group(1))), false, true, false);

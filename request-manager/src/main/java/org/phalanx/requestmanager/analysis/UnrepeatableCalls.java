@@ -39,7 +39,9 @@ public final class UnrepeatableCalls {
 
     /** The first of them {@code sql}, a query or data change, calls (in code, not in a literal or comment); or null. */
     public static String firstCall(String sql) {
-        return PooledSessionCalls.firstCall(sql, FUNCTIONS);
+        String call = PooledSessionCalls.firstCall(sql, FUNCTIONS);
+        int select = call == null ? SqlAnalyzer.selectOfCreateTableAs(sql) : -1;
+        return select < 0 ? call : PooledSessionCalls.firstCall(sql.substring(select), FUNCTIONS); // CREATE TABLE ... AS SELECT uuid()
     }
 
     /** The first of PostgreSQL's system columns {@code sql} names (in code), or null. */

@@ -19,7 +19,7 @@ import org.phalanx.requestmanager.analysis.PooledSessionCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.UnrepeatableCalls;
-import org.phalanx.requestmanager.analysis.UnrepeatableTriggers;
+import org.phalanx.requestmanager.analysis.UnrepeatableRoutines;
 import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.api.BatchOutcome;
@@ -305,7 +305,7 @@ final class VirtualSession implements Session {
     /**
      * A write calling a function whose value each replica, and each replay of the recovery log,
      * would compute for itself ({@link UnrepeatableCalls}), or creating a trigger that would
-     * ({@link UnrepeatableTriggers}), is refused, unless there is one backend and no log: then
+     * ({@link UnrepeatableRoutines}), is refused, unless there is one backend and no log: then
      * nothing could come out different.
      */
     private void refuseUnrepeatable(String sql) throws SQLException {
@@ -318,7 +318,7 @@ final class VirtualSession implements Session {
                     + " the recovery log, a value of its own: generate the value in the application and pass it as a"
                     + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
-        String inTrigger = UnrepeatableTriggers.unrepeatableCall(sql);
+        String inTrigger = UnrepeatableRoutines.unrepeatableCall(sql);
         if (inTrigger != null) {
             throw new SQLFeatureNotSupportedException("a trigger calling " + inTrigger + " would compute a value of its own"
                     + " on each replica, and in each replay of the recovery log, and the replicas would differ: set the"

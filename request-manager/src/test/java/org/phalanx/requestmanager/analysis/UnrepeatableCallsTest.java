@@ -21,22 +21,30 @@ class UnrepeatableCallsTest {
 
     @Test
     void triggersThatReadTheClockOrRandomnessAreFound() {
-        assertEquals("now()", UnrepeatableTriggers.unrepeatableCall("CREATE OR REPLACE FUNCTION touch() RETURNS trigger AS $$"
+        assertEquals("now()", UnrepeatableRoutines.unrepeatableCall("CREATE OR REPLACE FUNCTION touch() RETURNS trigger AS $$"
                 + " BEGIN NEW.updated_at = now(); RETURN NEW; END; $$ LANGUAGE plpgsql"));
-        assertEquals("CURRENT_TIMESTAMP", UnrepeatableTriggers.unrepeatableCall("create function t() returns TRIGGER"
+        assertEquals("CURRENT_TIMESTAMP", UnrepeatableRoutines.unrepeatableCall("create function t() returns TRIGGER"
                 + " language plpgsql as 'begin new.at := CURRENT_TIMESTAMP; return new; end'"));
-        assertEquals("RAND()", UnrepeatableTriggers.unrepeatableCall(
+        assertEquals("RAND()", UnrepeatableRoutines.unrepeatableCall(
                 "CREATE DEFINER=`root`@`%` TRIGGER tt BEFORE UPDATE ON t FOR EACH ROW SET NEW.r = RAND()"));
-        assertEquals("'now'", UnrepeatableTriggers.unrepeatableCall("CREATE TRIGGER IF NOT EXISTS tt AFTER UPDATE ON t"
+        assertEquals("'now'", UnrepeatableRoutines.unrepeatableCall("CREATE TRIGGER IF NOT EXISTS tt AFTER UPDATE ON t"
                 + " BEGIN UPDATE t SET at = datetime('now') WHERE id = NEW.id; END"));
-        assertEquals("random()", UnrepeatableTriggers.unrepeatableCall(
+        assertEquals("random()", UnrepeatableRoutines.unrepeatableCall(
                 "CREATE TEMP TRIGGER tt AFTER INSERT ON t BEGIN UPDATE t SET r = random(); END"));
-        assertNull(UnrepeatableTriggers.unrepeatableCall(
+        assertNull(UnrepeatableRoutines.unrepeatableCall(
                 "CREATE TRIGGER audit AFTER UPDATE ON t FOR EACH ROW INSERT INTO audit VALUES (NEW.id)"));
-        assertNull(UnrepeatableTriggers.unrepeatableCall("CREATE FUNCTION f() RETURNS timestamptz AS 'SELECT now()' LANGUAGE sql"),
-                "not a trigger's function: its calls are the statements' own");
-        assertNull(UnrepeatableTriggers.unrepeatableCall("INSERT INTO t (now_at) VALUES (now())"), "not a trigger");
-        assertNull(UnrepeatableTriggers.unrepeatableCall("CREATE TABLE snowfall (id INT, known TEXT)"));
+        assertNull(UnrepeatableRoutines.unrepeatableCall(
+                "CREATE FUNCTION f() RETURNS timestamptz AS 'SELECT now()' LANGUAGE sql STABLE"), "serves reads");
+        assertNull(UnrepeatableRoutines.unrepeatableCall(
+                "CREATE FUNCTION age(d DATE) RETURNS INT READS SQL DATA RETURN TIMESTAMPDIFF(YEAR, d, CURDATE())"));
+        assertEquals("now()", UnrepeatableRoutines.unrepeatableCall(
+                "CREATE FUNCTION f() RETURNS timestamptz AS 'SELECT now()' LANGUAGE sql"), "volatile: it may write");
+        assertEquals("UUID()", UnrepeatableRoutines.unrepeatableCall(
+                "CREATE FUNCTION f_uuid() RETURNS VARCHAR(64) NOT DETERMINISTIC RETURN UUID()"));
+        assertEquals("UUID()", UnrepeatableRoutines.unrepeatableCall(
+                "CREATE PROCEDURE p() BEGIN INSERT INTO t1 (v) VALUES (UUID()); END"));
+        assertNull(UnrepeatableRoutines.unrepeatableCall("INSERT INTO t (now_at) VALUES (now())"), "not a trigger");
+        assertNull(UnrepeatableRoutines.unrepeatableCall("CREATE TABLE snowfall (id INT, known TEXT)"));
     }
 
     @Test

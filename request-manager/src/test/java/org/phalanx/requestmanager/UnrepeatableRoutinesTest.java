@@ -19,7 +19,7 @@ import org.phalanx.testing.EngineReplicas;
  * with its own value on every engine: its creation is refused, before anything runs; a trigger
  * that computes nothing of its own is created and runs everywhere alike.
  */
-class UnrepeatableTriggersTest {
+class UnrepeatableRoutinesTest {
     @TempDir
     Path dir;
     private EngineReplicas replicas;
@@ -62,5 +62,36 @@ class UnrepeatableTriggersTest {
             update(s, "UPDATE t SET v = 2 WHERE id = 1");
         }
         assertEquals(List.of("1", "1"), replicas.ids("audit"));
+    }
+
+    /** CREATE TABLE ... AS SELECT stores rows: its clock is chosen once, a random id refused, as in an INSERT. */
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void createTableAsSelectStoresTheSameClockEverywhere(String engine) throws Exception {
+        boolean pg = engine.equals("postgresql");
+        try (org.phalanx.testing.ServerReplicas servers = new org.phalanx.testing.ServerReplicas(engine, "phalanx_ctas");
+             Session s = servers.requestManager().openSession("u")) {
+            update(s, "CREATE TABLE e1 (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO e1 VALUES (1), (2)");
+            update(s, pg ? "CREATE TABLE e4 AS SELECT id, clock_timestamp()::text AS u FROM e1"
+                    : "CREATE TABLE e4 AS SELECT id, CAST(NOW(6) AS CHAR) AS u FROM e1");
+            SQLFeatureNotSupportedException refused = assertThrows(SQLFeatureNotSupportedException.class,
+                    () -> update(s, pg ? "CREATE TABLE e3 AS SELECT id, gen_random_uuid() AS u FROM e1"
+                            : "CREATE TABLE e3 AS SELECT id, UUID() AS u FROM e1"));
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            List<String> clocks = new java.util.ArrayList<>();
+            for (org.phalanx.testing.ServerDatabase db : servers.databases()) {
+                try (java.sql.Connection c = org.phalanx.testing.ServerReplicas.direct(db);
+                     java.sql.Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery("SELECT u FROM e4 ORDER BY id")) {
+                    StringBuilder values = new StringBuilder();
+                    while (rs.next()) {
+                        values.append(rs.getString(1)).append(' ');
+                    }
+                    clocks.add(values.toString());
+                }
+            }
+            assertEquals(clocks.get(0), clocks.get(1), "each replica's e4");
+        }
     }
 }
