@@ -63,6 +63,11 @@ class PostgresMacrosTest {
             SQLException systemColumn = assertThrows(SQLException.class,
                     () -> update(s, "UPDATE t SET kind = 'x' WHERE id = 1 AND xmin = '4376'"));
             assertEquals("0A000", systemColumn.getSQLState(), systemColumn.getMessage());
+            // which rows a LIMIT without ORDER BY picks is each replica's physical order
+            SQLException limit = assertThrows(SQLException.class,
+                    () -> update(s, "UPDATE t SET d = d WHERE id IN (SELECT id FROM t LIMIT 1)"));
+            assertEquals("0A000", limit.getSQLState(), limit.getMessage());
+            update(s, "UPDATE t SET d = d WHERE id IN (SELECT id FROM t ORDER BY id LIMIT 1)");
         }
         String a = rows(replicas.databases().get(0));
         assertEquals("timestamp with time zone true", a.substring(a.indexOf("timestamp")).strip(), a);

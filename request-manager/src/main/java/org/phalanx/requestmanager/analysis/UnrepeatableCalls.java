@@ -44,6 +44,23 @@ public final class UnrepeatableCalls {
         return select < 0 ? call : PooledSessionCalls.firstCall(sql.substring(select), FUNCTIONS); // CREATE TABLE ... AS SELECT uuid()
     }
 
+    /**
+     * Whether a write picks its rows by a {@code LIMIT} (or {@code FETCH FIRST}) with no {@code ORDER
+     * BY} anywhere ({@code UPDATE q SET st = 1 WHERE id IN (SELECT id FROM q WHERE st = 0 LIMIT 20)},
+     * MariaDB's {@code DELETE ... LIMIT 1000}): which rows come first is each replica's physical order
+     * (PostgreSQL's heap order differed between replicas after the same updates, reads having pruned
+     * pages on one only; MariaDB's may follow another index), so each would change other rows — what
+     * MySQL's statement-based replication calls unsafe.
+     */
+    public static boolean limitWithoutOrder(String sql) {
+        boolean limited = SqlLexer.containsIgnoreCase(sql, "limit") && SqlLexer.containsWord(sql, "limit")
+                || SqlLexer.containsIgnoreCase(sql, "fetch") && SqlLexer.containsWord(sql, "fetch");
+        return limited && DATA_CHANGES.contains(SqlLexer.firstWord(sql)) && !SqlLexer.containsWord(sql, "order");
+    }
+
+    /** Statements that change rows (not DDL: a routine's body is not looked into here). */
+    private static final Set<String> DATA_CHANGES = Set.of("insert", "update", "delete", "replace", "with", "merge", "select");
+
     /** The first of PostgreSQL's system columns {@code sql} names (in code), or null. */
     public static String systemColumn(String sql) {
         for (String column : SYSTEM_COLUMNS) {

@@ -333,6 +333,11 @@ final class VirtualSession implements Session {
                     + " different rows or store different values on each; use a version column of your own for"
                     + " optimistic locking, and the key to tell rows apart", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
+        if (!p.backends().allSpeak(Engine.SQLITE) && UnrepeatableCalls.limitWithoutOrder(sql)) {
+            throw new SQLFeatureNotSupportedException("a write choosing its rows by LIMIT without ORDER BY: each replica"
+                    + " would take the first rows of its own physical order, and change other rows; add an ORDER BY on a"
+                    + " unique key (SQLite's rowid order is the same everywhere)", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
         String clock = postgres ? UnrepeatableCalls.clockLiteral(sql) : null;
         if (clock != null) {
             throw new SQLFeatureNotSupportedException("the literal " + clock + " in a write: PostgreSQL reads it as the"

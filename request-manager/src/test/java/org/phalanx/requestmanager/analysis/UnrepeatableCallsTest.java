@@ -1,6 +1,8 @@
 package org.phalanx.requestmanager.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
@@ -53,5 +55,17 @@ class UnrepeatableCallsTest {
         assertEquals("ctid", UnrepeatableCalls.systemColumn("DELETE FROM t a USING t b WHERE a.CTID < b.ctid AND a.x = b.x"));
         assertNull(UnrepeatableCalls.systemColumn("UPDATE t SET xmin_seen = 1, note = 'xmin' WHERE id = 1"));
         assertNull(UnrepeatableCalls.systemColumn("INSERT INTO t VALUES (1)"));
+    }
+
+    @Test
+    void writesPickingRowsByALimitWithoutOrderAreFound() {
+        assertTrue(UnrepeatableCalls.limitWithoutOrder("UPDATE q SET st = 1 WHERE id IN (SELECT id FROM q WHERE st = 0 LIMIT 20)"));
+        assertTrue(UnrepeatableCalls.limitWithoutOrder("DELETE FROM logs WHERE created < ? LIMIT 1000"));
+        assertTrue(UnrepeatableCalls.limitWithoutOrder("INSERT INTO a SELECT * FROM b FETCH FIRST 5 ROWS ONLY"));
+        assertFalse(UnrepeatableCalls.limitWithoutOrder("DELETE FROM logs WHERE created < ? ORDER BY id LIMIT 1000"));
+        assertFalse(UnrepeatableCalls.limitWithoutOrder("UPDATE t SET note = 'limit' WHERE id = 1"));
+        assertFalse(UnrepeatableCalls.limitWithoutOrder("UPDATE t SET rate_limit = 3 WHERE id = 1"));
+        assertFalse(UnrepeatableCalls.limitWithoutOrder(
+                "CREATE FUNCTION f() RETURNS int AS $$ SELECT id FROM t LIMIT 1 $$ LANGUAGE sql"));
     }
 }
