@@ -223,9 +223,12 @@ final class ControllerGroup implements AutoCloseable {
                 """.formatted(clientPort, jmxPort));
     }
 
+    /** Each member's output, shown when a test fails, tells how views changed and merged (a rare merge that never came). */
     void start(int i) throws IOException, InterruptedException {
-        processes[i] = ControllerProcess.launch(folder(i).resolve("controller.xml"),
-                folder(i).resolve("controller-" + System.nanoTime() + ".out"), clientPorts.get(i));
+        processes[i] = ControllerProcess.launcher(folder(i).resolve("controller.xml"))
+                .systemProperty("phalanx.log.membership", "DEBUG")
+                .output(folder(i).resolve("controller-" + System.nanoTime() + ".out"))
+                .awaitPorts(clientPorts.get(i)).awaitStarted().start();
     }
 
     /**
