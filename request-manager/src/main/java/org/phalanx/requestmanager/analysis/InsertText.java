@@ -130,6 +130,11 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
     }
 
     /** The table an INSERT names (normalized), read from its text; null if it does not start as one. */
+    /** An INSERT (or REPLACE) taking its rows from a query with no ORDER BY anywhere. */
+    public static boolean selectsWithoutOrder(String sql) {
+        return mayBe(sql) && SqlLexer.containsWord(sql, "select") && !SqlLexer.containsWord(sql, "order");
+    }
+
     public static String table(String sql) {
         Matcher m = TABLE.matcher(sql);
         return m.lookingAt() ? SqlAnalyzer.normalize(m.group(1)) : null;

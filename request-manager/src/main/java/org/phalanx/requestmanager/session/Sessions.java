@@ -22,6 +22,7 @@ public final class Sessions {
     private final AdvisoryLocks advisoryLocks = new AdvisoryLocks();
     private final VirtualCatalog catalog;
     private final WritingFunctions writingFunctions = new WritingFunctions();
+    private final NumberedInserts numberedInserts = new NumberedInserts();
     private final int defaultIsolation;
     private volatile boolean closed;
 
@@ -52,6 +53,10 @@ public final class Sessions {
 
     WritingFunctions writingFunctions() {
         return writingFunctions;
+    }
+
+    NumberedInserts numberedInserts() {
+        return numberedInserts;
     }
 
     public int defaultIsolation() {

@@ -297,6 +297,7 @@ final class VirtualSession implements Session {
                 Result written = writes.write(r, a, state);
                 if (a.kind() == StatementKind.DDL) {
                     registry.writingFunctions().ran(r.sql());
+                    registry.numberedInserts().schemaChanged();
                 }
                 return written;
         }
@@ -332,6 +333,9 @@ final class VirtualSession implements Session {
                     + " is each replica's own (transaction ids, a row's physical place), so the write would change"
                     + " different rows or store different values on each; use a version column of your own for"
                     + " optimistic locking, and the key to tell rows apart", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        if (!p.backends().allSpeak(Engine.SQLITE)) { // SQLite's scan order is the same on every replica
+            registry.numberedInserts().refuseUnordered(sql, p.backends().enabled(), state.user());
         }
         if (!p.backends().allSpeak(Engine.SQLITE) && UnrepeatableCalls.limitWithoutOrder(sql)) {
             throw new SQLFeatureNotSupportedException("a write choosing its rows by LIMIT without ORDER BY: each replica"

@@ -15,11 +15,13 @@ import org.phalanx.requestmanager.api.Session;
 import org.phalanx.testing.EngineReplicas;
 
 /**
- * An {@code updated_at} trigger calling now() (or one drawing a random value) left each replica
- * with its own value on every engine: its creation is refused, before anything runs; a trigger
- * that computes nothing of its own is created and runs everywhere alike.
+ * Writes each replica would carry out its own way, on every engine: routines reading the clock or
+ * randomness (an {@code updated_at} trigger calling now() left each replica with its own value),
+ * refused when created, while a routine computing nothing of its own runs everywhere alike;
+ * {@code CREATE TABLE ... AS SELECT} with clock values chosen once; an unordered
+ * {@code INSERT ... SELECT} into a table whose key the engine numbers.
  */
-class UnrepeatableRoutinesTest {
+class UnrepeatableWritesTest {
     @TempDir
     Path dir;
     private EngineReplicas replicas;
@@ -92,6 +94,27 @@ class UnrepeatableRoutinesTest {
                 }
             }
             assertEquals(clocks.get(0), clocks.get(1), "each replica's e4");
+        }
+    }
+
+    /**
+     * INSERT ... SELECT without ORDER BY into a table whose key the engine numbers: each replica
+     * numbered the rows in its own scan order. Refused; ordered, or giving the key, it runs.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void anUnorderedInsertSelectIntoANumberedTableIsRefused(String engine) throws Exception {
+        boolean pg = engine.equals("postgresql");
+        try (org.phalanx.testing.ServerReplicas servers = new org.phalanx.testing.ServerReplicas(engine, "phalanx_numbered");
+             Session s = servers.requestManager().openSession("u")) {
+            update(s, "CREATE TABLE src (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO src VALUES (3), (1), (2)");
+            update(s, "CREATE TABLE arch (id " + (pg ? "SERIAL" : "INTEGER AUTO_INCREMENT") + " PRIMARY KEY, src INTEGER)");
+            SQLFeatureNotSupportedException refused = assertThrows(SQLFeatureNotSupportedException.class,
+                    () -> update(s, "INSERT INTO arch (src) SELECT id FROM src"));
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            assertEquals(3, update(s, "INSERT INTO arch (src) SELECT id FROM src ORDER BY id"));
+            assertEquals(3, update(s, "INSERT INTO arch (id, src) SELECT id + 10, id FROM src"), "the key given");
         }
     }
 }
