@@ -362,7 +362,17 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
     @Override
     public String getString(int column) throws SQLException {
         Object v = value(column);
-        return v == null ? null : Conversions.toStringValue(v);
+        if (v == null) {
+            return null;
+        }
+        String typeName = columns.get(column - 1).typeName();
+        if (v instanceof Boolean b && "bool".equals(typeName)) {
+            return b ? "t" : "f"; // PostgreSQL's text of a boolean, as pgjdbc gives it
+        }
+        if (v instanceof byte[] bytes && "bytea".equals(typeName)) {
+            return "\\x" + java.util.HexFormat.of().formatHex(bytes); // PostgreSQL's hex output
+        }
+        return Conversions.toStringValue(v);
     }
 
     @Override

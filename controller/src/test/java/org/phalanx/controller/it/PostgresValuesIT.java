@@ -22,13 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.it.EngineCluster.Kind;
 
 /**
- * PostgreSQL arrays through the Phalanx driver as through pgjdbc (Hibernate maps a {@code List} or
+ * PostgreSQL values through the Phalanx driver as through pgjdbc: arrays, and the text of booleans
+ * and bytea. Arrays (Hibernate maps a {@code List} or
  * a Java array this way): written with {@code setArray(createArrayOf(...))}, {@code setObject} of a
  * Java array or an {@code Array}, read with {@code getArray} and {@code getObject}, compared with
  * what pgjdbc reads from one of the replicas directly; the replicas end identical. On other engines,
  * which have no arrays, a clear refusal.
  */
-class PostgresArraysIT {
+class PostgresValuesIT {
     @TempDir
     Path dir;
     private EngineCluster cluster;
@@ -86,6 +87,24 @@ class PostgresArraysIT {
         cluster.assertAllEnabled();
         cluster.stopController();
         assertEquals(2, cluster.assertIdentical("docs", "id"));
+    }
+
+    /** getString of a boolean and of a bytea: PostgreSQL's text ("t", "\\x0102"), as pgjdbc gives it. */
+    @Test
+    void booleansAndByteaAsTextAreWhatPgjdbcGives() throws Exception {
+        cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_pg_text", "");
+        String query = "SELECT true, false, '\\x01ff'::bytea, ''::bytea";
+        try (Connection c = cluster.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query);
+             Connection direct = cluster.direct(cluster.backends().get(0)); Statement ds = direct.createStatement();
+             ResultSet drs = ds.executeQuery(query)) {
+            rs.next();
+            drs.next();
+            for (int i = 1; i <= 4; i++) {
+                assertEquals(drs.getString(i), rs.getString(i), "column " + i);
+            }
+            assertEquals("t", rs.getString(1));
+            assertEquals(Boolean.TRUE, rs.getObject(1));
+        }
     }
 
     @Test
