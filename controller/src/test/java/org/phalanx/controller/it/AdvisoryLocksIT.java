@@ -40,40 +40,40 @@ class AdvisoryLocksIT {
     void postgresqlAdvisoryLocks() throws Exception {
         cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_advisory_pg", "");
         try (Connection a = cluster.connect(); Connection b = cluster.connect()) {
-            assertEquals("true", value(a, "SELECT pg_try_advisory_lock(?)", 42L));
+            assertEquals("t", value(a, "SELECT pg_try_advisory_lock(?)", 42L));
             for (int i = 0; i < 4; i++) { // whichever backend would have served it
-                assertEquals("false", value(b, "SELECT pg_try_advisory_lock(42)"), "a holds it");
+                assertEquals("f", value(b, "SELECT pg_try_advisory_lock(42)"), "a holds it");
             }
-            assertEquals("true", value(a, "SELECT pg_try_advisory_lock(42)"), "again: a holds it twice");
-            assertEquals("true", value(a, "SELECT pg_advisory_unlock(42)"));
-            assertEquals("false", value(b, "SELECT pg_try_advisory_lock(42)"), "a still holds it once");
-            assertEquals("false", value(b, "SELECT pg_advisory_unlock(42)"), "b cannot release a's lock");
+            assertEquals("t", value(a, "SELECT pg_try_advisory_lock(42)"), "again: a holds it twice");
+            assertEquals("t", value(a, "SELECT pg_advisory_unlock(42)"));
+            assertEquals("f", value(b, "SELECT pg_try_advisory_lock(42)"), "a still holds it once");
+            assertEquals("f", value(b, "SELECT pg_advisory_unlock(42)"), "b cannot release a's lock");
 
             // b waits in pg_advisory_lock until a's unlock
             CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> quietly(b, "SELECT pg_advisory_lock(42)"));
             Thread.sleep(200);
             assertFalse(waiting.isDone(), "b waits for a's lock");
-            assertEquals("true", value(a, "SELECT pg_advisory_unlock(42)"));
+            assertEquals("t", value(a, "SELECT pg_advisory_unlock(42)"));
             assertEquals("", waiting.get(10, TimeUnit.SECONDS));
-            assertEquals("false", value(a, "SELECT pg_try_advisory_lock(42)"), "b holds it now");
-            assertEquals("true", value(b, "SELECT pg_advisory_unlock(42)"));
+            assertEquals("f", value(a, "SELECT pg_try_advisory_lock(42)"), "b holds it now");
+            assertEquals("t", value(b, "SELECT pg_advisory_unlock(42)"));
 
             // a transaction-level lock lasts until the transaction ends
             a.setAutoCommit(false);
-            assertEquals("true", value(a, "SELECT pg_try_advisory_xact_lock(7)"));
-            assertEquals("false", value(b, "SELECT pg_try_advisory_xact_lock(7)"));
+            assertEquals("t", value(a, "SELECT pg_try_advisory_xact_lock(7)"));
+            assertEquals("f", value(b, "SELECT pg_try_advisory_xact_lock(7)"));
             a.commit();
-            assertEquals("true", value(b, "SELECT pg_try_advisory_xact_lock(7)"), "outside a transaction: for the statement");
-            assertEquals("true", value(a, "SELECT pg_try_advisory_xact_lock(7)"), "b's lasted its statement only");
+            assertEquals("t", value(b, "SELECT pg_try_advisory_xact_lock(7)"), "outside a transaction: for the statement");
+            assertEquals("t", value(a, "SELECT pg_try_advisory_xact_lock(7)"), "b's lasted its statement only");
             a.rollback();
             a.setAutoCommit(true);
 
             // the session's close releases its locks
             Connection c = cluster.connect();
-            assertEquals("true", value(c, "SELECT pg_try_advisory_lock(1, 2)"));
-            assertEquals("false", value(a, "SELECT pg_try_advisory_lock(1, 2)"));
+            assertEquals("t", value(c, "SELECT pg_try_advisory_lock(1, 2)"));
+            assertEquals("f", value(a, "SELECT pg_try_advisory_lock(1, 2)"));
             c.close(); // the controller ends the session once it reads the close, as a server notices a client leave
-            assertEquals("true", eventually(a, "SELECT pg_try_advisory_lock(1, 2)", "true"));
+            assertEquals("t", eventually(a, "SELECT pg_try_advisory_lock(1, 2)", "true"));
         }
     }
 
