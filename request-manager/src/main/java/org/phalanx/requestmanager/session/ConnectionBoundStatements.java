@@ -104,7 +104,8 @@ final class ConnectionBoundStatements {
         return new SQLFeatureNotSupportedException(message, SqlState.FEATURE_NOT_SUPPORTED.code());
     }
 
-    private static char firstLetter(String sql) {
+    /** The statement's first character, in lower case (' ' for none): a filter cheap enough for every statement. */
+    static char firstLetter(String sql) {
         for (int i = 0; i < sql.length(); i++) {
             char c = sql.charAt(i);
             if (!Character.isWhitespace(c)) {

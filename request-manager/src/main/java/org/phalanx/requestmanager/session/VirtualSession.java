@@ -449,11 +449,10 @@ final class VirtualSession implements Session {
      * plan or sequence state of the session's: nothing to do.
      */
     private static String discarded(String sql) {
-        String s = sql.stripLeading();
-        if (s.isEmpty() || Character.toLowerCase(s.charAt(0)) != 'd') {
+        if (ConnectionBoundStatements.firstLetter(sql) != 'd') {
             return null; // every statement passes here
         }
-        Matcher m = DISCARD.matcher(s);
+        Matcher m = DISCARD.matcher(sql);
         return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
     }
 
