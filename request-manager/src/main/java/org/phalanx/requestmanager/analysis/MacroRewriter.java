@@ -109,30 +109,41 @@ public final class MacroRewriter {
      */
     private static String replace(String sql, ZonedDateTime now, DoubleSupplier random, Engine only) {
         return SqlLexer.replaceWords(sql, (text, start, end) -> {
-            String word = text.substring(start, end).toLowerCase(Locale.ROOT);
+            if (end - start == 10 && end + 1 < text.length() && text.charAt(end) == '.'
+                    && text.regionMatches(true, start, "pg_catalog", 0, 10)) {
+                // pg_catalog.now() is the function itself, qualifier and all (t.now is a column)
+                return macroAt(text, end + 1, SqlLexer.wordEnd(text, end + 1), now, random, only);
+            }
             boolean qualified = start > 0 && text.charAt(start - 1) == '.';
-            if (qualified || !(BARE.contains(word) || CALLED.contains(word))) {
-                return null;
-            }
-            int call = SqlLexer.emptyParensEnd(text, end);
-            int digits = -1; // the fractional digits a precision asks for: NOW(6), CURRENT_TIMESTAMP(3)
-            if (call < 0 && FRACTIONAL.contains(word)) {
-                int[] precision = precisionCall(text, end);
-                if (precision != null) {
-                    call = precision[0];
-                    digits = precision[1];
-                }
-            }
-            if (call < 0 && CALLED.contains(word)) {
-                return null;
-            }
-            if (digits < 0 && (only == Engine.MARIADB || only == Engine.SQLITE)) {
-                digits = 0; // their NOW() and CURRENT_TIMESTAMP are whole seconds
-            }
-            String value = now == null ? "" : only == Engine.POSTGRESQL ? typedLiteral(word, now, random, digits)
-                    : only == Engine.SQLITE && word.equals("random") ? Long.toString(sqliteRandom(random)) : null;
-            return new SqlLexer.Replacement(value != null ? value : literal(word, now, random, digits), Math.max(call, end));
+            return qualified ? null : macroAt(text, start, end, now, random, only);
         });
+    }
+
+    /** The value of the macro that is the word between {@code start} and {@code end}, or null if it is none. */
+    private static SqlLexer.Replacement macroAt(String text, int start, int end, ZonedDateTime now, DoubleSupplier random,
+                                                Engine only) {
+        String word = text.substring(start, end).toLowerCase(Locale.ROOT);
+        if (!(BARE.contains(word) || CALLED.contains(word))) {
+            return null;
+        }
+        int call = SqlLexer.emptyParensEnd(text, end);
+        int digits = -1; // the fractional digits a precision asks for: NOW(6), CURRENT_TIMESTAMP(3)
+        if (call < 0 && FRACTIONAL.contains(word)) {
+            int[] precision = precisionCall(text, end);
+            if (precision != null) {
+                call = precision[0];
+                digits = precision[1];
+            }
+        }
+        if (call < 0 && CALLED.contains(word)) {
+            return null;
+        }
+        if (digits < 0 && (only == Engine.MARIADB || only == Engine.SQLITE)) {
+            digits = 0; // their NOW() and CURRENT_TIMESTAMP are whole seconds
+        }
+        String value = now == null ? "" : only == Engine.POSTGRESQL ? typedLiteral(word, now, random, digits)
+                : only == Engine.SQLITE && word.equals("random") ? Long.toString(sqliteRandom(random)) : null;
+        return new SqlLexer.Replacement(value != null ? value : literal(word, now, random, digits), Math.max(call, end));
     }
 
     /** {@code (n)} with n in 0..6 at {@code from}: {index after it, n}; else null. */

@@ -19,7 +19,7 @@ import org.phalanx.requestmanager.analysis.PooledSessionCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.UnrepeatableCalls;
-import org.phalanx.requestmanager.analysis.UnrepeatableRoutines;
+import org.phalanx.requestmanager.analysis.UnrepeatableDdl;
 import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.api.BatchOutcome;
@@ -306,7 +306,7 @@ final class VirtualSession implements Session {
     /**
      * A write calling a function whose value each replica, and each replay of the recovery log,
      * would compute for itself ({@link UnrepeatableCalls}), or creating a trigger that would
-     * ({@link UnrepeatableRoutines}), is refused, unless there is one backend and no log: then
+     * ({@link UnrepeatableDdl}), is refused, unless there is one backend and no log: then
      * nothing could come out different.
      */
     private void refuseUnrepeatable(String sql) throws SQLException {
@@ -319,12 +319,14 @@ final class VirtualSession implements Session {
                     + " the recovery log, a value of its own: generate the value in the application and pass it as a"
                     + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
-        String inTrigger = UnrepeatableRoutines.unrepeatableCall(sql);
-        if (inTrigger != null) {
-            throw new SQLFeatureNotSupportedException("a trigger calling " + inTrigger + " would compute a value of its own"
-                    + " on each replica, and in each replay of the recovery log, and the replicas would differ: set the"
-                    + " value in the statements themselves (the controller chooses now(), CURRENT_TIMESTAMP and RAND() there"
-                    + " once) or in the application", SqlState.FEATURE_NOT_SUPPORTED.code());
+        String inDdl = UnrepeatableDdl.unrepeatableCall(sql);
+        if (inDdl != null) {
+            throw new SQLFeatureNotSupportedException("DDL whose routine, rule, view or column default calls " + inDdl
+                    + " would have each replica, and each replay of the recovery log, compute a value of its own, and the"
+                    + " replicas would differ: set the value in the statements themselves (the controller chooses now(),"
+                    + " CURRENT_TIMESTAMP and RAND() there once) or in the application; to add a column with such a"
+                    + " default, add it without one, then SET DEFAULT, then fill the existing rows with an UPDATE",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         boolean postgres = p.backends().dialects().contains(Engine.POSTGRESQL);
         String systemColumn = postgres ? UnrepeatableCalls.systemColumn(sql) : null;

@@ -18,7 +18,8 @@ import org.phalanx.requestmanager.backend.Backend;
  * The virtual database's own functions that may change data, which a query can call ({@code SELECT
  * add_order(...)}, PostgreSQL's way to run a stored routine): such a query is a write, run on every
  * backend in the total order — taken as a read it ran on one replica, and the replicas diverged.
- * Known from a backend's catalog when first needed — on PostgreSQL the {@code VOLATILE} functions
+ * Known from a backend's catalog when first needed, and again every 30 seconds (a function
+ * created on the backends directly counts from then on) — on PostgreSQL the {@code VOLATILE} functions
  * (the default; a {@code STABLE} or {@code IMMUTABLE} one cannot write) outside the system schemas
  * and extensions, on MariaDB the functions not declared {@code NO SQL} or {@code READS SQL DATA} —
  * and from then on from the DDL that creates functions, each of which counts (even a STABLE one:
@@ -37,13 +38,18 @@ final class WritingFunctions {
     private static final Pattern CREATE_FUNCTION = Pattern.compile("(?is)\\s*create\\s+(?:or\\s+replace\\s+)?"
             + "(?:definer\\s*=\\s*\\S+\\s+)?function\\s+(?:if\\s+not\\s+exists\\s+)?(?:[`\"\\w]+\\s*\\.\\s*)?[`\"]?(\\w+).*");
 
+    /** How long what a catalog said is trusted: functions created on the backends directly count after it. */
+    private static final long REREAD_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
     /** Lower case; empty until read from a catalog, or when there are none. */
     private final Set<String> names = ConcurrentHashMap.newKeySet();
-    private volatile boolean read;
+    /** When the catalog was last read (nanoTime), or 0: not yet. */
+    private volatile long read;
 
-    /** Whether the query {@code sql} calls one of them (read from a backend's catalog first, once). */
+    /** Whether the query {@code sql} calls one of them (read from a backend's catalog first, and every 30 s). */
     boolean calledBy(String sql, List<Backend> enabled, String user) throws SQLException {
-        if (!read) {
+        long last = read;
+        if (last == 0 || System.nanoTime() - last > REREAD_NANOS) {
             for (Backend b : enabled) {
                 if (b.dialect() == Engine.POSTGRESQL || b.dialect() == Engine.MARIADB) {
                     readCatalog(b, user);
@@ -63,8 +69,9 @@ final class WritingFunctions {
     }
 
     private synchronized void readCatalog(Backend backend, String user) throws SQLException {
-        if (read) {
-            return;
+        long last = read;
+        if (last != 0 && System.nanoTime() - last <= REREAD_NANOS) {
+            return; // another session read it meanwhile
         }
         try (Connection c = backend.connectionFor(user); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(backend.dialect() == Engine.POSTGRESQL ? POSTGRES : MARIADB)) {
@@ -72,6 +79,6 @@ final class WritingFunctions {
                 names.add(rs.getString(1).toLowerCase(Locale.ROOT));
             }
         }
-        read = true;
+        read = System.nanoTime() | 1;
     }
 }

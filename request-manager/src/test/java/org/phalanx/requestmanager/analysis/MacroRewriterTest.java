@@ -52,6 +52,12 @@ class MacroRewriterTest {
     }
 
     @Test
+    void theSystemCatalogsQualifiedFunctionsAreMacrosToo() {
+        assertEquals("INSERT INTO t VALUES ('2026-11-22 10:15:30.123', x.now, pg_catalog.other())",
+                rewrite("INSERT INTO t VALUES (pg_catalog.now(), x.now, pg_catalog.other())"));
+    }
+
+    @Test
     void honoursTheConfiguredZone() {
         MacroRewriter paris = new MacroRewriter(ZoneId.of("Europe/Paris"));
         assertEquals("SELECT '2026-11-22 11:15:30.123'", paris.rewrite("SELECT NOW()", now, () -> 0));

@@ -23,30 +23,39 @@ class UnrepeatableCallsTest {
 
     @Test
     void triggersThatReadTheClockOrRandomnessAreFound() {
-        assertEquals("now()", UnrepeatableRoutines.unrepeatableCall("CREATE OR REPLACE FUNCTION touch() RETURNS trigger AS $$"
+        assertEquals("now()", UnrepeatableDdl.unrepeatableCall("CREATE OR REPLACE FUNCTION touch() RETURNS trigger AS $$"
                 + " BEGIN NEW.updated_at = now(); RETURN NEW; END; $$ LANGUAGE plpgsql"));
-        assertEquals("CURRENT_TIMESTAMP", UnrepeatableRoutines.unrepeatableCall("create function t() returns TRIGGER"
+        assertEquals("CURRENT_TIMESTAMP", UnrepeatableDdl.unrepeatableCall("create function t() returns TRIGGER"
                 + " language plpgsql as 'begin new.at := CURRENT_TIMESTAMP; return new; end'"));
-        assertEquals("RAND()", UnrepeatableRoutines.unrepeatableCall(
+        assertEquals("RAND()", UnrepeatableDdl.unrepeatableCall(
                 "CREATE DEFINER=`root`@`%` TRIGGER tt BEFORE UPDATE ON t FOR EACH ROW SET NEW.r = RAND()"));
-        assertEquals("'now'", UnrepeatableRoutines.unrepeatableCall("CREATE TRIGGER IF NOT EXISTS tt AFTER UPDATE ON t"
+        assertEquals("'now'", UnrepeatableDdl.unrepeatableCall("CREATE TRIGGER IF NOT EXISTS tt AFTER UPDATE ON t"
                 + " BEGIN UPDATE t SET at = datetime('now') WHERE id = NEW.id; END"));
-        assertEquals("random()", UnrepeatableRoutines.unrepeatableCall(
+        assertEquals("random()", UnrepeatableDdl.unrepeatableCall(
                 "CREATE TEMP TRIGGER tt AFTER INSERT ON t BEGIN UPDATE t SET r = random(); END"));
-        assertNull(UnrepeatableRoutines.unrepeatableCall(
+        assertNull(UnrepeatableDdl.unrepeatableCall(
                 "CREATE TRIGGER audit AFTER UPDATE ON t FOR EACH ROW INSERT INTO audit VALUES (NEW.id)"));
-        assertNull(UnrepeatableRoutines.unrepeatableCall(
+        assertNull(UnrepeatableDdl.unrepeatableCall(
                 "CREATE FUNCTION f() RETURNS timestamptz AS 'SELECT now()' LANGUAGE sql STABLE"), "serves reads");
-        assertNull(UnrepeatableRoutines.unrepeatableCall(
+        assertNull(UnrepeatableDdl.unrepeatableCall(
                 "CREATE FUNCTION age(d DATE) RETURNS INT READS SQL DATA RETURN TIMESTAMPDIFF(YEAR, d, CURDATE())"));
-        assertEquals("now()", UnrepeatableRoutines.unrepeatableCall(
+        assertEquals("now()", UnrepeatableDdl.unrepeatableCall(
                 "CREATE FUNCTION f() RETURNS timestamptz AS 'SELECT now()' LANGUAGE sql"), "volatile: it may write");
-        assertEquals("UUID()", UnrepeatableRoutines.unrepeatableCall(
+        assertEquals("UUID()", UnrepeatableDdl.unrepeatableCall(
                 "CREATE FUNCTION f_uuid() RETURNS VARCHAR(64) NOT DETERMINISTIC RETURN UUID()"));
-        assertEquals("UUID()", UnrepeatableRoutines.unrepeatableCall(
+        assertEquals("UUID()", UnrepeatableDdl.unrepeatableCall(
                 "CREATE PROCEDURE p() BEGIN INSERT INTO t1 (v) VALUES (UUID()); END"));
-        assertNull(UnrepeatableRoutines.unrepeatableCall("INSERT INTO t (now_at) VALUES (now())"), "not a trigger");
-        assertNull(UnrepeatableRoutines.unrepeatableCall("CREATE TABLE snowfall (id INT, known TEXT)"));
+        assertNull(UnrepeatableDdl.unrepeatableCall("INSERT INTO t (now_at) VALUES (now())"), "not a trigger");
+        assertEquals("clock_timestamp()", UnrepeatableDdl.unrepeatableCall(
+                "ALTER TABLE w ADD COLUMN c1 timestamptz DEFAULT clock_timestamp()"), "fills the rows there");
+        assertEquals("CURRENT_TIMESTAMP", UnrepeatableDdl.unrepeatableCall(
+                "ALTER TABLE mv2 ADD COLUMN c DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6)"));
+        assertNull(UnrepeatableDdl.unrepeatableCall("ALTER TABLE w ALTER COLUMN c1 SET DEFAULT now()"), "no row filled");
+        assertEquals("random()", UnrepeatableDdl.unrepeatableCall(
+                "CREATE RULE r AS ON INSERT TO w DO ALSO INSERT INTO wlog VALUES (random())"));
+        assertEquals("clock_timestamp()", UnrepeatableDdl.unrepeatableCall(
+                "CREATE MATERIALIZED VIEW mv AS SELECT clock_timestamp()"));
+        assertNull(UnrepeatableDdl.unrepeatableCall("CREATE TABLE snowfall (id INT, known TEXT)"));
     }
 
     @Test

@@ -11,15 +11,22 @@ import java.util.regex.Pattern;
  * apart, random values all different), a procedure inserting {@code UUID()}. The controller chooses
  * such values once only in the statements it sees, so the DDL creating such a routine is refused:
  * a trigger with its body (MariaDB, SQLite, PostgreSQL's {@code WHEN} condition), PostgreSQL's
- * trigger functions ({@code RETURNS trigger}), a procedure, and a function that may write (not
+ * trigger functions ({@code RETURNS trigger}), rules and materialized views, a column added with
+ * such a default ({@code ALTER TABLE t ADD c ... DEFAULT now()}: the engine fills the existing rows),
+ * a procedure, and a function that may write (not
  * PostgreSQL's {@code STABLE} / {@code IMMUTABLE} ones, not MariaDB's {@code DETERMINISTIC}, {@code
  * NO SQL} or {@code READS SQL DATA} ones: those serve reads).
  */
-public final class UnrepeatableRoutines {
+public final class UnrepeatableDdl {
     private static final Pattern TRIGGER = Pattern.compile("(?is)\\s*create\\s+(?:or\\s+replace\\s+)?"
             + "(?:definer\\s*=\\s*\\S+\\s+)?(?:temp(?:orary)?\\s+)?(?:constraint\\s+)?trigger\\b.*");
     private static final Pattern TRIGGER_FUNCTION = Pattern.compile(
             "(?is)\\s*create\\s+(?:or\\s+replace\\s+)?function\\b.*?\\breturns\\s+(?:trigger|event_trigger)\\b.*");
+    /** PostgreSQL's rules and materialized views: a rule's action runs inside writes, a materialized view stores its rows. */
+    private static final Pattern RULE_OR_STORED_VIEW = Pattern.compile(
+            "(?is)\\s*create\\s+(?:or\\s+replace\\s+)?(?:rule|materialized\\s+view)\\b.*");
+    /** A column added with a default: the engine fills the existing rows with it, on each replica. */
+    private static final Pattern ADDED_WITH_DEFAULT = Pattern.compile("(?is)\\s*alter\\s+table\\b.*\\badd\\b.*\\bdefault\\b.*");
     private static final Pattern ROUTINE = Pattern.compile(
             "(?is)\\s*create\\s+(?:or\\s+replace\\s+)?(?:definer\\s*=\\s*\\S+\\s+)?(procedure|function)\\b.*");
     /** What declares a function unable to write: it serves reads, whose values are one replica's anyway. */
@@ -35,7 +42,7 @@ public final class UnrepeatableRoutines {
             + "|unixepoch|connection_id|pg_backend_pid|txid_current)\\s*\\("
             + "|\\b(current_timestamp|current_date|current_time|localtimestamp|localtime)\\b|('now')");
 
-    private UnrepeatableRoutines() {
+    private UnrepeatableDdl() {
     }
 
     /** What the routine {@code sql} creates calls that each replica would compute for itself; null if nothing, or not such DDL. */
@@ -50,12 +57,20 @@ public final class UnrepeatableRoutines {
         return m.group(1) != null ? m.group(1) + "()" : m.group(2) != null ? m.group(2) : m.group(3);
     }
 
-    /** A trigger, a procedure, or a function that may write: what runs inside replicated writes. */
+    /**
+     * A trigger, a rule, a procedure, a function that may write (what runs inside replicated
+     * writes), a materialized view, or a column added with a default (what stores values it computes).
+     */
     private static boolean runsInWrites(String sql) {
-        if (!SqlLexer.firstWord(sql).equals("create")) {
+        String first = SqlLexer.firstWord(sql);
+        if (first.equals("alter")) {
+            return ADDED_WITH_DEFAULT.matcher(sql).matches();
+        }
+        if (!first.equals("create")) {
             return false; // every write passes here
         }
-        if (TRIGGER.matcher(sql).matches() || TRIGGER_FUNCTION.matcher(sql).matches()) {
+        if (TRIGGER.matcher(sql).matches() || TRIGGER_FUNCTION.matcher(sql).matches()
+                || RULE_OR_STORED_VIEW.matcher(sql).matches()) {
             return true;
         }
         Matcher routine = ROUTINE.matcher(sql);
