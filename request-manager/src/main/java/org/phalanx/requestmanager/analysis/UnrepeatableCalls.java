@@ -19,7 +19,13 @@ public final class UnrepeatableCalls {
             "randomblob", "timeofday", "current_database", "pg_backend_pid", "txid_current", "txid_current_if_assigned",
             "pg_current_xact_id", "inet_server_addr", "inet_server_port", "inet_client_addr", "inet_client_port",
             "pg_postmaster_start_time", "pg_conf_load_time", "pg_current_wal_lsn", "pg_current_wal_insert_lsn",
-            "pg_current_snapshot", "txid_current_snapshot", "pg_my_temp_schema", "connection_id", "database");
+            "pg_current_snapshot", "txid_current_snapshot", "pg_my_temp_schema", "pg_relation_size",
+            "pg_total_relation_size", "pg_table_size", "pg_indexes_size", "pg_database_size", "connection_id",
+            "database", "schema");
+    /** MariaDB's system variables that differ from server to server, or tell the connection's own state. */
+    private static final java.util.regex.Pattern SERVER_VARIABLE = java.util.regex.Pattern.compile(
+            "(?i)@@(?:session\\.|global\\.)?(timestamp|pseudo_thread_id|server_id|server_uuid|hostname|port|identity"
+                    + "|last_insert_id|rand_seed1|rand_seed2|warning_count|error_count)\\b");
     /**
      * PostgreSQL's system columns: a row's transaction ids and physical place differ from replica to
      * replica (xmin is each one's own transaction counter), so a write naming one — optimistic locking
@@ -60,6 +66,15 @@ public final class UnrepeatableCalls {
 
     /** Statements that change rows (not DDL: a routine's body is not looked into here). */
     private static final Set<String> DATA_CHANGES = Set.of("insert", "update", "delete", "replace", "with", "merge", "select");
+
+    /** The first MariaDB system variable of {@code sql} whose value is the server's or the connection's own, or null. */
+    public static String serverVariable(String sql) {
+        if (sql.indexOf("@@") < 0) {
+            return null; // nearly every write
+        }
+        java.util.regex.Matcher m = SERVER_VARIABLE.matcher(SqlTemplate.of(sql));
+        return m.find() ? m.group() : null;
+    }
 
     /** The first of PostgreSQL's system columns {@code sql} names (in code), or null. */
     public static String systemColumn(String sql) {

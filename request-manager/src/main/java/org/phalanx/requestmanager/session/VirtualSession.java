@@ -328,6 +328,12 @@ final class VirtualSession implements Session {
                     + " default, add it without one, then SET DEFAULT, then fill the existing rows with an UPDATE",
                     SqlState.FEATURE_NOT_SUPPORTED.code());
         }
+        String variable = UnrepeatableCalls.serverVariable(sql);
+        if (variable != null) {
+            throw new SQLFeatureNotSupportedException(variable + " in a write would give each replica, and each replay of"
+                    + " the recovery log, a value of its own (each backend's server or connection): pass the value as a"
+                    + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
         boolean postgres = p.backends().dialects().contains(Engine.POSTGRESQL);
         String systemColumn = postgres ? UnrepeatableCalls.systemColumn(sql) : null;
         if (systemColumn != null) {

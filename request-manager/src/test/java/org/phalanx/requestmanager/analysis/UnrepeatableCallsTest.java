@@ -77,4 +77,14 @@ class UnrepeatableCallsTest {
         assertFalse(UnrepeatableCalls.limitWithoutOrder(
                 "CREATE FUNCTION f() RETURNS int AS $$ SELECT id FROM t LIMIT 1 $$ LANGUAGE sql"));
     }
+
+    @Test
+    void serverAndConnectionValuesAreFound() {
+        assertEquals("@@timestamp", UnrepeatableCalls.serverVariable("INSERT INTO t VALUES (1, @@timestamp)"));
+        assertEquals("@@SESSION.pseudo_thread_id", UnrepeatableCalls.serverVariable(
+                "UPDATE t SET v = @@SESSION.pseudo_thread_id WHERE id = 1"));
+        assertNull(UnrepeatableCalls.serverVariable("UPDATE t SET v = @@sql_mode WHERE note = '@@timestamp'"));
+        assertEquals("schema", UnrepeatableCalls.firstCall("INSERT INTO t VALUES (1, SCHEMA())"));
+        assertEquals("pg_relation_size", UnrepeatableCalls.firstCall("INSERT INTO t SELECT 1, pg_relation_size('q')"));
+    }
 }
