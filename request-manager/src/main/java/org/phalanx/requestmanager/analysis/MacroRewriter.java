@@ -143,7 +143,22 @@ public final class MacroRewriter {
         }
         String value = now == null ? "" : only == Engine.POSTGRESQL ? typedLiteral(word, now, random, digits)
                 : only == Engine.SQLITE && word.equals("random") ? Long.toString(sqliteRandom(random)) : null;
-        return new SqlLexer.Replacement(value != null ? value : literal(word, now, random, digits), Math.max(call, end));
+        if (value == null) {
+            value = literal(word, now, random, digits);
+            if (only == Engine.MARIADB && value.startsWith("'")) {
+                value = temporalKeyword(word) + value; // TIMESTAMP'...': a number in NOW() + 0, as NOW() is
+            }
+        }
+        return new SqlLexer.Replacement(value, Math.max(call, end));
+    }
+
+    /** The keyword of MariaDB's typed literal for a clock macro's value. */
+    private static String temporalKeyword(String macro) {
+        return switch (macro) {
+            case "current_date", "curdate", "utc_date" -> "DATE";
+            case "current_time", "curtime", "utc_time" -> "TIME";
+            default -> "TIMESTAMP";
+        };
     }
 
     /** {@code (n)} with n in 0..6 at {@code from}: {index after it, n}; else null. */

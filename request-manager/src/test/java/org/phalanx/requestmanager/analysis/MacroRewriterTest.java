@@ -84,11 +84,13 @@ class MacroRewriterTest {
     /** MariaDB's NOW() and SQLite's CURRENT_TIMESTAMP are whole seconds; a precision gives its digits. */
     @Test
     void mariaDbAndSqliteTimeStampsHaveTheirEnginesPrecision() {
-        assertEquals("INSERT INTO t VALUES ('2026-11-22 10:15:30', '2026-11-22 10:15:30.123000', '10:15:30')",
-                rewriter.rewrite("INSERT INTO t VALUES (NOW(), NOW(6), CURTIME())", now, () -> 0, Set.of(Engine.MARIADB)));
+        assertEquals("INSERT INTO t VALUES (TIMESTAMP'2026-11-22 10:15:30', TIMESTAMP'2026-11-22 10:15:30.123000' + 0,"
+                        + " TIME'10:15:30', DATE'2026-11-22' + 1, 1795342530)",
+                rewriter.rewrite("INSERT INTO t VALUES (NOW(), NOW(6) + 0, CURTIME(), CURDATE() + 1, UNIX_TIMESTAMP())", now,
+                        () -> 0, Set.of(Engine.MARIADB)), "typed literals: a number in NOW() + 0, as the clock is");
         assertEquals("INSERT INTO t VALUES ('2026-11-22 10:15:30')",
                 rewriter.rewrite("INSERT INTO t VALUES (CURRENT_TIMESTAMP)", now, () -> 0, Set.of(Engine.SQLITE)));
-        assertEquals("SELECT '2026-11-22 19:15:30'", rewriter.inZone(java.time.ZoneOffset.ofHours(9))
+        assertEquals("SELECT TIMESTAMP'2026-11-22 19:15:30'", rewriter.inZone(java.time.ZoneOffset.ofHours(9))
                 .rewrite("SELECT NOW()", now, () -> 0, Set.of(Engine.MARIADB)), "in a session's own zone");
     }
 }
