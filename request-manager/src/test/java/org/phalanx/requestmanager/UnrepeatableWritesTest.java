@@ -114,6 +114,7 @@ class UnrepeatableWritesTest {
                     () -> update(s, "INSERT INTO arch (src) SELECT id FROM src"));
             assertEquals("0A000", refused.getSQLState(), refused.getMessage());
             assertEquals(3, update(s, "INSERT INTO arch (src) SELECT id FROM src ORDER BY id"));
+            assertEquals(1, update(s, "INSERT INTO arch (src) SELECT 4"), "one row: nothing to order");
             assertEquals(3, update(s, "INSERT INTO arch (id, src) SELECT id + 10, id FROM src"), "the key given");
         }
     }

@@ -130,9 +130,10 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
     }
 
     /** The table an INSERT names (normalized), read from its text; null if it does not start as one. */
-    /** An INSERT (or REPLACE) taking its rows from a query with no ORDER BY anywhere. */
+    /** An INSERT (or REPLACE) taking its rows from a query of a table (not one row of values) with no ORDER BY anywhere. */
     public static boolean selectsWithoutOrder(String sql) {
-        return mayBe(sql) && SqlLexer.containsWord(sql, "select") && !SqlLexer.containsWord(sql, "order");
+        return mayBe(sql) && SqlLexer.containsWord(sql, "select") && SqlLexer.containsWord(sql, "from")
+                && !SqlLexer.containsWord(sql, "order");
     }
 
     public static String table(String sql) {
