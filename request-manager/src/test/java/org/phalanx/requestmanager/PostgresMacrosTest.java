@@ -68,6 +68,14 @@ class PostgresMacrosTest {
                     () -> update(s, "UPDATE t SET d = d WHERE id IN (SELECT id FROM t LIMIT 1)"));
             assertEquals("0A000", limit.getSQLState(), limit.getMessage());
             update(s, "UPDATE t SET d = d WHERE id IN (SELECT id FROM t ORDER BY id LIMIT 1)");
+            // numbers handed out in each replica's scan order
+            update(s, "CREATE SEQUENCE sq");
+            for (String numbering : new String[] {"UPDATE t SET kind = nextval('sq')::text",
+                    "INSERT INTO t (id, kind) SELECT nextval('sq') + 100, kind FROM t"}) {
+                SQLException refused = assertThrows(SQLException.class, () -> update(s, numbering));
+                assertEquals("0A000", refused.getSQLState(), numbering);
+            }
+            update(s, "UPDATE t SET kind = nextval('sq')::text WHERE id = 99"); // one row at most: left alone
         }
         String a = rows(replicas.databases().get(0));
         assertEquals("timestamp with time zone true", a.substring(a.indexOf("timestamp")).strip(), a);

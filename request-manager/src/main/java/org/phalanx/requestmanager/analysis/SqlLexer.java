@@ -298,7 +298,7 @@ public final class SqlLexer {
     }
 
     /** Whether the word (lower case) appears as a whole word in code. */
-    static boolean containsWord(String sql, String word) {
+    public static boolean containsWord(String sql, String word) {
         int i = 0;
         while (i < sql.length()) {
             int skipped = skipNonCode(sql, i);

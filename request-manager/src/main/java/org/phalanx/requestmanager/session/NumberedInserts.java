@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.InsertText;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
 
@@ -23,12 +24,18 @@ import org.phalanx.requestmanager.hetero.ControllerKeys;
  * backend's metadata once, and again after DDL.
  */
 final class NumberedInserts {
+    private static final Set<String> NEXTVAL = Set.of("nextval");
     /** By table, as written in the INSERT: its engine-numbered key column, if it has one. */
     private final Map<String, Optional<String>> keyColumns = new ConcurrentHashMap<>();
 
     void refuseUnordered(String sql, List<Backend> enabled, String user) throws SQLException {
         if (!InsertText.selectsWithoutOrder(sql) || enabled.isEmpty()) {
             return; // nearly every write
+        }
+        if (SqlLexer.mayCall(sql, NEXTVAL)) {
+            throw new SQLFeatureNotSupportedException("nextval() in an INSERT ... SELECT without ORDER BY: each replica"
+                    + " would number the rows in the order of its own scan; add an ORDER BY on a unique key to the query",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         String table = InsertText.table(sql);
         if (table == null) {

@@ -1,11 +1,13 @@
 package org.phalanx.requestmanager.write;
 
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -19,6 +21,7 @@ import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
@@ -131,6 +134,22 @@ public final class WriteStage {
         }
     }
 
+    /**
+     * {@code UPDATE t SET n = nextval('s')} of the whole table: each replica would hand the numbers out
+     * in the order of its own scan (they differed row by row). With a WHERE clause it may be one row,
+     * and is left alone (several rows matching it are not detected).
+     */
+    private void refuseNumberingInScanOrder(String sql) throws SQLException {
+        if (SqlLexer.mayCall(sql, NEXTVAL) && SqlAnalyzer.firstWordOf(sql).equals("update")
+                && !SqlLexer.containsWord(sql, "where") && (p.backends().all().size() > 1 || p.log() != LogWriter.NONE)) {
+            throw new SQLFeatureNotSupportedException("nextval() in an UPDATE of every row: each replica would number"
+                    + " the rows in the order of its own scan; number them from an ordered query, or one row at a time",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+    }
+
+    private static final Set<String> NEXTVAL = Set.of("nextval");
+
     /** Schema changes not yet run on every backend (DDL of any table, and the tables of the others). */
     public int schemaChangesSettling() {
         return rows.schemaChangesSettling();
@@ -141,6 +160,7 @@ public final class WriteStage {
         Access tableLevel = p.scheduler().lockResources(a);
         long schemaSeen = rows.schemaChanges();
         Access refined = rows.refine(tableLevel, a, r.sql(), r.params(), p.backends().enabled(), s.user());
+        refuseNumberingInScanOrder(r.sql());
         boolean implicit = s.autoCommit();
         SessionSettings settings = s.settings(); // as they are now: the write may run after the next SET
         Transaction t = implicit ? null : s.currentTransaction(p.scheduler());
