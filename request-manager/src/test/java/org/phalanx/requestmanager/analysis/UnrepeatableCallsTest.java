@@ -63,6 +63,9 @@ class UnrepeatableCallsTest {
         assertEquals("xmin", UnrepeatableCalls.systemColumn("UPDATE acct SET bal = 90 WHERE id = 1 AND xmin = '4376'"));
         assertEquals("ctid", UnrepeatableCalls.systemColumn("DELETE FROM t a USING t b WHERE a.CTID < b.ctid AND a.x = b.x"));
         assertNull(UnrepeatableCalls.systemColumn("UPDATE t SET xmin_seen = 1, note = 'xmin' WHERE id = 1"));
+        assertNull(UnrepeatableCalls.systemColumn("update book set pages=(b1_0.pages+1) from book b1_0 join author a1_0"
+                + " on a1_0.id=b1_0.author_id where a1_0.name=? and book.ctid=b1_0.ctid"), "Hibernate's: a row matched to itself");
+        assertEquals("ctid", UnrepeatableCalls.systemColumn("DELETE FROM t WHERE ctid = '(0,1)'"));
         assertNull(UnrepeatableCalls.systemColumn("INSERT INTO t VALUES (1)"));
     }
 
