@@ -22,7 +22,7 @@ public final class Sessions {
     private final AdvisoryLocks advisoryLocks = new AdvisoryLocks();
     private final VirtualCatalog catalog;
     private final WritingFunctions writingFunctions = new WritingFunctions();
-    private final NumberedInserts numberedInserts = new NumberedInserts();
+    private final UnrepeatableWrites unrepeatableWrites = new UnrepeatableWrites();
     private final int defaultIsolation;
     private volatile boolean closed;
 
@@ -55,8 +55,8 @@ public final class Sessions {
         return writingFunctions;
     }
 
-    NumberedInserts numberedInserts() {
-        return numberedInserts;
+    UnrepeatableWrites unrepeatableWrites() {
+        return unrepeatableWrites;
     }
 
     public int defaultIsolation() {

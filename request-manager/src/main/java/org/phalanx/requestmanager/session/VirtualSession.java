@@ -18,9 +18,6 @@ import org.phalanx.requestmanager.analysis.LastInsertId;
 import org.phalanx.requestmanager.analysis.PooledSessionCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
-import org.phalanx.requestmanager.analysis.UnrepeatableCalls;
-import org.phalanx.requestmanager.analysis.UnrepeatableDdl;
-import org.phalanx.requestmanager.recovery.LogWriter;
 import org.phalanx.requestmanager.routing.DeclaredDialectReads;
 import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
@@ -293,69 +290,13 @@ final class VirtualSession implements Session {
                 if (state.readOnly()) {
                     throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
                 }
-                refuseUnrepeatable(r.sql());
+                registry.unrepeatableWrites().refuse(r.sql(), p, state.user());
                 Result written = writes.write(r, a, state);
                 if (a.kind() == StatementKind.DDL) {
                     registry.writingFunctions().ran(r.sql());
-                    registry.numberedInserts().schemaChanged();
+                    registry.unrepeatableWrites().schemaChanged();
                 }
                 return written;
-        }
-    }
-
-    /**
-     * A write calling a function whose value each replica, and each replay of the recovery log,
-     * would compute for itself ({@link UnrepeatableCalls}), or creating a trigger that would
-     * ({@link UnrepeatableDdl}), is refused, unless there is one backend and no log: then
-     * nothing could come out different.
-     */
-    private void refuseUnrepeatable(String sql) throws SQLException {
-        if (p.backends().all().size() < 2 && p.log() == LogWriter.NONE) {
-            return;
-        }
-        String call = UnrepeatableCalls.firstCall(sql);
-        if (call != null) {
-            throw new SQLFeatureNotSupportedException(call + "() in a write would give each replica, and each replay of"
-                    + " the recovery log, a value of its own: generate the value in the application and pass it as a"
-                    + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
-        String inDdl = UnrepeatableDdl.unrepeatableCall(sql);
-        if (inDdl != null) {
-            throw new SQLFeatureNotSupportedException("DDL whose routine, rule, view or column default calls " + inDdl
-                    + " would have each replica, and each replay of the recovery log, compute a value of its own, and the"
-                    + " replicas would differ: set the value in the statements themselves (the controller chooses now(),"
-                    + " CURRENT_TIMESTAMP and RAND() there once) or in the application; to add a column with such a"
-                    + " default, add it without one, then SET DEFAULT, then fill the existing rows with an UPDATE",
-                    SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
-        String variable = UnrepeatableCalls.serverVariable(sql);
-        if (variable != null) {
-            throw new SQLFeatureNotSupportedException(variable + " in a write would give each replica, and each replay of"
-                    + " the recovery log, a value of its own (each backend's server or connection): pass the value as a"
-                    + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
-        boolean postgres = p.backends().dialects().contains(Engine.POSTGRESQL);
-        String systemColumn = postgres ? UnrepeatableCalls.systemColumn(sql) : null;
-        if (systemColumn != null) {
-            throw new SQLFeatureNotSupportedException("a write naming the system column " + systemColumn + ": its value"
-                    + " is each replica's own (transaction ids, a row's physical place), so the write would change"
-                    + " different rows or store different values on each; use a version column of your own for"
-                    + " optimistic locking, and the key to tell rows apart", SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
-        if (!p.backends().allSpeak(Engine.SQLITE)) { // SQLite's scan order is the same on every replica
-            registry.numberedInserts().refuseUnordered(sql, p.backends().enabled(), state.user());
-        }
-        if (!p.backends().allSpeak(Engine.SQLITE) && UnrepeatableCalls.limitWithoutOrder(sql)) {
-            throw new SQLFeatureNotSupportedException("a write choosing its rows by LIMIT without ORDER BY: each replica"
-                    + " would take the first rows of its own physical order, and change other rows; add an ORDER BY on a"
-                    + " unique key (SQLite's rowid order is the same everywhere)", SqlState.FEATURE_NOT_SUPPORTED.code());
-        }
-        String clock = postgres ? UnrepeatableCalls.clockLiteral(sql) : null;
-        if (clock != null) {
-            throw new SQLFeatureNotSupportedException("the literal " + clock + " in a write: PostgreSQL reads it as the"
-                    + " current time where it becomes a date or timestamp, each replica and each replay of the recovery"
-                    + " log its own; write now(), CURRENT_DATE (which the controller chooses once) or pass the value as a"
-                    + " parameter", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
     }
 
@@ -594,7 +535,7 @@ final class VirtualSession implements Session {
     private BatchOutcome whole(List<String> texts, BatchRun run) throws SQLException {
         for (String sql : texts) { // refused as a whole before any element runs
             p.statements().check(sql, p.analyzer().analyze(sql));
-            refuseUnrepeatable(sql);
+            registry.unrepeatableWrites().refuse(sql, p, state.user());
         }
         long start = System.nanoTime();
         BatchOutcome outcome;
