@@ -68,6 +68,24 @@ public final class UnrepeatableCalls {
     /** Statements that change rows (not DDL: a routine's body is not looked into here). */
     private static final Set<String> DATA_CHANGES = Set.of("insert", "update", "delete", "replace", "with", "merge", "select");
 
+    /** Views of a server's own activity and state: each backend's differ (PostgreSQL's pg_locks, MariaDB's GLOBAL_STATUS...). */
+    private static final java.util.regex.Pattern SERVER_VIEW = java.util.regex.Pattern.compile(
+            "(?i)\\b(pg_locks|pg_stat_\\w+|pg_statio_\\w+|pg_prepared_xacts|global_status|session_status|processlist"
+                    + "|innodb_\\w+)\\b");
+
+    /** The first view of a server's own state {@code sql} reads, or null. */
+    public static String serverView(String sql) {
+        if (!SqlLexer.containsIgnoreCase(sql, "pg_") && !SqlLexer.containsIgnoreCase(sql, "status")
+                && !SqlLexer.containsIgnoreCase(sql, "processlist") && !SqlLexer.containsIgnoreCase(sql, "innodb_")) {
+            return null; // nearly every write
+        }
+        if (!DATA_CHANGES.contains(SqlLexer.firstWord(sql))) {
+            return null; // CREATE VIEW ... FROM pg_stat_activity stores nothing
+        }
+        java.util.regex.Matcher m = SERVER_VIEW.matcher(SqlTemplate.of(sql));
+        return m.find() ? m.group(1) : null;
+    }
+
     /** The first MariaDB system variable of {@code sql} whose value is the server's or the connection's own, or null. */
     public static String serverVariable(String sql) {
         if (sql.indexOf("@@") < 0) {

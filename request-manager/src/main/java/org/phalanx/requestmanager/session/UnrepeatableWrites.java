@@ -49,6 +49,11 @@ final class UnrepeatableWrites {
                     + " or in the application; to add a column with such a default, add it without one, then SET DEFAULT,"
                     + " then fill the existing rows with an UPDATE";
         }
+        String view = UnrepeatableCalls.serverView(sql);
+        if (view != null) {
+            return "a write reading " + view + ", a view of each backend's own server state, would store or choose"
+                    + " something different on each replica: read it first and pass what you need as a parameter";
+        }
         String variable = UnrepeatableCalls.serverVariable(sql);
         if (variable != null) {
             return variable + " in a write would give each replica, and each replay of the recovery log, a value of its own"

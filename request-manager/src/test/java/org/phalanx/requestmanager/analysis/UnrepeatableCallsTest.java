@@ -88,6 +88,13 @@ class UnrepeatableCallsTest {
                 "UPDATE t SET v = @@SESSION.pseudo_thread_id WHERE id = 1"));
         assertNull(UnrepeatableCalls.serverVariable("UPDATE t SET v = @@sql_mode WHERE note = '@@timestamp'"));
         assertEquals("schema", UnrepeatableCalls.firstCall("INSERT INTO t VALUES (1, SCHEMA())"));
+        assertEquals("pg_locks", UnrepeatableCalls.serverView(
+                "INSERT INTO f2 (id, t) VALUES (10, (SELECT string_agg(pid::text, ',') FROM pg_locks))"));
+        assertEquals("GLOBAL_STATUS", UnrepeatableCalls.serverView("INSERT INTO t SELECT 1, VARIABLE_VALUE FROM"
+                + " information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'QUESTIONS'"));
+        assertNull(UnrepeatableCalls.serverView("UPDATE orders SET status = 'pg_locks' WHERE id = 1"));
+        assertNull(UnrepeatableCalls.serverView("UPDATE t SET order_status = 1 WHERE id = 1"));
+        assertNull(UnrepeatableCalls.serverView("CREATE VIEW activity AS SELECT * FROM pg_stat_activity"));
         assertEquals("pg_relation_size", UnrepeatableCalls.firstCall("INSERT INTO t SELECT 1, pg_relation_size('q')"));
     }
 }
