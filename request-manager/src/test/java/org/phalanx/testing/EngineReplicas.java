@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.requestmanager.config.WaitPolicy;
 
 /**
  * A started request manager over two replicas of one engine: SQLite files in a folder, or
@@ -26,8 +27,8 @@ public final class EngineReplicas implements AutoCloseable {
         if (engine.equals("sqlite")) {
             servers = null;
             files = new SqliteCluster(dir, "a", "b");
-            sqlite = new RequestManager(prefix, RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10)).build(),
-                    files.backendConfigs());
+            sqlite = new RequestManager(prefix, RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10))
+                    .waitPolicy(WaitPolicy.ALL).build(), files.backendConfigs()); // as ServerReplicas
             sqlite.start();
         } else {
             servers = new ServerReplicas(engine, prefix);

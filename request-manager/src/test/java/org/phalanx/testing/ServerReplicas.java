@@ -9,6 +9,7 @@ import java.util.List;
 import org.phalanx.requestmanager.RequestManager;
 import org.phalanx.requestmanager.config.BackendConfig;
 import org.phalanx.requestmanager.config.RequestManagerConfig;
+import org.phalanx.requestmanager.config.WaitPolicy;
 
 /**
  * A started request manager over two databases of its own on the local PostgreSQL or MariaDB server
@@ -30,8 +31,9 @@ public final class ServerReplicas implements AutoCloseable {
             databases.add(db);
             backends.add(BackendConfig.builder(name, db.url()).credentials(db.login()).poolSize(2).build());
         }
+        // every write answered once both replicas ran it: a test may look at them directly right after
         requestManager = new RequestManager(prefix, RequestManagerConfig.builder().lockTimeout(Duration.ofSeconds(10))
-                .build(), backends);
+                .waitPolicy(WaitPolicy.ALL).build(), backends);
         requestManager.start();
     }
 
