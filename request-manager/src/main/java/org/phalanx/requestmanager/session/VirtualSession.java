@@ -168,10 +168,10 @@ final class VirtualSession implements Session {
                 failed = false;
                 return setConfig.answer();
             }
-            Result tableLock = ConnectionBoundStatements.answer(r.sql(), p.backends(), !state.autoCommit());
-            if (tableLock != null) {
+            Result bound = ConnectionBoundStatements.answer(r.sql(), p.backends(), !state.autoCommit());
+            if (bound != null) {
                 failed = false;
-                return tableLock;
+                return bound;
             }
             String discarded = p.backends().allSpeak(Engine.POSTGRESQL) ? discarded(r.sql()) : null;
             if (discarded != null) {
@@ -390,13 +390,7 @@ final class VirtualSession implements Session {
     /** PostgreSQL's {@code DISCARD ALL | TEMP | TEMPORARY | PLANS | SEQUENCES}. */
     private static final Pattern DISCARD = Pattern.compile("(?is)\\s*discard\\s+(all|temp|temporary|plans|sequences)[\\s;]*");
 
-    /**
-     * PostgreSQL's DISCARD, as it resets a connection (pgbouncer's and other poolers' reset query):
-     * ALL resets every session parameter and the role, releases the session's advisory locks and
-     * drops its temporary tables, outside a transaction only ({@code 25001}, as there); TEMP drops
-     * the temporary tables. PLANS and SEQUENCES concern the backend connections, which keep no
-     * plan or sequence state of the session's: nothing to do.
-     */
+    /** What a {@code DISCARD} statement discards (lower case), or null for any other statement. */
     private static String discarded(String sql) {
         if (ConnectionBoundStatements.firstLetter(sql) != 'd') {
             return null; // every statement passes here
@@ -405,6 +399,13 @@ final class VirtualSession implements Session {
         return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
     }
 
+    /**
+     * PostgreSQL's DISCARD, as it resets a connection (pgbouncer's and other poolers' reset query):
+     * ALL resets every session parameter and the role, releases the session's advisory locks and
+     * drops its temporary tables, outside a transaction only ({@code 25001}, as there); TEMP drops
+     * the temporary tables. PLANS and SEQUENCES concern the backend connections, which keep no
+     * plan or sequence state of the session's: nothing to do.
+     */
     private void discard(String what) throws SQLException {
         if (what.equals("plans") || what.equals("sequences")) {
             return;
