@@ -20,26 +20,33 @@ import org.phalanx.requestmanager.hetero.ControllerKeys;
  * numbers (a serial or identity column, AUTO_INCREMENT) and which the insert leaves out: each replica
  * numbers the rows in the order its own scan returns them, and PostgreSQL's scan order differs from
  * replica to replica (measured: the row numbered 1000 copied source row 1478 on one replica, 526 on
- * the other). Refused unless the query orders its rows. The tables' key columns are read from a
- * backend's metadata once, and again after DDL.
+ * the other). The query is given {@code ORDER BY 1, 2, ..., n} over all its columns, so every replica
+ * numbers the rows in one order (rows alike in every column are alike whatever number each gets);
+ * where that cannot be appended (RETURNING, ON CONFLICT, FOR UPDATE...) it is refused, as is
+ * {@code nextval()} in such a query. The tables' key columns are read from a backend's metadata
+ * once, and again after DDL.
  */
 final class NumberedInserts {
     private static final Set<String> NEXTVAL = Set.of("nextval");
+    /** Words after which, or in place of which, an ORDER BY cannot simply be appended. */
+    private static final List<String> NOT_APPENDABLE = List.of("returning", "conflict", "duplicate", "for", "limit",
+            "offset", "fetch");
     /** By table, as written in the INSERT: its engine-numbered key column, if it has one. */
     private final Map<String, Optional<String>> keyColumns = new ConcurrentHashMap<>();
 
-    void refuseUnordered(String sql, List<Backend> enabled, String user) throws SQLException {
+    /** The statement as every replica numbers its rows alike: {@code sql} itself, or ordered; refused if it cannot be. */
+    String ordered(String sql, List<Backend> enabled, String user) throws SQLException {
         if (!InsertText.selectsWithoutOrder(sql) || enabled.isEmpty()) {
-            return; // nearly every write
+            return sql; // nearly every write
         }
         if (SqlLexer.mayCall(sql, NEXTVAL)) {
-            throw new SQLFeatureNotSupportedException("nextval() in an INSERT ... SELECT without ORDER BY: each replica"
-                    + " would number the rows in the order of its own scan; add an ORDER BY on a unique key to the query",
-                    SqlState.FEATURE_NOT_SUPPORTED.code());
+            throw refused("nextval() in an INSERT ... SELECT without ORDER BY: each replica would number the rows in the"
+                    + " order of its own scan; add an ORDER BY on a unique key to the query");
         }
         String table = InsertText.table(sql);
-        if (table == null) {
-            return;
+        Set<String> listed = InsertText.listedColumns(sql);
+        if (table == null || listed == null) {
+            return sql; // without a column list the query gives every column, the key too: nothing to number
         }
         Optional<String> key = keyColumns.get(table);
         if (key == null) {
@@ -48,13 +55,29 @@ final class NumberedInserts {
             }
             keyColumns.put(table, key);
         }
-        Set<String> listed = InsertText.listedColumns(sql);
-        // without a column list the query gives every column, the key too: nothing to number
-        if (key.isPresent() && listed != null && !listed.contains(SqlAnalyzer.normalize(key.get()))) {
-            throw new SQLFeatureNotSupportedException("INSERT ... SELECT without ORDER BY into " + table + ", whose key "
-                    + key.get() + " the engine numbers: each replica would number the rows in the order of its own scan;"
-                    + " add an ORDER BY on a unique key to the query", SqlState.FEATURE_NOT_SUPPORTED.code());
+        if (key.isEmpty() || listed.contains(SqlAnalyzer.normalize(key.get()))) {
+            return sql;
         }
+        for (String word : NOT_APPENDABLE) {
+            if (SqlLexer.containsWord(sql, word)) {
+                throw refused("INSERT ... SELECT without ORDER BY into " + table + ", whose key " + key.get() + " the"
+                        + " engine numbers: each replica would number the rows in the order of its own scan; add an ORDER BY"
+                        + " on a unique key to the query");
+            }
+        }
+        StringBuilder ordered = new StringBuilder(sql.strip());
+        while (ordered.charAt(ordered.length() - 1) == ';') {
+            ordered.setLength(ordered.length() - 1);
+        }
+        ordered.append(" ORDER BY 1");
+        for (int i = 2; i <= listed.size(); i++) {
+            ordered.append(", ").append(i);
+        }
+        return ordered.toString();
+    }
+
+    private static SQLFeatureNotSupportedException refused(String message) {
+        return new SQLFeatureNotSupportedException(message, SqlState.FEATURE_NOT_SUPPORTED.code());
     }
 
     /** DDL ran: a table may have gained or lost its numbered key. */

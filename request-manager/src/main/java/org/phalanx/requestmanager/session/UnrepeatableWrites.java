@@ -14,20 +14,27 @@ import org.phalanx.requestmanager.recovery.LogWriter;
  * ({@code 0A000}) before anything runs, with what to do instead: a function whose value no replica
  * computes like another ({@link UnrepeatableCalls}), DDL whose routine or default would
  * ({@link UnrepeatableDdl}), values of each backend's server or connection, PostgreSQL's system
- * columns and {@code 'now'} literals, and rows chosen or numbered in each replica's own scan order.
+ * columns and {@code 'now'} literals, and rows chosen or numbered in each replica's own scan order
+ * (an unordered INSERT ... SELECT into a numbered table is ordered instead, where it can be).
  * Nothing is refused where nothing could come out different: one backend and no log.
  */
 final class UnrepeatableWrites {
     private final NumberedInserts numbered = new NumberedInserts();
 
-    void refuse(String sql, Pipeline p, String user) throws SQLException {
+    /**
+     * The write as it may run on every replica: {@code sql} itself, or made to come out the same
+     * everywhere (an unordered INSERT ... SELECT ordered, {@link NumberedInserts}); refused if it cannot be.
+     */
+    String repeatable(String sql, Pipeline p, String user) throws SQLException {
         if (p.backends().all().size() < 2 && p.log() == LogWriter.NONE) {
-            return;
+            return sql;
         }
-        String why = why(sql, p, user);
+        String why = why(sql, p);
         if (why != null) {
             throw new SQLFeatureNotSupportedException(why, SqlState.FEATURE_NOT_SUPPORTED.code());
         }
+        // SQLite's scan order is the same on every replica
+        return p.backends().allSpeak(Engine.SQLITE) ? sql : numbered.ordered(sql, p.backends().enabled(), user);
     }
 
     /** DDL ran: what is known of the tables' numbered keys may have changed. */
@@ -35,7 +42,7 @@ final class UnrepeatableWrites {
         numbered.schemaChanged();
     }
 
-    private String why(String sql, Pipeline p, String user) throws SQLException {
+    private String why(String sql, Pipeline p) {
         String call = UnrepeatableCalls.firstCall(sql);
         if (call != null) {
             return call + "() in a write would give each replica, and each replay of the recovery log, a value of its own:"
@@ -66,12 +73,9 @@ final class UnrepeatableWrites {
                     + " a row's physical place), so the write would change different rows or store different values on"
                     + " each; use a version column of your own for optimistic locking, and the key to tell rows apart";
         }
-        if (!p.backends().allSpeak(Engine.SQLITE)) { // SQLite's scan order is the same on every replica
-            numbered.refuseUnordered(sql, p.backends().enabled(), user);
-            if (UnrepeatableCalls.limitWithoutOrder(sql)) {
-                return "a write choosing its rows by LIMIT without ORDER BY: each replica would take the first rows of its"
-                        + " own physical order, and change other rows; add an ORDER BY on a unique key";
-            }
+        if (!p.backends().allSpeak(Engine.SQLITE) && UnrepeatableCalls.limitWithoutOrder(sql)) {
+            return "a write choosing its rows by LIMIT without ORDER BY: each replica would take the first rows of its"
+                    + " own physical order, and change other rows; add an ORDER BY on a unique key";
         }
         String clock = postgres ? UnrepeatableCalls.clockLiteral(sql) : null;
         if (clock != null) {

@@ -290,8 +290,8 @@ final class VirtualSession implements Session {
                 if (state.readOnly()) {
                     throw new SQLException("the connection is read-only", SqlState.READ_ONLY_SQL_TRANSACTION.code());
                 }
-                registry.unrepeatableWrites().refuse(r.sql(), p, state.user());
-                Result written = writes.write(r, a, state);
+                String repeatable = registry.unrepeatableWrites().repeatable(r.sql(), p, state.user());
+                Result written = writes.write(repeatable.equals(r.sql()) ? r : r.withSql(repeatable), a, state);
                 if (a.kind() == StatementKind.DDL) {
                     registry.writingFunctions().ran(r.sql());
                     registry.unrepeatableWrites().schemaChanged();
@@ -536,7 +536,9 @@ final class VirtualSession implements Session {
     private BatchOutcome whole(List<String> texts, BatchRun run) throws SQLException {
         for (String sql : texts) { // refused as a whole before any element runs
             p.statements().check(sql, p.analyzer().analyze(sql));
-            registry.unrepeatableWrites().refuse(sql, p, state.user());
+            if (!registry.unrepeatableWrites().repeatable(sql, p, state.user()).equals(sql)) {
+                return null; // made repeatable by a rewrite: element by element, each rewritten
+            }
         }
         long start = System.nanoTime();
         BatchOutcome outcome;
