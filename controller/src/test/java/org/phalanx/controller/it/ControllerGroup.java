@@ -227,6 +227,7 @@ final class ControllerGroup implements AutoCloseable {
     void start(int i) throws IOException, InterruptedException {
         processes[i] = ControllerProcess.launcher(folder(i).resolve("controller.xml"))
                 .systemProperty("phalanx.log.membership", "DEBUG")
+                .systemProperty("phalanx.log.merge", "TRACE") // which views each coordinator saw, and why no merge
                 .output(folder(i).resolve("controller-" + System.nanoTime() + ".out"))
                 .awaitPorts(clientPorts.get(i)).awaitStarted().start();
     }
