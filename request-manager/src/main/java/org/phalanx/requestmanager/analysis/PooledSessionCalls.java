@@ -36,7 +36,8 @@ public final class PooledSessionCalls {
             .flatMap(Set::stream).collect(Collectors.toUnmodifiableSet());
     /** Words after which a name followed by a parenthesis is a table's ({@code INSERT INTO t (a)}). */
     private static final Set<String> NAMES_A_TABLE = Set.of("into", "update", "table", "from", "join");
-    private static final Set<String> STATEMENTS = Set.of("select", "insert", "update", "delete", "with", "values", "merge",
+    /** First words of queries and data changes (not DDL: a routine's body is not looked into). */
+    static final Set<String> STATEMENTS = Set.of("select", "insert", "update", "delete", "with", "values", "merge",
             "replace");
 
     private PooledSessionCalls() {

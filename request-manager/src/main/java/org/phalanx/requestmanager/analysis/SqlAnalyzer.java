@@ -72,11 +72,6 @@ public final class SqlAnalyzer {
         return unparsed.sum();
     }
 
-    /** The statement's first word, in lower case ("" if none). */
-    public static String firstWordOf(String sql) {
-        return SqlLexer.firstWord(sql);
-    }
-
     /** Whether a locking read asks not to wait for rows another transaction holds ({@code FOR UPDATE NOWAIT}). */
     public static boolean asksNoWait(String sql) {
         // every write asks: no allocation unless the word is there

@@ -276,7 +276,7 @@ public final class SqlLexer {
     }
 
     /** The first word of the statement in lower case ("" if none), skipping comments and parentheses. */
-    static String firstWord(String sql) {
+    public static String firstWord(String sql) {
         int i = 0;
         while (i < sql.length()) {
             int skipped = skipNonCode(sql, i);

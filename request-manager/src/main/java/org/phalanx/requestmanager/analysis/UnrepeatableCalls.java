@@ -62,11 +62,9 @@ public final class UnrepeatableCalls {
     public static boolean limitWithoutOrder(String sql) {
         boolean limited = SqlLexer.containsIgnoreCase(sql, "limit") && SqlLexer.containsWord(sql, "limit")
                 || SqlLexer.containsIgnoreCase(sql, "fetch") && SqlLexer.containsWord(sql, "fetch");
-        return limited && DATA_CHANGES.contains(SqlLexer.firstWord(sql)) && !SqlLexer.containsWord(sql, "order");
+        return limited && PooledSessionCalls.STATEMENTS.contains(SqlLexer.firstWord(sql)) && !SqlLexer.containsWord(sql, "order");
     }
 
-    /** Statements that change rows (not DDL: a routine's body is not looked into here). */
-    private static final Set<String> DATA_CHANGES = Set.of("insert", "update", "delete", "replace", "with", "merge", "select");
 
     /** Views of a server's own activity and state: each backend's differ (PostgreSQL's pg_locks, MariaDB's GLOBAL_STATUS...). */
     private static final java.util.regex.Pattern SERVER_VIEW = java.util.regex.Pattern.compile(
@@ -79,7 +77,7 @@ public final class UnrepeatableCalls {
                 && !SqlLexer.containsIgnoreCase(sql, "processlist") && !SqlLexer.containsIgnoreCase(sql, "innodb_")) {
             return null; // nearly every write
         }
-        if (!DATA_CHANGES.contains(SqlLexer.firstWord(sql))) {
+        if (!PooledSessionCalls.STATEMENTS.contains(SqlLexer.firstWord(sql))) {
             return null; // CREATE VIEW ... FROM pg_stat_activity stores nothing
         }
         java.util.regex.Matcher m = SERVER_VIEW.matcher(SqlTemplate.of(sql));

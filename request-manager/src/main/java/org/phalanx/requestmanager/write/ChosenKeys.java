@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
-import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
@@ -176,7 +176,7 @@ public interface ChosenKeys {
         public void ran(String sql, SqlAnalysis a) {
             if (a.allTables()) {
                 keys.forgetAll(); // it may have inserted anywhere
-            } else if (INSERTING.contains(SqlAnalyzer.firstWordOf(sql))) {
+            } else if (INSERTING.contains(SqlLexer.firstWord(sql))) {
                 a.writtenTables().forEach(table -> keys.forget(SchemaView.key(table)));
             }
         }

@@ -140,7 +140,7 @@ public final class WriteStage {
      * and is left alone (several rows matching it are not detected).
      */
     private void refuseNumberingInScanOrder(String sql) throws SQLException {
-        if (SqlLexer.mayCall(sql, NEXTVAL) && SqlAnalyzer.firstWordOf(sql).equals("update")
+        if (SqlLexer.mayCall(sql, NEXTVAL) && SqlLexer.firstWord(sql).equals("update")
                 && !SqlLexer.containsWord(sql, "where") && (p.backends().all().size() > 1 || p.log() != LogWriter.NONE)) {
             throw new SQLFeatureNotSupportedException("nextval() in an UPDATE of every row: each replica would number"
                     + " the rows in the order of its own scan; number them from an ordered query, or one row at a time",
