@@ -81,18 +81,7 @@ class UnrepeatableWritesTest {
                     () -> update(s, pg ? "CREATE TABLE e3 AS SELECT id, gen_random_uuid() AS u FROM e1"
                             : "CREATE TABLE e3 AS SELECT id, UUID() AS u FROM e1"));
             assertEquals("0A000", refused.getSQLState(), refused.getMessage());
-            List<String> clocks = new java.util.ArrayList<>();
-            for (org.phalanx.testing.ServerDatabase db : servers.databases()) {
-                try (java.sql.Connection c = org.phalanx.testing.ServerReplicas.direct(db);
-                     java.sql.Statement st = c.createStatement();
-                     java.sql.ResultSet rs = st.executeQuery("SELECT u FROM e4 ORDER BY id")) {
-                    StringBuilder values = new StringBuilder();
-                    while (rs.next()) {
-                        values.append(rs.getString(1)).append(' ');
-                    }
-                    clocks.add(values.toString());
-                }
-            }
+            List<String> clocks = perReplica(servers, "SELECT u FROM e4 ORDER BY id");
             assertEquals(clocks.get(0), clocks.get(1), "each replica's e4");
         }
     }
@@ -120,17 +109,53 @@ class UnrepeatableWritesTest {
                     () -> update(s, pg ? "INSERT INTO arch (src) SELECT id FROM src ON CONFLICT DO NOTHING"
                             : "INSERT INTO arch (src) SELECT id FROM src ON DUPLICATE KEY UPDATE v = 0"));
             assertEquals("0A000", refused.getSQLState(), refused.getMessage());
-            for (org.phalanx.testing.ServerDatabase db : servers.databases()) {
-                try (java.sql.Connection c = org.phalanx.testing.ServerReplicas.direct(db);
-                     java.sql.Statement st = c.createStatement();
-                     java.sql.ResultSet rs = st.executeQuery("SELECT id, src FROM arch ORDER BY id")) {
-                    StringBuilder rows = new StringBuilder();
-                    while (rs.next()) {
-                        rows.append(rs.getInt(1)).append(':').append(rs.getInt(2)).append(' ');
-                    }
-                    assertEquals("1:1 2:2 3:3 4:4 ", rows.toString(), db.url());
+            assertEquals(List.of("1:1 2:2 3:3 4:4 ", "1:1 2:2 3:3 4:4 "),
+                    perReplica(servers, "SELECT " + (pg ? "id || ':' || src" : "CONCAT(id, ':', src)") + " FROM arch ORDER BY id"));
+        }
+    }
+
+    /**
+     * An aggregate or window function whose value follows the order rows are read in, without an
+     * ORDER BY, in a write: each replica's physical order would decide what it stores. Refused, and
+     * nothing is written; with the order given it runs, alike everywhere.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void aWriteAggregatingRowsInNoGivenOrderIsRefused(String engine) throws Exception {
+        boolean pg = engine.equals("postgresql");
+        try (org.phalanx.testing.ServerReplicas servers = new org.phalanx.testing.ServerReplicas(engine, "phalanx_unordered");
+             Session s = servers.requestManager().openSession("u")) {
+            update(s, "CREATE TABLE item (id INTEGER PRIMARY KEY, name VARCHAR(20))");
+            update(s, "INSERT INTO item VALUES (2, 'b'), (1, 'c'), (3, 'a')");
+            update(s, "CREATE TABLE summary (id INTEGER PRIMARY KEY, names VARCHAR(100))");
+            String unordered = pg ? "INSERT INTO summary SELECT 1, string_agg(name, ',') FROM item"
+                    : "INSERT INTO summary SELECT 1, GROUP_CONCAT(name) FROM item";
+            SQLFeatureNotSupportedException refused = assertThrows(SQLFeatureNotSupportedException.class,
+                    () -> update(s, unordered));
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            assertThrows(SQLFeatureNotSupportedException.class, () -> update(s,
+                    "INSERT INTO summary SELECT row_number() OVER (), name FROM item"));
+            update(s, pg ? "INSERT INTO summary SELECT 1, string_agg(name, ',' ORDER BY id) FROM item"
+                    : "INSERT INTO summary SELECT 1, GROUP_CONCAT(name ORDER BY id) FROM item");
+            update(s, "INSERT INTO summary SELECT 1 + row_number() OVER (ORDER BY name), name FROM item");
+            assertEquals(List.of("c,b,a a b c ", "c,b,a a b c "), perReplica(servers, "SELECT names FROM summary ORDER BY id"));
+        }
+    }
+
+    /** Each replica's answer to {@code query}: its rows' first columns, each followed by a space. */
+    private static List<String> perReplica(org.phalanx.testing.ServerReplicas servers, String query) throws Exception {
+        List<String> answers = new java.util.ArrayList<>();
+        for (org.phalanx.testing.ServerDatabase db : servers.databases()) {
+            try (java.sql.Connection c = org.phalanx.testing.ServerReplicas.direct(db);
+                 java.sql.Statement st = c.createStatement();
+                 java.sql.ResultSet rs = st.executeQuery(query)) {
+                StringBuilder rows = new StringBuilder();
+                while (rs.next()) {
+                    rows.append(rs.getString(1)).append(' ');
                 }
+                answers.add(rows.toString());
             }
         }
+        return answers;
     }
 }

@@ -66,6 +66,82 @@ public final class UnrepeatableCalls {
     }
 
 
+    /**
+     * Aggregates whose value follows the order their rows come in, and PostgreSQL's {@code ARRAY(SELECT
+     * ...)}: without an ORDER BY, each replica's scan order.
+     */
+    private static final Set<String> ORDERED_AGGREGATES = Set.of("string_agg", "array_agg", "json_agg", "jsonb_agg",
+            "json_object_agg", "jsonb_object_agg", "xmlagg", "group_concat", "json_arrayagg", "json_objectagg", "array");
+    /** Window functions whose value follows the order of the window's rows (rank() gives peers one value: not these). */
+    private static final Set<String> ORDERED_WINDOWS = Set.of("row_number", "ntile", "first_value", "last_value",
+            "nth_value", "lag", "lead");
+    private static final Set<String> ORDER_SENSITIVE = java.util.stream.Stream.concat(ORDERED_AGGREGATES.stream(),
+            ORDERED_WINDOWS.stream()).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile("(?i)\\b(\\w+)\\s*\\(");
+    private static final java.util.regex.Pattern DISTINCT_ON = java.util.regex.Pattern.compile("(?i)\\bdistinct\\s+on\\s*\\(");
+
+    /**
+     * The first call in {@code sql}, a data change or {@code CREATE TABLE ... AS SELECT}, whose value
+     * follows the order in which rows are read and that gives none: {@code string_agg(name, ',')}
+     * without an ORDER BY inside, {@code row_number() OVER ()} or {@code OVER (PARTITION BY a)} without
+     * one, PostgreSQL's {@code DISTINCT ON} in a statement with no ORDER BY (which row of each group).
+     * Each replica reads rows in its own physical order (PostgreSQL's heap order differed between
+     * replicas after the same updates), so each would store something else. Null if none. Ties of an
+     * ORDER BY are not seen.
+     */
+    public static String unorderedCall(String sql) {
+        boolean distinctOn = SqlLexer.containsIgnoreCase(sql, "distinct");
+        if (!distinctOn && !SqlLexer.mayCall(sql, ORDER_SENSITIVE)
+                || !PooledSessionCalls.STATEMENTS.contains(SqlLexer.firstWord(sql)) && SqlAnalyzer.selectOfCreateTableAs(sql) < 0) {
+            return null; // nearly every write
+        }
+        String code = SqlTemplate.of(sql);
+        if (distinctOn && DISTINCT_ON.matcher(code).find() && !SqlLexer.containsWord(code, "order")) {
+            return "DISTINCT ON";
+        }
+        java.util.regex.Matcher call = CALL.matcher(code);
+        while (call.find()) {
+            String name = call.group(1).toLowerCase(java.util.Locale.ROOT);
+            if (!ORDER_SENSITIVE.contains(name)) {
+                continue;
+            }
+            int close = SqlLexer.closing(code, call.end() - 1);
+            if (close < 0) {
+                return null; // not SQL the engines will run
+            }
+            boolean ordered = ORDERED_AGGREGATES.contains(name)
+                    && SqlLexer.containsWord(code.substring(call.end(), close), "order") || orderedWindow(code, close + 1);
+            if (!ordered) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether the call ending at {@code from} is followed (after a FILTER clause) by an OVER clause that
+     * orders its rows; a named window ({@code OVER w}) by whether the statement orders anything.
+     */
+    private static boolean orderedWindow(String code, int from) {
+        int k = SqlLexer.skipSpaces(code, from);
+        if (code.regionMatches(true, k, "filter", 0, 6) && SqlLexer.opensParenthesis(code, k + 6)) {
+            int close = SqlLexer.closing(code, SqlLexer.skipSpaces(code, k + 6));
+            if (close < 0) {
+                return false;
+            }
+            k = SqlLexer.skipSpaces(code, close + 1);
+        }
+        if (!code.regionMatches(true, k, "over", 0, 4)) {
+            return false;
+        }
+        k = SqlLexer.skipSpaces(code, k + 4);
+        if (k < code.length() && code.charAt(k) == '(') {
+            int close = SqlLexer.closing(code, k);
+            return close > 0 && SqlLexer.containsWord(code.substring(k, close), "order");
+        }
+        return SqlLexer.containsWord(code, "order"); // WINDOW w AS (ORDER BY ...)
+    }
+
     /** Views of a server's own activity and state: each backend's differ (PostgreSQL's pg_locks, MariaDB's GLOBAL_STATUS...). */
     private static final java.util.regex.Pattern SERVER_VIEW = java.util.regex.Pattern.compile(
             "(?i)\\b(pg_locks|pg_stat_\\w+|pg_statio_\\w+|pg_prepared_xacts|global_status|session_status|processlist"

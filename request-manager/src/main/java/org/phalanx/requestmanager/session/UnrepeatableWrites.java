@@ -77,6 +77,13 @@ final class UnrepeatableWrites {
             return "a write choosing its rows by LIMIT without ORDER BY: each replica would take the first rows of its"
                     + " own physical order, and change other rows; add an ORDER BY on a unique key";
         }
+        String unordered = p.backends().allSpeak(Engine.SQLITE) ? null : UnrepeatableCalls.unorderedCall(sql);
+        if (unordered != null) {
+            return unordered + (unordered.equals("DISTINCT ON") ? " without an ORDER BY" : "() without an ORDER BY")
+                    + " in a write: its value follows the order in which each replica happens to read the rows, so"
+                    + " each would store something else; give the order (string_agg(name, ',' ORDER BY name),"
+                    + " row_number() OVER (ORDER BY id), DISTINCT ON (a) ... ORDER BY a, id), on a unique key";
+        }
         String clock = postgres ? UnrepeatableCalls.clockLiteral(sql) : null;
         if (clock != null) {
             return "the literal " + clock + " in a write: PostgreSQL reads it as the current time where it becomes a date"

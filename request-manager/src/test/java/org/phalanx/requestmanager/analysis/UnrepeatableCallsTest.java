@@ -22,6 +22,38 @@ class UnrepeatableCallsTest {
     }
 
     @Test
+    void callsFollowingTheReadOrderOfRowsAreFoundUnlessOrdered() {
+        assertEquals("string_agg", UnrepeatableCalls.unorderedCall(
+                "UPDATE o SET names = (SELECT string_agg(name, ',') FROM i WHERE i.o = o.id)"));
+        assertEquals("group_concat", UnrepeatableCalls.unorderedCall(
+                "INSERT INTO s (o, names) SELECT o, GROUP_CONCAT(DISTINCT name SEPARATOR ';') FROM i GROUP BY o"));
+        assertEquals("array", UnrepeatableCalls.unorderedCall("INSERT INTO s VALUES (1, ARRAY(SELECT id FROM i))"));
+        assertEquals("row_number", UnrepeatableCalls.unorderedCall(
+                "INSERT INTO r SELECT id, row_number() OVER (PARTITION BY o) FROM i ORDER BY id"));
+        assertEquals("DISTINCT ON", UnrepeatableCalls.unorderedCall(
+                "INSERT INTO firsts SELECT DISTINCT ON (o) o, name FROM i"));
+        assertEquals("array_agg", UnrepeatableCalls.unorderedCall(
+                "CREATE TABLE s AS SELECT o, array_agg(name) FILTER (WHERE name <> 'x') AS names FROM i GROUP BY o"));
+
+        assertNull(UnrepeatableCalls.unorderedCall(
+                "UPDATE o SET names = (SELECT string_agg(name, ',' ORDER BY name) FROM i WHERE i.o = o.id)"));
+        assertNull(UnrepeatableCalls.unorderedCall(
+                "INSERT INTO s SELECT o, GROUP_CONCAT(name ORDER BY id SEPARATOR ';') FROM i GROUP BY o"));
+        assertNull(UnrepeatableCalls.unorderedCall(
+                "INSERT INTO r SELECT id, row_number() OVER (PARTITION BY o ORDER BY id), rank() OVER () FROM i"));
+        assertNull(UnrepeatableCalls.unorderedCall(
+                "INSERT INTO r SELECT id, array_agg(id) FILTER (WHERE id > 0) OVER (ORDER BY id) FROM i"));
+        assertNull(UnrepeatableCalls.unorderedCall(
+                "INSERT INTO r SELECT id, lag(id) OVER w FROM i WINDOW w AS (ORDER BY id)"));
+        assertNull(UnrepeatableCalls.unorderedCall("INSERT INTO firsts SELECT DISTINCT ON (o) o, name FROM i ORDER BY o, id"));
+        assertNull(UnrepeatableCalls.unorderedCall("INSERT INTO t VALUES ('string_agg(x)', ARRAY[1, 2])"));
+        assertEquals("string_agg", UnrepeatableCalls.unorderedCall("SELECT add_order(string_agg(name, ',')) FROM i"),
+                "a SELECT is asked only when it writes (a writing function)");
+        assertNull(UnrepeatableCalls.unorderedCall("CREATE VIEW v AS SELECT string_agg(name, ',') AS n FROM i"),
+                "a view stores no rows");
+    }
+
+    @Test
     void triggersThatReadTheClockOrRandomnessAreFound() {
         assertEquals("now()", UnrepeatableDdl.unrepeatableCall("CREATE OR REPLACE FUNCTION touch() RETURNS trigger AS $$"
                 + " BEGIN NEW.updated_at = now(); RETURN NEW; END; $$ LANGUAGE plpgsql"));
