@@ -89,8 +89,8 @@ class UnrepeatableWritesTest {
     /**
      * INSERT ... SELECT without ORDER BY into a table whose key the engine numbers: each replica
      * numbered the rows in its own scan order. The query is ordered by all its columns, so the rows
-     * are numbered alike (source rows inserted 3, 1, 2 are numbered 1, 2, 3 by value, not by place);
-     * where the order cannot be appended, refused.
+     * are numbered alike (source rows inserted 3, 1, 2 are numbered 1, 2, 3 by value, not by place),
+     * also after common tables (WITH ... INSERT); where the order cannot be appended, refused.
      */
     @ParameterizedTest
     @ValueSource(strings = {"postgresql", "mariadb"})
@@ -105,11 +105,13 @@ class UnrepeatableWritesTest {
             update(s, "CREATE TABLE arch (id " + (pg ? "SERIAL" : "INTEGER AUTO_INCREMENT") + " PRIMARY KEY, src INTEGER, v INTEGER)");
             assertEquals(3, update(s, "INSERT INTO arch (v, src) SELECT v, id FROM src;"));
             assertEquals(1, update(s, "INSERT INTO arch (src) SELECT 4"), "one row: nothing to order");
+            assertEquals(3, update(s, pg ? "WITH s AS (SELECT id, v FROM src) INSERT INTO arch (v, src) SELECT v, id + 10 FROM s"
+                    : "INSERT INTO arch (v, src) WITH s AS (SELECT id, v FROM src) SELECT v, id + 10 FROM s"));
             SQLFeatureNotSupportedException refused = assertThrows(SQLFeatureNotSupportedException.class,
                     () -> update(s, pg ? "INSERT INTO arch (src) SELECT id FROM src ON CONFLICT DO NOTHING"
                             : "INSERT INTO arch (src) SELECT id FROM src ON DUPLICATE KEY UPDATE v = 0"));
             assertEquals("0A000", refused.getSQLState(), refused.getMessage());
-            assertEquals(List.of("1:1 2:2 3:3 4:4 ", "1:1 2:2 3:3 4:4 "),
+            assertEquals(List.of("1:1 2:2 3:3 4:4 5:11 6:12 7:13 ", "1:1 2:2 3:3 4:4 5:11 6:12 7:13 "),
                     perReplica(servers, "SELECT " + (pg ? "id || ':' || src" : "CONCAT(id, ':', src)") + " FROM arch ORDER BY id"));
         }
     }

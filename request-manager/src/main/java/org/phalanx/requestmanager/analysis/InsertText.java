@@ -33,6 +33,38 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
     private static final int LONGEST_KEPT = 4096;
     private static final Map<String, Optional<InsertText>> READ = new ConcurrentHashMap<>();
 
+    /**
+     * The INSERT of {@code WITH a AS (...), b AS (...) INSERT ...} (from its first word on), or
+     * {@code sql} itself when it does not start with WITH or has no INSERT after its common tables.
+     */
+    public static String afterCommonTables(String sql) {
+        if (!SqlLexer.firstWord(sql).equals("with")) {
+            return sql;
+        }
+        int i = 0;
+        while (i < sql.length()) {
+            int skipped = SqlLexer.skipNonCode(sql, i);
+            if (skipped != i) {
+                i = skipped;
+            } else if (sql.charAt(i) == '(') {
+                int close = SqlLexer.closing(sql, i);
+                if (close < 0) {
+                    return sql;
+                }
+                i = close + 1;
+            } else if (SqlLexer.isWordStart(sql.charAt(i))) {
+                int end = SqlLexer.wordEnd(sql, i);
+                if (mayBe(sql.substring(i, end))) {
+                    return sql.substring(i);
+                }
+                i = end;
+            } else {
+                i++;
+            }
+        }
+        return sql;
+    }
+
     /** Whether the statement starts as an INSERT (or MariaDB's REPLACE) does: a check cheap enough for every write. */
     public static boolean mayBe(String sql) {
         int i = 0;

@@ -24,7 +24,7 @@ import org.phalanx.requestmanager.hetero.ControllerKeys;
  * numbers the rows in one order (rows alike in every column are alike whatever number each gets);
  * where that cannot be appended (RETURNING, ON CONFLICT, FOR UPDATE...) it is refused, as is
  * {@code nextval()} in such a query. The tables' key columns are read from a backend's metadata
- * once, and again after DDL.
+ * once, and again after DDL. The INSERT may follow common tables ({@code WITH src AS (...) INSERT ...}).
  */
 final class NumberedInserts {
     private static final Set<String> NEXTVAL = Set.of("nextval");
@@ -36,15 +36,16 @@ final class NumberedInserts {
 
     /** The statement as every replica numbers its rows alike: {@code sql} itself, or ordered; refused if it cannot be. */
     String ordered(String sql, List<Backend> enabled, String user) throws SQLException {
-        if (!InsertText.selectsWithoutOrder(sql) || enabled.isEmpty()) {
+        String insert = InsertText.afterCommonTables(sql); // WITH src AS (...) INSERT INTO t (a) SELECT a FROM src
+        if (!InsertText.selectsWithoutOrder(insert) || enabled.isEmpty()) {
             return sql; // nearly every write
         }
         if (SqlLexer.mayCall(sql, NEXTVAL)) {
             throw refused("nextval() in an INSERT ... SELECT without ORDER BY: each replica would number the rows in the"
                     + " order of its own scan; add an ORDER BY on a unique key to the query");
         }
-        String table = InsertText.table(sql);
-        Set<String> listed = InsertText.listedColumns(sql);
+        String table = InsertText.table(insert);
+        Set<String> listed = InsertText.listedColumns(insert);
         if (table == null || listed == null) {
             return sql; // without a column list the query gives every column, the key too: nothing to number
         }
@@ -59,7 +60,7 @@ final class NumberedInserts {
             return sql;
         }
         for (String word : NOT_APPENDABLE) {
-            if (SqlLexer.containsWord(sql, word)) {
+            if (SqlLexer.containsWord(insert, word)) {
                 throw refused("INSERT ... SELECT without ORDER BY into " + table + ", whose key " + key.get() + " the"
                         + " engine numbers: each replica would number the rows in the order of its own scan; add an ORDER BY"
                         + " on a unique key to the query");
