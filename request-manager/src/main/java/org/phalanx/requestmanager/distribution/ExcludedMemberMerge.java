@@ -33,6 +33,14 @@ import org.jgroups.protocols.pbcast.GMS;
  * views anyway; in one CI run it did not, and the member that had been cut off kept its old view for
  * good (the others no longer reported theirs to it). A suspicion therefore stands until the view
  * changes: it is given to GMS again every {@code patience / 3} ms until then.
+ *
+ * <p>MERGE3 stops sending INFO and checking views at a temporary view (GMS sends one down just
+ * before it installs a view it casts, a merge view too) and starts again only at the next view. GMS
+ * discards a view whose id is not above its own, or that does not name this member, so a merge view
+ * can stop MERGE3 here for good: the member then never looks for other views again, and when it is
+ * the merge leader (the lowest address among the coordinators) the others wait for it for ever — the
+ * partition is never healed. Both tasks are started again when no view has followed a temporary one
+ * for {@code restart_after} ms.
  */
 public class ExcludedMemberMerge extends MERGE3 {
     /** Its protocol id (MERGE3's headers carry it), one no JGroups or jgroups-raft protocol uses. */
@@ -45,17 +53,25 @@ public class ExcludedMemberMerge extends MERGE3 {
     @Property(description = "How long a member of this view may report another view before it is suspected (ms)")
     protected long patience = 6_000;
 
+    @Property(description = "How long MERGE3 may stay stopped by a temporary view that no view followed (ms)")
+    protected long restart_after = 10_000;
+
     /** Since when each member of this view has reported another view (nanoTime). */
     private final Map<Address, Long> elsewhereSince = new ConcurrentHashMap<>();
     /** The members suspected in this view: suspected again until the view changes. */
     private final Map<Address, ViewId> suspected = new ConcurrentHashMap<>();
     private Future<?> repeater;
+    /** Since when a temporary view has stopped MERGE3's tasks with no view after it (nanoTime; 0: none has). */
+    private volatile long stoppedSince;
 
     @Override
     public void start() throws Exception {
         super.start();
-        long every = Math.max(500, patience / 3);
-        repeater = timer.scheduleWithFixedDelay(this::suspectAgain, every, every, TimeUnit.MILLISECONDS);
+        long every = Math.max(500, Math.min(patience, restart_after) / 3);
+        repeater = timer.scheduleWithFixedDelay(() -> {
+            suspectAgain();
+            restartIfNoViewFollowed();
+        }, every, every, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -101,6 +117,18 @@ public class ExcludedMemberMerge extends MERGE3 {
         });
     }
 
+    /** MERGE3's INFO sender and view checker, started again if a temporary view stopped them long ago. */
+    private void restartIfNoViewFollowed() {
+        long since = stoppedSince;
+        if (since != 0 && view != null && System.nanoTime() - since >= TimeUnit.MILLISECONDS.toNanos(restart_after)) {
+            stoppedSince = 0;
+            log.warn("%s: no view was installed after a temporary view %d ms ago (GMS discarded it); view %s kept,"
+                    + " and the search for other views started again", local_addr, restart_after, view.getViewId());
+            startInfoSender();
+            startViewConsistencyChecker();
+        }
+    }
+
     private void suspect(Address member) {
         GMS gms = stack.findProtocol(GMS.class);
         if (gms != null) {
@@ -113,6 +141,9 @@ public class ExcludedMemberMerge extends MERGE3 {
         if (evt.getType() == Event.VIEW_CHANGE) {
             elsewhereSince.clear(); // a new view: every member reports it afresh
             suspected.clear();
+            stoppedSince = 0; // MERGE3 starts its tasks again
+        } else if (evt.getType() == Event.TMP_VIEW) {
+            stoppedSince = System.nanoTime(); // MERGE3 stops its tasks until the next view
         }
         return super.down(evt);
     }

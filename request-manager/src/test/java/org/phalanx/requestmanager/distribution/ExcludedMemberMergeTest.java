@@ -1,12 +1,15 @@
 package org.phalanx.requestmanager.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;
 import org.jgroups.PhysicalAddress;
+import org.jgroups.View;
 import org.jgroups.ViewId;
 import org.jgroups.protocols.TCP;
 import org.jgroups.protocols.TCPPING;
@@ -20,7 +23,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.phalanx.testkit.process.Ports;
 
-/** A member of the view that reports a view of its own is suspected, and the suspicion stands until the view changes. */
+/**
+ * A member of the view that reports a view of its own is suspected, and the suspicion stands until the
+ * view changes; the search for other views does not stop for good.
+ */
 class ExcludedMemberMergeTest {
     private JChannel a;
     private JChannel b;
@@ -56,6 +62,33 @@ class ExcludedMemberMergeTest {
         awaitViewSize(a, 1);
     }
 
+    /**
+     * GMS sends a temporary view down before it installs a view it casts (a merge view too), and MERGE3
+     * stops looking for other views until the next view; a view GMS then discards (its id not above
+     * the current one's) left MERGE3 stopped for good, and a partition whose merge leader this member
+     * was never healed. The search starts again after restart_after.
+     */
+    @Test
+    void aTemporaryViewThatNoViewFollowsDoesNotStopTheSearchForOtherViewsForGood() throws Exception {
+        int port = Ports.free();
+        a = channel("a", port, List.of(new IpAddress("127.0.0.1", port))).connect("excluded-member-merge");
+        ExcludedMemberMerge merge = a.getProtocolStack().findProtocol(ExcludedMemberMerge.class);
+        assertTrue(merge.isInfoSenderRunning() && merge.isViewConsistencyCheckerRunning());
+
+        GMS gms = a.getProtocolStack().findProtocol(GMS.class);
+        View current = a.getView();
+        gms.castViewChangeAndSendJoinRsps(new View(current.getViewId(), current.getMembers()), null,
+                current.getMembers(), null, null); // not newer than a's view: discarded after the temporary view
+        assertEquals(current, a.getView());
+        assertFalse(merge.isInfoSenderRunning() || merge.isViewConsistencyCheckerRunning(), "stopped by the temporary view");
+
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (!(merge.isInfoSenderRunning() && merge.isViewConsistencyCheckerRunning()) && System.nanoTime() < end) {
+            Thread.sleep(50);
+        }
+        assertTrue(merge.isInfoSenderRunning() && merge.isViewConsistencyCheckerRunning(), "started again");
+    }
+
     private static void awaitViewSize(JChannel channel, int size) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (channel.getView().size() != size && System.nanoTime() < end) {
@@ -75,6 +108,7 @@ class ExcludedMemberMergeTest {
         ping.setPortRange(0);
         ExcludedMemberMerge merge = new ExcludedMemberMerge();
         merge.patience = 0;
+        merge.restart_after = 1_000;
         // MERGE3's own INFO rounds are slow here: the test feeds the reports itself
         merge.setMinInterval(60_000).setMaxInterval(120_000);
         GMS gms = new GMS();
