@@ -340,9 +340,34 @@ final class ControllerGroup implements AutoCloseable {
         for (int i = 0; i < processes.length; i++) {
             if (processes[i] != null) {
                 b.append("\n--- ").append(names.get(i)).append(" ---\n").append(processes[i].outputTail(100));
+                if (processes[i].isAlive()) {
+                    b.append("\n--- ").append(names.get(i)).append("'s threads in JGroups' membership or blocked ---\n")
+                            .append(membershipThreads(processes[i].pid()));
+                }
             }
         }
         return b.toString();
+    }
+
+    /**
+     * The threads of a live member that are in JGroups' membership protocol (GMS, its view handler,
+     * a merge) or blocked: a view change or merge that never completes shows where it waits.
+     */
+    private static String membershipThreads(long pid) {
+        try {
+            Process jstack = new ProcessBuilder("jstack", String.valueOf(pid)).redirectErrorStream(true).start();
+            String dump = new String(jstack.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            jstack.waitFor(30, TimeUnit.SECONDS);
+            StringJoiner kept = new StringJoiner("\n\n");
+            for (String thread : dump.split("\n\n")) {
+                if (thread.contains("org.jgroups.protocols.pbcast.") || thread.contains("State: BLOCKED")) {
+                    kept.add(thread);
+                }
+            }
+            return kept.toString();
+        } catch (IOException | InterruptedException e) {
+            return "(no thread dump: " + e + ")";
+        }
     }
 
     @Override

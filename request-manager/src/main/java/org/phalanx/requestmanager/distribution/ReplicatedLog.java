@@ -91,6 +91,15 @@ public final class ReplicatedLog implements AutoCloseable {
     private Address sentTo;
     /** The sequence number of the last entry sent to {@link #sentTo}. */
     private long sentUpTo;
+    /**
+     * A send failed: the next {@link #send} sends every entry not yet applied. A flag, not a call
+     * under this object's lock: the failure is reported by jgroups-raft's threads, one of them holding
+     * its own state lock (a leader stepping down when its view loses the majority fails its pending
+     * entries there, in GMS's view thread), while {@link #send} holds this lock and asks jgroups-raft
+     * for the leader — the two waited for each other for good, and with GMS's view thread stuck that
+     * member never merged with the others again (a partition that never healed).
+     */
+    private volatile boolean sendFailed;
     private Future<?> resender;
     private volatile long applied;
 
@@ -150,6 +159,10 @@ public final class ReplicatedLog implements AutoCloseable {
         if (unapplied.isEmpty()) {
             return;
         }
+        if (sendFailed) {
+            sendFailed = false;
+            sentTo = null;
+        }
         Address leader = raft.leader();
         View view = channel.getView();
         if (leader == null || view == null || !view.containsMember(leader)) {
@@ -163,7 +176,7 @@ public final class ReplicatedLog implements AutoCloseable {
             try {
                 raft.setAsync(framed, 0, framed.length, null).whenComplete((v, t) -> {
                     if (t != null) {
-                        resendAll(); // not taken (the leader stepped down, say): all again, in order
+                        sendFailed = true; // not taken (the leader stepped down, say): all again, in order
                     }
                 });
             } catch (Exception t) {
@@ -171,10 +184,6 @@ public final class ReplicatedLog implements AutoCloseable {
                 return;
             }
         }
-    }
-
-    private synchronized void resendAll() {
-        sentTo = null;
     }
 
     /** The current leader's raft id, or null while there is none. */
