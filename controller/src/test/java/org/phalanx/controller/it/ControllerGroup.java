@@ -340,24 +340,37 @@ final class ControllerGroup implements AutoCloseable {
         for (int i = 0; i < processes.length; i++) {
             if (processes[i] != null) {
                 b.append("\n--- ").append(names.get(i)).append(" ---\n").append(processes[i].outputTail(100));
-                if (processes[i].isAlive()) {
-                    b.append("\n--- ").append(names.get(i)).append("'s threads in JGroups' membership or blocked ---\n")
-                            .append(membershipThreads(processes[i].pid()));
-                }
             }
         }
         return b.toString();
     }
 
     /**
-     * The threads of a live member that are in JGroups' membership protocol (GMS, its view handler,
-     * a merge) or blocked: a view change or merge that never completes shows where it waits.
+     * {@link #outputs}, and the threads of each live member that are in JGroups' membership protocol
+     * (GMS, its view handler, a merge) or blocked: a view change or merge that never completes shows
+     * where it waits. For a failure found (a thread dump takes a second or so; a frozen member gives none).
      */
-    private static String membershipThreads(long pid) {
+    String outputsAndThreads() {
+        StringBuilder b = new StringBuilder(outputs());
+        for (int i = 0; i < processes.length; i++) {
+            if (processes[i] != null && processes[i].isAlive()) {
+                b.append("\n--- ").append(names.get(i)).append("'s threads in JGroups' membership or blocked ---\n")
+                        .append(membershipThreads(processes[i].pid()));
+            }
+        }
+        return b.toString();
+    }
+
+    private String membershipThreads(long pid) {
         try {
-            Process jstack = new ProcessBuilder("jstack", String.valueOf(pid)).redirectErrorStream(true).start();
-            String dump = new String(jstack.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            jstack.waitFor(30, TimeUnit.SECONDS);
+            Path out = Files.createTempFile(dir, "threads", ".txt");
+            Process jstack = new ProcessBuilder("jstack", String.valueOf(pid)).redirectErrorStream(true)
+                    .redirectOutput(out.toFile()).start();
+            if (!jstack.waitFor(20, TimeUnit.SECONDS)) {
+                jstack.destroyForcibly();
+                return "(no thread dump in 20 s)";
+            }
+            String dump = Files.readString(out);
             StringJoiner kept = new StringJoiner("\n\n");
             for (String thread : dump.split("\n\n")) {
                 if (thread.contains("org.jgroups.protocols.pbcast.") || thread.contains("State: BLOCKED")) {

@@ -164,7 +164,7 @@ final class GroupBank {
             }
             Thread.sleep(500);
         }
-        throw new AssertionError("replicas differ: " + contents + group.outputs());
+        throw new AssertionError("replicas differ: " + contents + group.outputsAndThreads());
     }
 
     /** A replica's rows, read directly with its engine's driver. */
