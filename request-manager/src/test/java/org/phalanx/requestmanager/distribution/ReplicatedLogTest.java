@@ -246,6 +246,42 @@ class ReplicatedLogTest {
         awaitSameEntries(sender);
     }
 
+    /**
+     * A leader stepping down fails its pending entries from inside jgroups-raft, holding jgroups-raft's
+     * state lock (in GMS's view thread when its view loses the majority); a send of this log holds the
+     * log's lock and asks jgroups-raft for the leader. The failure's report took the log's lock: the two
+     * threads waited for each other for good, GMS on that member never handled a view again, and a
+     * partition never healed (seen in CI). Here the log's lock is held while the leader steps down: the
+     * step-down must not wait for it, and the entry still goes to the next leader.
+     */
+    @Test
+    void aLeaderSteppingDownDoesNotWaitForTheLogsLock() throws Exception {
+        start("a");
+        start("b");
+        start("c");
+        String leader = awaitLeaderKnownToAll();
+        ReplicatedLog log = logs.get(leader);
+        DISCARD deaf = new DISCARD(); // the followers' acknowledgements are lost: the entry stays pending
+        logs.keySet().stream().filter(id -> !id.equals(leader))
+                .forEach(id -> deaf.addIgnoreMember(logs.get(id).raftProtocol().getAddress()));
+        log.raftProtocol().getProtocolStack().insertProtocol(deaf, ProtocolStack.Position.ABOVE, TCP.class);
+        CompletableFuture<byte[]> pending = log.append("pending".getBytes(StandardCharsets.UTF_8));
+        Thread.sleep(300); // in the leader's request table
+
+        Thread stepDown = new Thread(() -> log.raftProtocol().setLeaderAndTerm(null), "step-down");
+        boolean stepDownWaited;
+        synchronized (log) { // as a send holds it
+            stepDown.start();
+            stepDown.join(5_000);
+            stepDownWaited = stepDown.isAlive();
+        }
+        stepDown.join(10_000); // with the report under the log's lock, the resender and the step-down deadlocked here
+        assertTrue(!stepDownWaited && !stepDown.isAlive(), "the step-down waited for the log's lock");
+
+        log.raftProtocol().getProtocolStack().removeProtocol(deaf);
+        assertEquals("applied pending at 1", new String(pending.get(40, TimeUnit.SECONDS), StandardCharsets.UTF_8));
+    }
+
     /** Waits until every running member has applied {@code n} entries. */
     private void awaitApplied(int n) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
