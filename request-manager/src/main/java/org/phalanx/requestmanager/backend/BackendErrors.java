@@ -65,7 +65,10 @@ public final class BackendErrors {
                 || SqlState.FEATURE_NOT_SUPPORTED.isClassOf(state);
     }
 
-    /** The connection to the backend is gone (SQLState class 08 or a connection exception type). */
+    /**
+     * The connection to the backend is gone (SQLState class 08 or a connection exception type), or
+     * the server ended the session ({@link #SESSION_ENDED_BY_SERVER}).
+     */
     public static boolean isConnectionFailure(SQLException e) {
         if (isPoolExhausted(e) || namesTheStatementsOutcome(e.getSQLState())) {
             return false;
@@ -76,12 +79,21 @@ public final class BackendErrors {
                 return true;
             }
             if (t instanceof SQLException s && (SqlState.CONNECTION_EXCEPTION.isClassOf(s.getSQLState())
-                    || isClosedByPool(s))) {
+                    || s.getSQLState() != null && SESSION_ENDED_BY_SERVER.contains(s.getSQLState()) || isClosedByPool(s))) {
                 return true;
             }
         }
         return false;
     }
+
+    /**
+     * PostgreSQL's FATAL errors that end the session, not the statement: {@code 57P01} (a fast or
+     * smart shutdown, pg_terminate_backend), {@code 57P02} (another process crashed), {@code 57P03}
+     * (starting up or in recovery), {@code 57P05} (idle session timeout). pgjdbc throws them as a plain
+     * SQLException: taken for the write's own failure, they marked the backend failed (rebuilt from a
+     * dump) where its connection had merely been cut (enabled again by replay).
+     */
+    private static final Set<String> SESSION_ENDED_BY_SERVER = Set.of("57P01", "57P02", "57P03", "57P05");
 
     /**
      * A SQLState whose class says what became of the statement (a warning raised as an error, no

@@ -75,12 +75,12 @@ final class Divergence {
      * catches it up. Any other failure means its data differs: only a restored dump brings it back.
      */
     private static void disableFailed(Backend b, SQLException e, String what) {
-        String reason = "failed " + what + " that the other backends completed: " + e.getMessage()
-                + " [SQLState " + e.getSQLState() + "]";
+        String error = e.getMessage() + " [SQLState " + e.getSQLState() + "]";
         if (BackendErrors.isConnectionFailure(e)) {
-            b.disableToCatchUp(reason);
+            b.disableToCatchUp("lost its connection during " + what + " that the other backends completed (enable"
+                    + " it to catch up): " + error);
         } else {
-            b.disable(reason);
+            b.disable("failed " + what + " that the other backends completed: " + error);
         }
     }
 

@@ -69,6 +69,35 @@ class BackendErrorsTest {
         }
     }
 
+    /**
+     * A PostgreSQL session ended by the server (a restart, pg_terminate_backend): pgjdbc throws
+     * {@code 57P01} as a plain SQLException, but the connection is gone, not the statement refused.
+     */
+    @Test
+    void aSessionTheServerEndedIsAConnectionFailure() throws Exception {
+        try (org.phalanx.testing.ServerDatabase db = org.phalanx.testing.ServerDatabase.create("postgresql", "phalanx_ended");
+             Connection ended = java.sql.DriverManager.getConnection(db.url(), db.login().user(), db.login().password());
+             Connection admin = java.sql.DriverManager.getConnection(db.url(), db.login().user(), db.login().password())) {
+            int pid;
+            try (java.sql.Statement s = ended.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                rs.next();
+                pid = rs.getInt(1);
+            }
+            try (java.sql.Statement s = admin.createStatement()) {
+                s.execute("SELECT pg_terminate_backend(" + pid + ")");
+            }
+            SQLException e = assertThrows(SQLException.class, () -> {
+                try (java.sql.Statement s = ended.createStatement()) {
+                    s.execute("CREATE TABLE t (id INTEGER)");
+                }
+            });
+            assertTrue(BackendErrors.isConnectionFailure(e), e.getSQLState() + " " + e);
+            assertFalse(BackendErrors.isStatementError(e));
+        }
+        assertTrue(BackendErrors.isConnectionFailure(new SQLException("terminating connection due to administrator command", "57P01")));
+        assertFalse(BackendErrors.isConnectionFailure(new SQLException("canceling statement due to user request", "57014")));
+    }
+
     /** MariaDB Connector/J throws a strict-mode truncation so: the statement's outcome, not a lost connection. */
     @Test
     void aConnectionExceptionTypeWithAStatementsSqlStateIsTheStatementsOutcome() {
