@@ -409,6 +409,35 @@ class RecoveryTest {
         assertIdentical("t", NAMES);
     }
 
+    /**
+     * A dump whose checkpoint this log does not hold - a dump of another virtual database, or one whose
+     * checkpoint was deleted with it (its entries may be purged) - is refused before anything changes:
+     * the backend keeps its checkpoint and catches up by replay. (An outside operator restored another
+     * vdb's dump, and the backend was enabled with that database's rows.)
+     */
+    @Test
+    void aDumpWhoseCheckpointIsNotInTheLogIsRefusedAndChangesNothing() throws Exception {
+        start(WaitPolicy.ALL);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+        }
+        Path dump = dir.resolve("foreign.dump");
+        rm.backup("b1", dump, null, null);
+        rm.removeCheckpoint("dump-foreign.dump"); // as deleting the dump does; another vdb's log never had it
+        rm.disableBackend("b2");
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (2)");
+        }
+        SQLException refused = assertThrows(SQLException.class, () -> rm.restore("b2", dump, true, null));
+        assertEquals("55000", refused.getSQLState(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("not in the recovery log"), refused.getMessage());
+        rm.enableBackend("b2"); // its checkpoint is kept: replay brings it up to date
+        rm.close();
+        rm = null;
+        assertIdentical("t", NAMES);
+    }
+
     @Test
     void checkpointsAreTakenOnScheduleAndPurgeKeepsWhatIsStillNeeded() throws Exception {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));

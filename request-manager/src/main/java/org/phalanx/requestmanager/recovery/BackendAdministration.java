@@ -537,6 +537,7 @@ public final class BackendAdministration {
             }
             Backuper backuper = backuper(info.format());
             long checkpoint = info.checkpointPosition();
+            requireCheckpointInLog(backendName, dumpFile, info);
             // from here its data is the dump's only once its record says so (a crash leaves this state, and
             // the next start reads its record); until then it has no checkpoint to replay from
             states.restoring(b, checkpoint);
@@ -564,6 +565,26 @@ public final class BackendAdministration {
             }
         } finally {
             b.recoveryState(BackendState.DISABLED);
+        }
+    }
+
+    /**
+     * A dump restores a backend only from a point this log can replay from: its checkpoint, which the
+     * dump's backup put in the log, is still there at the dump's position. Checked before anything
+     * changes. Without it a dump of another virtual database (its checkpoint past this log's end, or
+     * not there at all) was restored and enabled with that database's rows, and an archived dump
+     * whose entries were purged replaced the backend's data before the restore failed.
+     */
+    private void requireCheckpointInLog(String backendName, Path dumpFile, DumpInfo info) throws SQLException {
+        Optional<Long> inLog = log.checkpoint(info.checkpointName());
+        if (inLog.isEmpty() || inLog.get() != info.checkpointPosition()) {
+            throw new SQLException("refusing to restore " + dumpFile.getFileName() + " onto backend " + backendName
+                    + ": its checkpoint '" + info.checkpointName() + "' at " + info.checkpointPosition() + " is not in the"
+                    + " recovery log of virtual database " + name + (inLog.isPresent() ? " (there it is at " + inLog.get()
+                    + ")" : "") + " - a dump of another virtual database, or one whose checkpoint was deleted with it"
+                    + " (its log entries may be purged) - so the log could not bring the backend up to date from it;"
+                    + " take a new dump (backup) and restore that. Nothing was changed",
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
     }
 
