@@ -438,6 +438,33 @@ class RecoveryTest {
         assertIdentical("t", NAMES);
     }
 
+    /**
+     * A restore refused because rows are in the way (no force) changes nothing: the backend keeps
+     * its checkpoint and catches up by replay (it lost its checkpoint, and needed a forced restore).
+     */
+    @Test
+    void aRefusedRestoreKeepsTheBackendsCheckpoint() throws Exception {
+        start(WaitPolicy.ALL);
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+        }
+        Path dump = dir.resolve("kept.dump");
+        rm.backup("b1", dump, null, null);
+        rm.disableBackend("b2");
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (2)");
+        }
+        SQLException refused = assertThrows(SQLException.class, () -> rm.restore("b2", dump, false, null));
+        assertEquals("55000", refused.getSQLState(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("Nothing was changed"), refused.getMessage());
+        assertTrue(rm.checkpointOf("b2").isPresent(), "its checkpoint is kept");
+        rm.enableBackend("b2");
+        rm.close();
+        rm = null;
+        assertIdentical("t", NAMES);
+    }
+
     @Test
     void checkpointsAreTakenOnScheduleAndPurgeKeepsWhatIsStillNeeded() throws Exception {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));

@@ -2,6 +2,7 @@ package org.phalanx.recoverylog.dump;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import org.phalanx.engine.Engine;
 
 /**
@@ -42,4 +43,31 @@ public interface Backuper {
      * connection stays open, with its auto-commit mode as it was.
      */
     void restore(Path dumpFile, Connection target, boolean force, Progress progress) throws DumpException;
+
+    /**
+     * Why a dump described by {@code info} would be refused onto {@code target} — a database of
+     * another engine, or, without {@code force}, tables the restore replaces that hold rows — found
+     * without changing anything, so that a caller can refuse before it changes the backend's state
+     * (a refused restore cost the backend its checkpoint); null if nothing stands in the way.
+     * {@link #restore} refuses the same.
+     */
+    String refusal(DumpInfo info, Connection target, boolean force) throws SQLException;
+
+    /**
+     * The tables among {@code tables} (all of the target's: null) that hold rows, as "name (n rows)",
+     * comma-separated; empty if none.
+     */
+    static String holdingRows(Connection target, java.util.Collection<String> tables) throws SQLException {
+        Engine engine = Engine.of(target);
+        java.util.StringJoiner holding = new java.util.StringJoiner(", ");
+        for (String table : SqlIdentifiers.tables(engine, target)) {
+            if (tables == null || tables.stream().anyMatch(table::equalsIgnoreCase)) {
+                long n = SqlIdentifiers.countRows(engine, target, table);
+                if (n > 0) {
+                    holding.add(table + " (" + n + " rows)");
+                }
+            }
+        }
+        return holding.toString();
+    }
 }

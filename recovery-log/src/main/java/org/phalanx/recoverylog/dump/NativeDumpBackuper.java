@@ -101,6 +101,17 @@ abstract class NativeDumpBackuper implements Backuper {
         }
     }
 
+    /** Another engine, or rows in any table without force (with it, the dump's tables are replaced, others kept). */
+    @Override
+    public String refusal(DumpInfo info, Connection target, boolean force) throws SQLException {
+        if (Engine.of(target) != engine()) {
+            return "a " + format() + " dump restores onto " + engine() + " only; use the portable backuper";
+        }
+        String holding = force ? "" : Backuper.holdingRows(target, null);
+        return holding.isEmpty() ? null : "refusing to restore: the target already holds data in " + holding
+                + "; restore with force to replace the tables the dump holds (the others are kept). Nothing was changed.";
+    }
+
     @Override
     public void restore(Path dumpFile, Connection target, boolean force, Progress progress) throws DumpException {
         Progress report = progress == null ? Progress.NONE : progress;
@@ -110,12 +121,11 @@ abstract class NativeDumpBackuper implements Backuper {
             if (!format().equals(info.format())) {
                 throw new DumpException("dump " + dumpFile + " is in format '" + info.format() + "', not " + format());
             }
-            if (Engine.of(target) != engine()) {
-                throw new DumpException("a " + format() + " dump restores onto " + engine()
-                        + " only; use the portable backuper");
+            String refused = refusal(info, target, force);
+            if (refused != null) {
+                throw new DumpException(refused);
             }
             in.verify(report);
-            SqliteNativeBackuper.checkEmpty(target, force);
             if (!target.getAutoCommit()) {
                 target.rollback(); // our reads must not hold locks the restore program waits for
             }

@@ -9,6 +9,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.Statement;
@@ -262,6 +263,17 @@ public final class PortableBackuper implements Backuper {
     }
 
     // ------------------------------------------------------------------ restore
+
+    /** An engine it cannot restore onto, or rows in the dump's tables without force (only those are replaced). */
+    @Override
+    public String refusal(DumpInfo info, Connection target, boolean force) throws SQLException {
+        if (!supports(Engine.of(target))) {
+            return "the portable backuper cannot restore onto " + target.getMetaData().getDatabaseProductName();
+        }
+        String holding = force ? "" : Backuper.holdingRows(target, info.tables().stream().map(DumpInfo.TableRows::name).toList());
+        return holding.isEmpty() ? null : "refusing to restore: the target already holds data in " + holding
+                + "; restore with force to drop and replace those tables. Nothing was changed.";
+    }
 
     @Override
     public void restore(Path dumpFile, Connection target, boolean force, Progress progress) throws DumpException {

@@ -113,11 +113,11 @@ public final class SqliteNativeBackuper implements Backuper {
             if (!FORMAT.equals(info.format())) {
                 throw new DumpException("dump " + dumpFile + " is in format '" + info.format() + "', not " + FORMAT);
             }
-            if (Engine.of(target) != Engine.SQLITE) {
-                throw new DumpException("a SQLite native dump restores onto SQLite only; use the portable backuper");
+            String refused = refusal(info, target, force);
+            if (refused != null) {
+                throw new DumpException(refused);
             }
             in.verify(report);
-            checkEmpty(target, force);
             copy = Files.createTempFile(dumpFile.toAbsolutePath().getParent(), ".sqlite-restore", ".tmp");
             try (InputStream entry = in.entry(ENTRY)) {
                 Files.copy(entry, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -143,22 +143,15 @@ public final class SqliteNativeBackuper implements Backuper {
         }
     }
 
-    /** Refuses a target holding rows in any table unless forced (the restore replaces the whole database). */
-    static void checkEmpty(Connection target, boolean force) throws SQLException, DumpException {
-        if (force) {
-            return;
+    /** Another engine, or rows in any table without force: the restore replaces the whole database. */
+    @Override
+    public String refusal(DumpInfo info, Connection target, boolean force) throws SQLException {
+        if (Engine.of(target) != Engine.SQLITE) {
+            return "a SQLite native dump restores onto SQLite only; use the portable backuper";
         }
-        StringBuilder holding = new StringBuilder();
-        for (String table : SqlIdentifiers.tables(Engine.of(target), target)) {
-            long n = SqlIdentifiers.countRows(Engine.of(target), target, table);
-            if (n > 0) {
-                holding.append(holding.length() == 0 ? "" : ", ").append(table).append(" (").append(n).append(" rows)");
-            }
-        }
-        if (holding.length() > 0) {
-            throw new DumpException("refusing to restore: the target already holds data in " + holding
-                    + "; restore with force to replace the whole database. Nothing was changed.");
-        }
+        String holding = force ? "" : Backuper.holdingRows(target, null);
+        return holding.isEmpty() ? null : "refusing to restore: the target already holds data in " + holding
+                + "; restore with force to replace the whole database. Nothing was changed.";
     }
 
     /**

@@ -538,6 +538,14 @@ public final class BackendAdministration {
             Backuper backuper = backuper(info.format());
             long checkpoint = info.checkpointPosition();
             requireCheckpointInLog(backendName, dumpFile, info);
+            String refused;
+            try (Connection c = b.connection(b.config().credentials())) {
+                refused = backuper.refusal(info, c, force); // before anything changes: a refusal keeps its checkpoint
+            }
+            if (refused != null) {
+                throw new SQLException("restore onto backend " + backendName + " refused: " + refused,
+                        SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+            }
             // from here its data is the dump's only once its record says so (a crash leaves this state, and
             // the next start reads its record); until then it has no checkpoint to replay from
             states.restoring(b, checkpoint);
