@@ -35,6 +35,12 @@ final class Startup {
     private static final Logger LOG = LogManager.getLogger(Startup.class);
     private static final String UNCLEAN_STOP = "the controller did not stop cleanly (a crash, or a recovery log"
             + " still refusing writes at the stop)";
+    /**
+     * A backend that stopped in sync with the log's end is enabled by what its own record of applied
+     * positions says, not by the state saved at the stop: its database may have been replaced while the
+     * controller was down (an older copy put back was enabled and served stale rows; an empty one).
+     */
+    private static final String STOPPED_IN_SYNC = "it stopped in sync with the log's end";
 
     private final String name;
     private final Backends backends;
@@ -125,14 +131,15 @@ final class Startup {
                             + " its data is unknown. Restore the dump again, then enable it", name, b.name());
                 }
                 continue;
-            } else if (synced != null && synced == last) {
+            } else if (synced != null && synced == last && !(config.enableSyncedOnStart() && applied.recordsApplied(b))) {
                 states.checkpointAt(b, synced);
                 enableNow = config.enableSyncedOnStart();
             } else if (synced != null && applied.recordsApplied(b)
                     && (config.enableSyncedOnStart() || synced > last)) {
-                // its saved position is not the log's end (one beyond it would skip what is written
-                // there next): what it has applied decides
-                toCheck.put(b, "it stopped in sync at log position " + synced + ", but the log ends at " + last);
+                // what it has applied decides: its database may have changed since the stop, and a saved
+                // position that is not the log's end (one beyond it would skip what is written there next)
+                toCheck.put(b, synced == last ? STOPPED_IN_SYNC
+                        : "it stopped in sync at log position " + synced + ", but the log ends at " + last);
                 if (!config.enableSyncedOnStart()) {
                     checkedStayDisabled.add(b);
                 }
@@ -216,8 +223,9 @@ final class Startup {
      */
     private void checkAgainstLog(Map<Backend, String> toCheck, Set<Backend> stayDisabled, long last,
                                  List<String> contradictions) throws SQLException {
-        toCheck.forEach((b, why) -> LOG.warn("virtual database {}: {}; checking backend {} against the recovery log"
-                + " (last position {}) by the positions it has applied", name, why, b.name(), last));
+        toCheck.forEach((b, why) -> (STOPPED_IN_SYNC.equals(why) ? LOG.atInfo() : LOG.atWarn()).log("virtual database {}:"
+                + " {}; checking backend {} against the recovery log (last position {}) by the positions it has applied",
+                name, why, b.name(), last));
         List<Backend> checked = new ArrayList<>(toCheck.keySet());
         for (Backend b : checked) {
             b.recoveryState(BackendState.REPLAYING);
@@ -250,6 +258,9 @@ final class Startup {
                         LOG.info("virtual database {}: backend {} holds the logged state ({} missing units replayed);"
                                 + " it stays disabled (enableSyncedOnStart=\"false\")", name, b.name(), r.replayed());
                         continue;
+                    }
+                    if (STOPPED_IN_SYNC.equals(toCheck.get(b))) {
+                        applied.reset(b, last); // it holds exactly the log up to its end: the record starts there
                     }
                     b.enable();
                     SchemaLearner.learn(b, schema, contradictions);
