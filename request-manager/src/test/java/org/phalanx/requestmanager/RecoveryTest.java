@@ -398,6 +398,8 @@ class RecoveryTest {
         restart();
         assertEquals(BackendState.ENABLED, rm.backendStates().get("b1"), "in sync at the stop: enabled again");
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"), "still disabled, with its checkpoint");
+        String reason = rm.backends().stream().filter(b -> b.name().equals("b3")).findFirst().orElseThrow().disabledReason();
+        assertTrue(reason.startsWith("disabled before the restart"), "why it stayed disabled, not 'not started': " + reason);
         try (Session s = rm.openSession("u")) {
             update(s, "INSERT INTO t VALUES (3)");
         }

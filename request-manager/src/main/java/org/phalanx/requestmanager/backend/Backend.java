@@ -398,6 +398,13 @@ public final class Backend implements BackendView {
         }
     }
 
+    /** Left disabled when the virtual database started: why, shown as its reason (not "not started"). */
+    public synchronized void stayedDisabled(String reason) {
+        if (state == BackendState.DISABLED) {
+            disabledReason = reason;
+        }
+    }
+
     /** The state it left, or null if it was already disabled. */
     private synchronized BackendState leaveService(String reason) {
         BackendState from = state;

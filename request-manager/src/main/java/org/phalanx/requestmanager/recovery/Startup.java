@@ -156,12 +156,15 @@ final class Startup {
                         + " applied: restore a dump onto it";
             } else {
                 if (state.startsWith(BackendStates.DISABLED_AT)) {
-                    states.checkpointAt(b, Long.parseLong(state.substring(BackendStates.DISABLED_AT.length())));
+                    long checkpoint = Long.parseLong(state.substring(BackendStates.DISABLED_AT.length()));
+                    states.checkpointAt(b, checkpoint);
+                    reason = "disabled before the restart, at log position " + checkpoint + ": enable it to catch up";
                 }
                 enableNow = false;
             }
             if (!enableNow) {
                 schema.learn(b, SchemaLearner.declaredTables(b));
+                b.stayedDisabled(reason);
                 LOG.warn("virtual database {}: backend {} stays disabled ({})", name, b.name(), reason);
                 continue;
             }
