@@ -457,7 +457,7 @@ public final class Backend implements BackendView {
      */
     private SQLException explained(SQLException e) {
         if (engine != Engine.SQLITE || !config.url().startsWith("jdbc:sqlite:")) {
-            return e;
+            return unreachable(e);
         }
         String path = config.url().substring("jdbc:sqlite:".length()).split("\\?", 2)[0];
         if (path.isEmpty() || path.startsWith(":") || path.startsWith("file:")) {
@@ -469,6 +469,28 @@ public final class Backend implements BackendView {
         }
         return new SQLException("backend " + name() + ": the folder of its SQLite file " + path + " does not exist ("
                 + folder + ")", SqlState.IO_ERROR.code(), e);
+    }
+
+    /**
+     * The pool could open no connection in time ("total=0"): which backend, at which address (the
+     * URL without its parameters, which may hold a password), and the server's or the network's own
+     * words, with their SQLState where they have one (an unknown database, a refused login). HikariCP's
+     * message names none of these.
+     */
+    private SQLException unreachable(SQLException e) {
+        if (!(e instanceof java.sql.SQLTransientConnectionException) || e.getMessage() == null
+                || !e.getMessage().contains("total=0")) {
+            return e;
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String state = e.getSQLState() != null ? e.getSQLState() // HikariCP passes the cause's on
+                : SqlState.SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION.code();
+        return new java.sql.SQLTransientConnectionException("backend " + name() + " could not be reached at "
+                + config.url().split("\\?", 2)[0] + (root == e ? " (no connection within the pool's timeout)"
+                : ": " + root.getMessage()), state, e);
     }
 
     /** What the backend runs for a statement, set by the request manager (portable DDL translation). */

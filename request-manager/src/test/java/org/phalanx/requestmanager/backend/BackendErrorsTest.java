@@ -58,6 +58,25 @@ class BackendErrorsTest {
         }
     }
 
+    /**
+     * A backend none of whose connections opens says which backend, at which address, and why, in
+     * place of HikariCP's "Connection is not available ... (total=0 ...)"; still a connection failure.
+     */
+    @Test
+    void aBackendThatCannotBeReachedSaysWhichAndWhere() {
+        Backend b = new Backend(org.phalanx.requestmanager.config.BackendConfig.builder("far",
+                "jdbc:postgresql://127.0.0.1:1/nothing?password=secret").poolSize(1).build(), java.time.Duration.ofSeconds(2), x -> { });
+        try {
+            SQLException e = assertThrows(SQLException.class, () -> b.connection(b.config().credentials()).close());
+            assertTrue(e.getMessage().startsWith("backend far could not be reached at jdbc:postgresql://127.0.0.1:1/nothing"),
+                    e.getMessage());
+            assertFalse(e.getMessage().contains("secret"), e.getMessage());
+            assertTrue(BackendErrors.isConnectionFailure(e), e.toString());
+        } finally {
+            b.close(java.time.Duration.ofSeconds(5));
+        }
+    }
+
     /** A branch whose earlier statement lost the connection fails its commit so: lost, not refused. */
     @Test
     void aConnectionThePoolGaveUpIsAConnectionFailure() throws SQLException {
