@@ -155,6 +155,10 @@ public final class PortableBackuper implements Backuper {
                 n++;
                 info.put("table." + n + ".name", t.getName());
                 info.put("table." + n + ".rows", Long.toString(rows));
+                String collation = engine == Engine.MARIADB ? Collations.ofTable(source, t.getName()) : null;
+                if (collation != null) {
+                    info.put("collation." + safe, collation);
+                }
                 sources.add(new TableSource(t, t.getName(), columnNames.toArray(String[]::new), safe,
                         columnNames.stream().map(cs::get).toArray(String[]::new), source, engine));
                 for (int k = 0; k < t.getForeignKeyCount(); k++) {

@@ -23,6 +23,7 @@ import org.apache.ddlutils.model.Database;
 import org.apache.ddlutils.model.Table;
 import org.apache.ddlutils.platform.SqlBuilder;
 import org.phalanx.engine.Engine;
+import org.phalanx.recoverylog.dump.ddl.PortableMySqlPlatform;
 import org.phalanx.recoverylog.dump.ddl.ForeignKeyRules;
 
 /**
@@ -77,8 +78,12 @@ final class PortableRestore implements DataXmlReader.Sink {
             replacement.beforeCreate();
             SqlBuilder builder = platform.getSqlBuilder();
             applyForeignKeyRules((ForeignKeyRules.Aware) builder);
-            Map<String, String> options = new LinkedHashMap<>();
             for (Table t : PortableModel.parentsFirst(model)) {
+                Map<String, String> options = new LinkedHashMap<>();
+                String collation = engine == Engine.MARIADB ? in.info().get("collation." + safeNameOf.get(t)) : null;
+                if (collation != null && Collations.isName(collation)) {
+                    options.put(PortableMySqlPlatform.COLLATION, collation); // as its MariaDB source compared text
+                }
                 StringWriter sql = new StringWriter();
                 builder.setWriter(sql);
                 builder.createTable(model, t, options);

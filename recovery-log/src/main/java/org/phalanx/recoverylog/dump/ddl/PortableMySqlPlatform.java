@@ -27,8 +27,14 @@ import org.apache.ddlutils.platform.mysql.MySqlBuilder;
  */
 public class PortableMySqlPlatform extends MySql50Platform {
     public static final String NAME = "PhalanxMySql";
-    /** The table options every created table gets. */
+    /** The table options every created table gets, unless the dump recorded its MariaDB source table's collation. */
     public static final String TABLE_OPTIONS = " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin";
+    /**
+     * The parameter of {@code createTable} naming the collation of a table dumped from MariaDB: a table
+     * restored onto MariaDB keeps it (its charset is the collation's prefix), so the restored replica
+     * compares text as its source did ('ac-1' = 'AC-1' under utf8mb4_general_ci, not under the binary one).
+     */
+    public static final String COLLATION = "phalanx.collation";
 
     public PortableMySqlPlatform() {
         setSqlBuilder(new Builder(this));
@@ -77,8 +83,15 @@ public class PortableMySqlPlatform extends MySql50Platform {
         @Override
         protected void writeTableCreationStmtEnding(Table table, @SuppressWarnings("rawtypes") Map parameters)
                 throws IOException {
-            print(TABLE_OPTIONS);
-            super.writeTableCreationStmtEnding(table, parameters);
+            Object collation = parameters == null ? null : parameters.get(COLLATION);
+            print(collation == null ? TABLE_OPTIONS : " ENGINE=InnoDB DEFAULT CHARSET="
+                    + collation.toString().split("_", 2)[0] + " COLLATE=" + collation);
+            java.util.Map<Object, Object> others = new java.util.LinkedHashMap<>();
+            if (parameters != null) {
+                parameters.forEach((k, v) -> others.put(k, v));
+                others.remove(COLLATION); // ours, not a table option DdlUtils would print as it is
+            }
+            super.writeTableCreationStmtEnding(table, others);
         }
 
         @Override
