@@ -273,10 +273,12 @@ final class ProtocolConnection {
         }
         ErrorReply error;
         T result;
+        boolean sent = false;
         try {
             requestsSent++;
             lastRequestNanos = System.nanoTime();
             FrameIO.write(out, request);
+            sent = true;
             byte[] frame = FrameIO.read(in, Protocol.DEFAULT_MAX_FRAME);
             if (frame == null) {
                 throw new EOFException("the controller closed the connection");
@@ -292,7 +294,9 @@ final class ProtocolConnection {
             r.end();
         } catch (IOException e) {
             markBroken();
-            throw SqlExceptions.broken(e);
+            // a write the controller had received may have been carried out: the caller must not take it as undone
+            throw sent && hello != null ? SqlExceptions.broken(new IOException(e.getMessage() + " after the request was"
+                    + " sent: whether it was carried out is unknown", e)) : SqlExceptions.broken(e);
         }
         if (error != null) {
             throw SqlExceptions.fromReply(error);

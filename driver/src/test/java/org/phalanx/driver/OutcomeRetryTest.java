@@ -109,6 +109,21 @@ class OutcomeRetryTest {
         return next.received.stream().filter(o -> o instanceof Execute).count();
     }
 
+    /**
+     * With one controller, a write whose connection drops after it was sent fails with 08006 saying
+     * its outcome is unknown (it may have been carried out: an outside tester found the row of such a
+     * write applied, while the message said only that the controller closed the connection).
+     */
+    @Test
+    void aWriteLostAfterItWasSentToTheOnlyControllerIsReportedWithItsOutcomeUnknown() throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:phalanx://127.0.0.1:" + lost.port()
+                + "/vdb?user=alice&password=secret"); Statement s = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate("UPDATE t SET x = 1"));
+            assertEquals("08006", e.getSQLState());
+            assertTrue(e.getMessage().contains("whether it was carried out is unknown"), e.getMessage());
+        }
+    }
+
     @Test
     void anAppliedWriteAnswersWithItsCountAndIsNotSentAgain() throws Exception {
         next.with(new Answering(applied(3)));
