@@ -7,6 +7,7 @@ import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.SqlStates;
 import org.phalanx.requestmanager.exec.ReplicatedWrite.Disagreement;
 import org.phalanx.requestmanager.pipeline.Transaction;
 
@@ -75,7 +76,7 @@ final class Divergence {
      * catches it up. Any other failure means its data differs: only a restored dump brings it back.
      */
     private static void disableFailed(Backend b, SQLException e, String what) {
-        String error = e.getMessage() + " [SQLState " + e.getSQLState() + "]";
+        String error = e.getMessage() + " [SQLState " + SqlStates.normalize(e, b.dialect()).getSQLState() + "]"; // SQLite's own is null
         if (BackendErrors.isConnectionFailure(e)) {
             b.disableToCatchUp("lost its connection during " + what + " that the other backends completed (enable"
                     + " it to catch up): " + error);
