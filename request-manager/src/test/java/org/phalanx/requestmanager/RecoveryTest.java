@@ -92,6 +92,21 @@ class RecoveryTest {
         }
     }
 
+    /** Table t, holding row 1, through the virtual database. */
+    private void tableWithRowOne() throws SQLException {
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            update(s, "INSERT INTO t VALUES (1)");
+        }
+    }
+
+    /** Stops the virtual database, then compares {@code table} on every backend. */
+    private void stopAndAssertIdentical(String table) throws SQLException {
+        rm.close();
+        rm = null;
+        assertIdentical(table, NAMES);
+    }
+
     private Set<Integer> ids(String backend) throws SQLException {
         Set<Integer> ids = new HashSet<>();
         try (Connection c = cluster.direct(backend); Statement s = c.createStatement();
@@ -128,9 +143,7 @@ class RecoveryTest {
             assertEquals(BackendState.ENABLED, rm.backendStates().get("b3"));
             update(s, "INSERT INTO t VALUES (5, 'after', NULL)");
         }
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
         assertIdentical("u", NAMES);
         assertEquals(Set.of(1, 2, 3, 5), ids("b3"));
     }
@@ -197,9 +210,7 @@ class RecoveryTest {
             f.get(1, TimeUnit.MINUTES);
         }
         pool.shutdown();
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
         Set<Integer> stored = ids("b2");
         assertTrue(stored.containsAll(acknowledged), "acknowledged writes missing: " + (acknowledged.size() - stored.size()));
         assertTrue(acknowledged.size() > 100, "the workload ran: " + acknowledged.size());
@@ -305,10 +316,7 @@ class RecoveryTest {
     @Test
     void aFailedDumpLeavesNoCheckpoint() throws Exception {
         start(WaitPolicy.ALL);
-        try (Session s = rm.openSession("u")) {
-            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
-            update(s, "INSERT INTO t VALUES (1)");
-        }
+        tableWithRowOne();
         FaultyDriver.fault("b1").breakBefore = sql -> sql.startsWith("SELECT") && sql.contains(" FROM ") && !sql.contains("sqlite_master");
         Path dump = dir.resolve("never.dump");
         assertThrows(SQLException.class, () -> rm.backup("b1", dump, "portable", null));
@@ -348,9 +356,7 @@ class RecoveryTest {
         assertEquals(Set.of(1), ids("b3"), "nothing written to it since it was given back");
         rm.adoptBackend("b3"); // taken over again
         assertEquals(BackendState.ENABLED, rm.backendStates().get("b3"));
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
         assertEquals(Set.of(1, 2, 3), ids("b3"));
     }
 
@@ -362,10 +368,7 @@ class RecoveryTest {
     @Test
     void aBackendReplacedByAnOlderCopyWhileStoppedIsCaughtUpAtStart() throws Exception {
         start(WaitPolicy.ALL);
-        try (Session s = rm.openSession("u")) {
-            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
-            update(s, "INSERT INTO t VALUES (1)");
-        }
+        tableWithRowOne();
         rm.close(); // a clean stop: b2's file is copied while nothing runs
         rm = null;
         Path older = dir.resolve("b2-older.db");
@@ -404,19 +407,14 @@ class RecoveryTest {
             update(s, "INSERT INTO t VALUES (3)");
         }
         rm.enableBackend("b3");
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
         assertEquals(Set.of(1, 2, 3), ids("b3"));
     }
 
     @Test
     void badRecoveryRequestsAreRefusedAndChangeNothing() throws Exception {
         start(WaitPolicy.ALL);
-        try (Session s = rm.openSession("u")) {
-            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
-            update(s, "INSERT INTO t VALUES (1)");
-        }
+        tableWithRowOne();
         Path dump = dir.resolve("t.dump");
         rm.backup("b1", dump, null, null);
         SQLException enabled = assertThrows(SQLException.class, () -> rm.restore("b2", dump, true, null));
@@ -440,9 +438,7 @@ class RecoveryTest {
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
         rm.restore("b3", dump, true, null);
         rm.enableBackend("b3");
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
     }
 
     /**
@@ -454,10 +450,7 @@ class RecoveryTest {
     @Test
     void aDumpWhoseCheckpointIsNotInTheLogIsRefusedAndChangesNothing() throws Exception {
         start(WaitPolicy.ALL);
-        try (Session s = rm.openSession("u")) {
-            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
-            update(s, "INSERT INTO t VALUES (1)");
-        }
+        tableWithRowOne();
         Path dump = dir.resolve("foreign.dump");
         rm.backup("b1", dump, null, null);
         rm.removeCheckpoint("dump-foreign.dump"); // as deleting the dump does; another vdb's log never had it
@@ -469,9 +462,7 @@ class RecoveryTest {
         assertEquals("55000", refused.getSQLState(), refused.getMessage());
         assertTrue(refused.getMessage().contains("not in the recovery log"), refused.getMessage());
         rm.enableBackend("b2"); // its checkpoint is kept: replay brings it up to date
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
     }
 
     /**
@@ -481,10 +472,7 @@ class RecoveryTest {
     @Test
     void aRefusedRestoreKeepsTheBackendsCheckpoint() throws Exception {
         start(WaitPolicy.ALL);
-        try (Session s = rm.openSession("u")) {
-            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
-            update(s, "INSERT INTO t VALUES (1)");
-        }
+        tableWithRowOne();
         Path dump = dir.resolve("kept.dump");
         rm.backup("b1", dump, null, null);
         rm.disableBackend("b2");
@@ -496,9 +484,7 @@ class RecoveryTest {
         assertTrue(refused.getMessage().contains("Nothing was changed"), refused.getMessage());
         assertTrue(rm.checkpointOf("b2").isPresent(), "its checkpoint is kept");
         rm.enableBackend("b2");
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
     }
 
     @Test
@@ -534,10 +520,7 @@ class RecoveryTest {
     @Test
     void aBackendUnreachableAtStartKeepsItsPlaceInTheLog() throws Exception {
         start(WaitPolicy.ALL);
-        try (Session s = rm.openSession("u")) {
-            update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
-            update(s, "INSERT INTO t VALUES (1)");
-        }
+        tableWithRowOne();
         FaultyDriver.fault("b3").broken = true;
         restart(); // b3 was in sync at the stop but cannot be reached now
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
@@ -548,9 +531,7 @@ class RecoveryTest {
         restart(); // reachable again, but behind: it must not serve without catching up
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
         rm.enableBackend("b3");
-        rm.close();
-        rm = null;
-        assertIdentical("t", NAMES);
+        stopAndAssertIdentical("t");
         assertEquals(Set.of(1, 2), ids("b3"));
     }
 }
