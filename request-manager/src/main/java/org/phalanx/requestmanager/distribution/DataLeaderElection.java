@@ -13,6 +13,8 @@ import java.util.function.Supplier;
 import org.jgroups.Address;
 import org.jgroups.EmptyMessage;
 import org.jgroups.Header;
+import org.jgroups.MergeView;
+import org.jgroups.View;
 import org.jgroups.Message;
 import org.jgroups.annotations.Property;
 import org.jgroups.conf.ClassConfigurator;
@@ -130,6 +132,25 @@ public class DataLeaderElection extends ELECTION2 {
                         local_addr, patience, view);
                 down_prot.down(new EmptyMessage(view.getCoord()).putHeader(id, new Leaderless(raft.currentTerm())));
             }
+        }
+    }
+
+    /**
+     * A merged view's coordinator holds an election unless it leads the log itself. The members of a
+     * healed partition may name a leader that stepped down while they were cut off (a frozen majority
+     * resumes still naming the leader that, alone meanwhile, gave the role up): stock ELECTION2 elects
+     * after a merge only when the coordinator changed, so the group stayed leaderless until a member
+     * asked for an election after {@code 5 * leaderless_timeout} (15 s), and writes stalled past the
+     * partition tests' 30 s bound in a CI loop.
+     */
+    @Override
+    protected void handleView(View v) {
+        super.handleView(v);
+        if (v instanceof MergeView && isViewCoordinator() && isMajorityAvailable() && !raft.isLeader()
+                && !isVotingThreadRunning()) {
+            log.info("%s: merged view %s: an election settles which leader the healed group follows", local_addr,
+                    v.getViewId());
+            startVotingThread();
         }
     }
 
