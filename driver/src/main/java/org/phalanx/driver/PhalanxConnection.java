@@ -109,6 +109,14 @@ public final class PhalanxConnection implements Connection {
         try {
             return call.run(p);
         } catch (SQLException e) {
+            if (!failover && !closed && p.brokenAfterSending() && (exchange == Failover.Exchange.COMMIT
+                    || exchange == Failover.Exchange.WRITE && !inTransaction)) {
+                // no other controller to ask: the write or commit it had received may have been carried out
+                SQLException unknown = Failover.outcomeUnknown(exchange == Failover.Exchange.COMMIT ? "commit" : "statement",
+                        e.getMessage());
+                unknown.initCause(e);
+                throw unknown;
+            }
             if (!failover || closed || !p.isBroken()) {
                 throw e;
             }

@@ -65,6 +65,8 @@ final class ProtocolConnection {
     private final OutputStream out;
     private final ConnectionUrl.HostAndPort address;
     private HelloOk hello;
+    /** The connection broke after the last request had been sent whole: the controller may have carried it out. */
+    private volatile boolean brokenAfterSending;
     /** This connection's id for the controller ({@link Protocol#CLIENT_SESSION}): its requests are numbered under it. */
     private String clientSession;
     /** Requests sent after HELLO: the number of the last one (the controller counts the same). */
@@ -254,6 +256,11 @@ final class ProtocolConnection {
         return broken;
     }
 
+    /** Whether the connection broke after its last request was sent whole (see {@link #brokenAfterSending}). */
+    boolean brokenAfterSending() {
+        return brokenAfterSending;
+    }
+
     boolean isUsable() {
         return !broken && !closed;
     }
@@ -294,9 +301,8 @@ final class ProtocolConnection {
             r.end();
         } catch (IOException e) {
             markBroken();
-            // a write the controller had received may have been carried out: the caller must not take it as undone
-            throw sent && hello != null ? SqlExceptions.broken(new IOException(e.getMessage() + " after the request was"
-                    + " sent: whether it was carried out is unknown", e)) : SqlExceptions.broken(e);
+            brokenAfterSending = sent;
+            throw SqlExceptions.broken(e);
         }
         if (error != null) {
             throw SqlExceptions.fromReply(error);
