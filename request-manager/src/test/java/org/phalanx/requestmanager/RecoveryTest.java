@@ -56,10 +56,22 @@ class RecoveryTest {
         cluster = new SqliteCluster(dir, NAMES.toArray(new String[0]));
         RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(policy)
                 .lockTimeout(LOCK_TIMEOUT).analysisCacheSize(1000)
-                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
+                .recovery(new RecoveryConfig(log(), true)).build();
         rm = new RequestManager("recovering", config, cluster.backendConfigs());
         rm.start();
     }
+
+    /** The test's recovery log: files, or (where a purge must delete entries at once) a SQLite database. */
+    private org.phalanx.recoverylog.RecoveryLog log() {
+        if (!jdbcLog) {
+            return new FileRecoveryLog(dir.resolve("log"));
+        }
+        org.sqlite.SQLiteDataSource db = new org.sqlite.SQLiteDataSource();
+        db.setUrl("jdbc:sqlite:" + dir.resolve("log.db"));
+        return new org.phalanx.recoverylog.JdbcRecoveryLog(db, "log_");
+    }
+
+    private boolean jdbcLog;
 
     /** A restart: the same files and log, fault knobs left as they are. */
     private void restart() throws SQLException {
@@ -68,7 +80,7 @@ class RecoveryTest {
         }
         RequestManagerConfig config = RequestManagerConfig.builder().waitPolicy(WaitPolicy.FIRST)
                 .lockTimeout(LOCK_TIMEOUT).analysisCacheSize(1000)
-                .recovery(new RecoveryConfig(new FileRecoveryLog(dir.resolve("log")), true)).build();
+                .recovery(new RecoveryConfig(log(), true)).build();
         List<BackendConfig> configs = new ArrayList<>();
         for (String n : NAMES) {
             configs.add(BackendConfig.builder(n, FaultyDriver.url(n, "jdbc:sqlite:" + cluster.file(n)))
@@ -387,6 +399,43 @@ class RecoveryTest {
         rm = null;
         assertEquals(Set.of(1, 2, 3), ids("b2"), "caught up by replay, not served as it was");
         assertIdentical("t", NAMES);
+    }
+
+    /**
+     * A backend put back from a copy older than the log's last purge cannot be caught up: it alone is
+     * failed; the others are checked from their own records and serve (the recovery scan started at the
+     * lowest record and failed every backend, and the virtual database could not be brought back).
+     */
+    @Test
+    void aBackendOlderThanThePurgedLogFailsAloneAtStart() throws Exception {
+        jdbcLog = true;
+        start(WaitPolicy.ALL);
+        tableWithRowOne();
+        rm.close();
+        rm = null;
+        Path older = dir.resolve("b2-older.db");
+        Files.copy(cluster.file("b2"), older);
+        restart();
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (2)");
+        }
+        rm.checkpoint("nightly");
+        assertTrue(rm.purgeLog() > 0, "entries purged");
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (3)");
+        }
+        rm.close();
+        rm = null;
+        Files.copy(older, cluster.file("b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        restart();
+        assertEquals(BackendState.ENABLED, rm.backendStates().get("b1"));
+        assertEquals(BackendState.ENABLED, rm.backendStates().get("b3"));
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b2"), "it lacks purged entries: a dump is needed");
+        String reason = rm.backends().stream().filter(b -> b.name().equals("b2")).findFirst().orElseThrow().disabledReason();
+        assertTrue(reason.contains("purged") && reason.contains("restore a dump"), reason);
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (4)");
+        }
     }
 
     @Test

@@ -106,6 +106,17 @@ public final class CrashRecovery {
                         : new Outcome.Failed(reason));
             }
         }
+        long purged = log.purgedThrough();
+        for (var it = applied.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Backend, AppliedPositions.Applied> e = it.next();
+            if (e.getValue().floor() < purged) {
+                // it lacks entries that are gone; the others are checked from their own floors (a scan from its
+                // floor failed them all, and with them the whole virtual database)
+                outcomes.put(e.getKey(), new Outcome.Failed("its record of applied log positions ends at "
+                        + e.getValue().floor() + ", and the log's entries up to " + purged + " were purged since"));
+                it.remove();
+            }
+        }
         long from = scanStart(applied.values(), log, last);
         CrashRecovery plan = new CrashRecovery(last);
         try {

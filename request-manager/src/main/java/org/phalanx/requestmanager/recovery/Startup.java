@@ -283,7 +283,8 @@ final class Startup {
                 // reads the record and replays only what it lacks), as a backend disabled there would be
                 log.setCheckpoint("backend-" + b.name(), floor);
                 states.disabledAt(b, floor);
-                LOG.error("virtual database {}: backend {} did not answer at start {} ({}); it stays disabled. Once it"
+                b.stayedDisabled("did not answer " + at + " (" + u.reason() + "): enable it once it answers");
+                LOG.error("virtual database {}: backend {} did not answer {} ({}); it stays disabled. Once it"
                         + " answers, enableBackend replays what its record of applied positions says it lacks (from"
                         + " log position {})", name, b.name(), at, u.reason(), floor);
                 continue;
@@ -291,6 +292,7 @@ final class Startup {
             String reason = outcome instanceof CrashRecovery.Outcome.Unreachable u ? u.reason()
                     : ((CrashRecovery.Outcome.Failed) outcome).reason();
             states.failed(b);
+            b.stayedDisabled("failed " + at + ": " + reason + " - restore a dump onto it");
             LOG.error("virtual database {}: backend {} stays disabled (failed) {}: {}. Restore a dump of"
                     + " an up-to-date backend onto it, then enable it (docs/operations.md, 'Replacing a failed backend')",
                     name, b.name(), at, reason);
