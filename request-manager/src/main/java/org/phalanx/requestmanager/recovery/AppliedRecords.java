@@ -59,6 +59,21 @@ public final class AppliedRecords {
      * found by reading the log ahead. Without a readable record, the record is set to
      * {@code from} (its data is the log up to there) and every entry after it is lacking.
      */
+    /**
+     * The floor of {@code b}'s record (it applied everything up to it), or null when it has no readable
+     * record; a lost connection is thrown.
+     */
+    Long floorOf(Backend b) throws SQLException {
+        try (Connection c = b.connection(b.config().credentials())) {
+            return AppliedPositions.read(c, AppliedTable.of(b)).floor();
+        } catch (SQLException e) {
+            if (BackendErrors.isConnectionFailure(e)) {
+                throw e;
+            }
+            return null;
+        }
+    }
+
     Predicate<LogEntry> lacking(Backend b, long from) throws SQLException {
         AppliedPositions.Applied applied;
         try (Connection c = b.connection(b.config().credentials())) {

@@ -190,14 +190,15 @@ public final class BackendAdministration {
             return;
         }
         b.checkNothingRunning(); // what a hung server still runs could commit behind the replay's back
-        Long from = states.checkpointOf(backendName).orElse(null);
-        if (from == null) {
+        Long checkpoint = states.checkpointOf(backendName).orElse(null);
+        if (checkpoint == null) {
             throw new SQLException("backend " + backendName + " has no checkpoint to replay from (it failed):"
                     + " restore a dump onto it first", SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
         }
+        boolean recorded = applied.recordsApplied(b);
+        long from = recorded ? replayStart(b, checkpoint) : checkpoint;
         b.recoveryState(BackendState.REPLAYING);
         states.replaying(b, from); // what a crash from here on leaves: the next start resumes it, or fails it
-        boolean recorded = applied.recordsApplied(b);
         try {
             logWriter.awaitAppended();
             // its own record says what it applied after its checkpoint (an earlier replay cut short): not again
@@ -230,6 +231,30 @@ public final class BackendAdministration {
             }
             throw e;
         }
+    }
+
+    /**
+     * Where a replay of {@code b} starts: its checkpoint, or the floor of its own record when that is
+     * lower, what the record shows applied after it being skipped - so a database put back from an
+     * older copy while it was disabled gets what it lacks (replayed from the checkpoint, it was enabled
+     * without it and served stale rows). Refused when the log no longer holds what it may lack.
+     */
+    private long replayStart(Backend b, long checkpoint) throws SQLException {
+        Long floor = applied.floorOf(b);
+        if (floor == null || floor >= checkpoint) {
+            return checkpoint;
+        }
+        if (floor < log.purgedThrough()) {
+            throw new SQLException("backend " + b.name() + " holds data older than its checkpoint (" + checkpoint
+                    + "): its record of applied positions ends at " + floor + ", and the log's entries up to "
+                    + log.purgedThrough() + " were purged; restore a dump onto it",
+                    SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE.code());
+        }
+        // what its record shows applied after the floor is skipped: for a backend disabled as usual nothing more is
+        // replayed than from the checkpoint (a few more entries read)
+        LOG.debug("virtual database {}: backend {} replayed from its record's floor {} (checkpoint {})", name, b.name(),
+                floor, checkpoint);
+        return floor;
     }
 
     /**
