@@ -112,6 +112,24 @@ class RecoveryTest {
         }
     }
 
+    /**
+     * Table t with row 1, a copy of b2's file taken then (the controller stopped), then row 2 written:
+     * the copy is older than b2. Put back with {@code Files.copy(older, cluster.file("b2"), REPLACE_EXISTING)}.
+     */
+    private Path b2CopiedAtRowOneThenRowTwo() throws Exception {
+        start(WaitPolicy.ALL);
+        tableWithRowOne();
+        rm.close(); // a clean stop: b2's file is copied while nothing runs
+        rm = null;
+        Path older = dir.resolve("b2-older.db");
+        Files.copy(cluster.file("b2"), older);
+        restart();
+        try (Session s = rm.openSession("u")) {
+            update(s, "INSERT INTO t VALUES (2)");
+        }
+        return older;
+    }
+
     /** Stops the virtual database, then compares {@code table} on every backend. */
     private void stopAndAssertIdentical(String table) throws SQLException {
         rm.close();
@@ -379,15 +397,8 @@ class RecoveryTest {
      */
     @Test
     void aBackendReplacedByAnOlderCopyWhileStoppedIsCaughtUpAtStart() throws Exception {
-        start(WaitPolicy.ALL);
-        tableWithRowOne();
-        rm.close(); // a clean stop: b2's file is copied while nothing runs
-        rm = null;
-        Path older = dir.resolve("b2-older.db");
-        Files.copy(cluster.file("b2"), older);
-        restart();
+        Path older = b2CopiedAtRowOneThenRowTwo();
         try (Session s = rm.openSession("u")) {
-            update(s, "INSERT INTO t VALUES (2)");
             update(s, "INSERT INTO t VALUES (3)");
         }
         rm.close();
@@ -409,16 +420,7 @@ class RecoveryTest {
     @Test
     void aBackendOlderThanThePurgedLogFailsAloneAtStart() throws Exception {
         jdbcLog = true;
-        start(WaitPolicy.ALL);
-        tableWithRowOne();
-        rm.close();
-        rm = null;
-        Path older = dir.resolve("b2-older.db");
-        Files.copy(cluster.file("b2"), older);
-        restart();
-        try (Session s = rm.openSession("u")) {
-            update(s, "INSERT INTO t VALUES (2)");
-        }
+        Path older = b2CopiedAtRowOneThenRowTwo();
         rm.checkpoint("nightly");
         assertTrue(rm.purgeLog() > 0, "entries purged");
         try (Session s = rm.openSession("u")) {
@@ -444,16 +446,7 @@ class RecoveryTest {
      */
     @Test
     void aDisabledBackendPutBackFromAnOlderCopyGetsWhatItLacksWhenEnabled() throws Exception {
-        start(WaitPolicy.ALL);
-        tableWithRowOne();
-        rm.close();
-        rm = null;
-        Path older = dir.resolve("b2-older.db");
-        Files.copy(cluster.file("b2"), older);
-        restart();
-        try (Session s = rm.openSession("u")) {
-            update(s, "INSERT INTO t VALUES (2)");
-        }
+        Path older = b2CopiedAtRowOneThenRowTwo();
         rm.disableBackend("b2");
         try (Session s = rm.openSession("u")) {
             update(s, "INSERT INTO t VALUES (3)");
