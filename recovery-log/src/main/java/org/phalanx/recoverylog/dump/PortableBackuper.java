@@ -288,18 +288,18 @@ public final class PortableBackuper implements Backuper {
                 throw new DumpException("dump " + dumpFile + " is in format '" + info.format() + "', not " + FORMAT);
             }
             in.verify(report); // damage is found before anything is applied
-            Engine engine = Engine.of(target);
-            if (!supports(engine)) {
-                throw new DumpException("the portable backuper cannot restore onto "
-                        + target.getMetaData().getDatabaseProductName());
+            String refused = refusal(info, target, force);
+            if (refused != null) {
+                throw new DumpException(refused);
             }
+            Engine engine = Engine.of(target);
             Database model;
             try (InputStream schema = in.entry(SCHEMA)) {
                 DatabaseIO io = new DatabaseIO();
                 io.setValidateXml(false); // BOOLEAN and friends are not in DdlUtils 1.0's DTD
                 model = io.read(new InputStreamReader(schema, StandardCharsets.UTF_8));
             }
-            new PortableRestore(in, info, model, target, engine, force, report).run();
+            new PortableRestore(in, info, model, target, engine, report).run(); // refused above if rows are in the way
         } catch (DumpException e) {
             throw e;
         } catch (Exception e) {

@@ -38,7 +38,6 @@ final class PortableRestore implements DataXmlReader.Sink {
     private final Database model;
     private final Connection target;
     private final Engine engine;
-    private final boolean force;
     private final Progress progress;
     private final Platform platform;
     private final Map<String, Table> bySafeName = new HashMap<>();
@@ -52,14 +51,13 @@ final class PortableRestore implements DataXmlReader.Sink {
     private long rows;
     private long tableRows;
 
-    PortableRestore(DumpArchive.Reader in, DumpInfo info, Database model, Connection target, Engine engine, boolean force,
+    PortableRestore(DumpArchive.Reader in, DumpInfo info, Database model, Connection target, Engine engine,
             Progress progress) throws DumpException {
         this.in = in;
         this.info = info;
         this.model = model;
         this.target = target;
         this.engine = engine;
-        this.force = force;
         this.progress = progress;
         this.platform = PortableModel.platform(engine);
         this.replacement = TableReplacement.forEngine(engine, target);
@@ -68,7 +66,6 @@ final class PortableRestore implements DataXmlReader.Sink {
     void run() throws Exception {
         Map<String, String> existing = existingTables();
         fitModel(existing);
-        checkTarget(existing);
         placeTables(existing);
         boolean autoCommit = target.getAutoCommit();
         RestoreSession session = RestoreSession.open(engine, target);
@@ -210,23 +207,6 @@ final class PortableRestore implements DataXmlReader.Sink {
             existing.put(name.toLowerCase(Locale.ROOT), name);
         }
         return existing;
-    }
-
-    private void checkTarget(Map<String, String> existing) throws SQLException, DumpException {
-        List<String> holding = new ArrayList<>();
-        for (Table t : model.getTables()) {
-            String actual = existing.get(t.getName().toLowerCase(Locale.ROOT));
-            if (actual != null) {
-                long n = SqlIdentifiers.countRows(engine, target, actual);
-                if (n > 0) {
-                    holding.add(actual + " (" + n + " rows)");
-                }
-            }
-        }
-        if (!holding.isEmpty() && !force) {
-            throw new DumpException("refusing to restore: the target already holds data in " + String.join(", ", holding)
-                    + "; restore with force to drop and replace those tables. Nothing was changed.");
-        }
     }
 
     @Override

@@ -53,37 +53,40 @@ public final class AppliedRecords {
     }
 
     /**
+     * The floor of {@code b}'s record (it applied everything up to it), or null when it has no readable
+     * record; a lost connection is thrown.
+     */
+    Long floorOf(Backend b) throws SQLException {
+        AppliedPositions.Applied applied = readRecord(b);
+        return applied == null ? null : applied.floor();
+    }
+
+    /** {@code b}'s record, or null when it has none readable (logged); a lost connection is thrown. */
+    private AppliedPositions.Applied readRecord(Backend b) throws SQLException {
+        try (Connection c = b.connection(b.config().credentials())) {
+            return AppliedPositions.read(c, AppliedTable.of(b));
+        } catch (SQLException e) {
+            if (BackendErrors.isConnectionFailure(e)) {
+                throw e;
+            }
+            LOG.warn("virtual database {}: backend {} has no readable record of what it applied ({})", virtualDatabase,
+                    b.name(), e.getMessage());
+            return null;
+        }
+    }
+
+    /**
      * Which log entries after {@code from} a backend still lacks, by its own record: the truth
      * about what it applied, also after a crash or a failure in the middle of an earlier replay
      * (so nothing is applied twice). A transaction's writes are judged by their COMMIT's position,
      * found by reading the log ahead. Without a readable record, the record is set to
      * {@code from} (its data is the log up to there) and every entry after it is lacking.
      */
-    /**
-     * The floor of {@code b}'s record (it applied everything up to it), or null when it has no readable
-     * record; a lost connection is thrown.
-     */
-    Long floorOf(Backend b) throws SQLException {
-        try (Connection c = b.connection(b.config().credentials())) {
-            return AppliedPositions.read(c, AppliedTable.of(b)).floor();
-        } catch (SQLException e) {
-            if (BackendErrors.isConnectionFailure(e)) {
-                throw e;
-            }
-            return null;
-        }
-    }
-
     Predicate<LogEntry> lacking(Backend b, long from) throws SQLException {
-        AppliedPositions.Applied applied;
-        try (Connection c = b.connection(b.config().credentials())) {
-            applied = AppliedPositions.read(c, AppliedTable.of(b));
-        } catch (SQLException e) {
-            if (BackendErrors.isConnectionFailure(e)) {
-                throw e;
-            }
-            LOG.warn("virtual database {}: backend {} has no readable record of what it applied ({}):"
-                    + " replaying everything after position {}", virtualDatabase, b.name(), e.getMessage(), from);
+        AppliedPositions.Applied applied = readRecord(b);
+        if (applied == null) {
+            LOG.warn("virtual database {}: backend {}: replaying everything after position {}", virtualDatabase,
+                    b.name(), from);
             reset(b, from);
             return e2 -> true;
         }
