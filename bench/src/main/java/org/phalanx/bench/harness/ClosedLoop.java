@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -17,13 +18,17 @@ import org.phalanx.testkit.jdbc.EmulationStats;
 
 /**
  * The workload driver: N client threads, each with its own connection, run requests back to
- * back (a closed loop, no think time). After the warm-up the recording switches on for the
+ * back (a closed loop, no think time), or, for a variant with a think time, each pausing a
+ * negative-exponential time of that mean between requests (cut at ten times the mean, as TPC-W's
+ * emulated browsers think). After the warm-up the recording switches on for the
  * measured period; a request counts if it completes while recording is on. Latency is taken
  * around one request (one interaction, for the web-like workloads) with System.nanoTime and kept
  * per thread in HdrHistograms (3 significant digits), merged at the end.
  */
 public final class ClosedLoop {
     private static final long JOIN_MILLIS = 60_000;
+    /** The longest pause, in mean think times (TPC-W cuts its think times at 10 × their mean). */
+    private static final double THINK_CUT = 10;
 
     private ClosedLoop() {
     }
@@ -78,6 +83,8 @@ public final class ClosedLoop {
                     go.await();
                     Histogram[] h = histograms[id];
                     long[] err = errors[id];
+                    Think think = new Think(v.think(), seed * 1_000_003L + id);
+                    think.pause(state); // a first pause, so that the clients do not all start at once
                     while (!state.stop) {
                         int k = client.next();
                         long t0 = System.nanoTime();
@@ -98,6 +105,7 @@ public final class ClosedLoop {
                         } else if (!ok) {
                             warmupErrors[id]++;
                         }
+                        think.pause(state);
                     }
                     client.close();
                 } catch (InterruptedException e) {
@@ -290,6 +298,28 @@ public final class ClosedLoop {
 
     private static void sleep(Duration d) throws InterruptedException {
         TimeUnit.NANOSECONDS.sleep(d.toNanos());
+    }
+
+    /** A client's pauses between requests: none, or negative-exponential of the variant's mean. */
+    private static final class Think {
+        private final long meanNanos;
+        private final SplittableRandom random;
+
+        Think(Duration mean, long seed) {
+            this.meanNanos = mean.toNanos();
+            this.random = new SplittableRandom(seed);
+        }
+
+        void pause(State state) throws InterruptedException {
+            if (meanNanos == 0) {
+                return;
+            }
+            double pause = Math.min(-Math.log(1 - random.nextDouble()), THINK_CUT) * meanNanos;
+            long end = System.nanoTime() + (long) pause;
+            for (long left = (long) pause; left > 0 && !state.stop; left = end - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+            }
+        }
     }
 
     private static final class State {

@@ -93,7 +93,8 @@ public final class Results {
             ## How these numbers are made
 
             - **Closed loop**: N client threads in the harness JVM, each with its own JDBC connection, send
-              requests back to back (no think time). A warm-up, then a measured period; a request counts if it
+              requests back to back (no think time; the cache scenario also measures emulated browsers that
+              think between requests, as its paper did). A warm-up, then a measured period; a request counts if it
               completes inside the measured period. Latency is per request (per web interaction for the
               bookstore and auction mixes), recorded in HdrHistograms.
             - **Alternation**: the variants of a scenario run A B C A B C ... for several rounds; every figure is
