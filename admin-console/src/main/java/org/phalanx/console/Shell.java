@@ -37,7 +37,8 @@ final class Shell {
     }
 
     int run() throws IOException {
-        try (Terminal terminal = TerminalBuilder.builder().system(true).name("phalanx").build()) {
+        // dumb(true): a script piped in has no terminal; that is expected, not worth JLine's warning
+        try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).name("phalanx").build()) {
             PrintWriter out = terminal.writer();
             String password = main.password();
             if (password == null) {

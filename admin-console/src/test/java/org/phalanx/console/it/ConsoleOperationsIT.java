@@ -24,6 +24,17 @@ class ConsoleOperationsIT {
         return run;
     }
 
+    /** A script piped into the shell: its lines run in order, and no terminal warning is printed. */
+    @Test
+    void aShellFedByAPipeRunsItsLinesQuietly() throws Exception {
+        try (ConsoleTestCluster cluster = new ConsoleTestCluster(dir, "b1")) {
+            ConsoleTestCluster.Run run = ok(cluster.shell("show backends\ncheckpoint mydb piped\nshow checkpoints mydb\n"));
+            assertTrue(run.out().contains("b1") && run.out().contains("ENABLED"), run.toString());
+            assertTrue(run.out().contains("piped"), run.toString());
+            assertEquals("", run.err(), run.toString());
+        }
+    }
+
     @Test
     void dumpsLogCacheLoadUnloadAndShutdown() throws Exception {
         try (ConsoleTestCluster cluster = new ConsoleTestCluster(dir, "b1", "b2")) {

@@ -146,12 +146,28 @@ final class ConsoleTestCluster implements AutoCloseable {
         return run(command, Map.of("PHALANX_JMX_PASSWORD", PASSWORD));
     }
 
+    /** The interactive shell ({@code bin/phalanx console} with no command) reading {@code lines} from a pipe. */
+    Run shell(String lines) throws Exception {
+        Path in = Files.createTempFile("console", ".in");
+        try {
+            Files.writeString(in, lines);
+            return run(List.of(Launcher.SCRIPT.toString(), "console", "--jmx", jmx(), "--user", ADMIN),
+                    Map.of("PHALANX_JMX_PASSWORD", PASSWORD), in.toFile());
+        } finally {
+            Files.deleteIfExists(in);
+        }
+    }
+
     static Run run(List<String> command, Map<String, String> env) throws Exception {
+        return run(command, env, new java.io.File("/dev/null"));
+    }
+
+    private static Run run(List<String> command, Map<String, String> env, java.io.File input) throws Exception {
         Path out = Files.createTempFile("console", ".out");
         Path err = Files.createTempFile("console", ".err");
         try {
             ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    .redirectInput(ProcessBuilder.Redirect.from(input));
             pb.environment().remove("PHALANX_JMX_PASSWORD");
             pb.environment().putAll(env);
             Process p = pb.start();
