@@ -282,8 +282,12 @@ class RecoveryTest {
             b3.broken = true;
         });
         cut.start();
-        assertThrows(SQLException.class, () -> rm.enableBackend("b3"));
+        SQLException cutShort = assertThrows(SQLException.class, () -> rm.enableBackend("b3"));
         cut.join();
+        // said as what happened, not as a divergence found at the end of the replay
+        assertEquals("08006", cutShort.getSQLState(), cutShort.toString());
+        assertTrue(cutShort.getMessage().startsWith("backend b3 lost its connection during replay at log position "),
+                cutShort.toString());
         b3.broken = false;
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
         assertTrue(rm.checkpointOf("b3").isPresent(), "still replayable: its record says how far it got");

@@ -17,6 +17,7 @@ import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.ParameterBinder;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.StatementRunner;
@@ -125,7 +126,7 @@ public final class Replayer implements AutoCloseable {
                         }
                         branch.settingsBackToFirst(backend);
                     } catch (SQLException failure) {
-                        unconfirmed.put(e.position(), failure);
+                        failedHere(e, failure);
                     }
                 }
                 return;
@@ -146,20 +147,14 @@ public final class Replayer implements AutoCloseable {
     /** Runs an auto-commit statement on its own, or a transaction's write on the transaction's branch. */
     private void applyWrite(LogEntry e) throws SQLException {
         LoggedSettings.Logged logged = LoggedSettings.fromLog(e.sql());
-        Connection c;
         boolean own = e.kind() == LogEntry.Kind.STATEMENT;
-        if (own) {
-            c = backend.connectionFor(e.login(), logged.settings()); // the session's settings, reset on close
-        } else {
-            Branch branch = transactions.get(e.transactionId());
-            if (branch == null) {
-                branch = new Branch(backend.connectionFor(e.login(), logged.settings()), logged.settings());
-                branch.connection.setAutoCommit(false);
-                transactions.put(e.transactionId(), branch);
-            } else {
-                branch.settings(logged.settings(), backend); // the session set a parameter inside the transaction
-            }
-            c = branch.connection;
+        Connection c;
+        try {
+            c = own
+                    ? backend.connectionFor(e.login(), logged.settings()) // the session's settings, reset on close
+                    : branchFor(e, logged).connection;
+        } catch (SQLException failure) {
+            throw BackendErrors.isConnectionFailure(failure) ? lost(e, failure) : failure;
         }
         try {
             Connection on = c;
@@ -171,7 +166,7 @@ public final class Replayer implements AutoCloseable {
             }
             applied++;
         } catch (SQLException failure) {
-            unconfirmed.put(e.position(), failure);
+            failedHere(e, failure);
         } catch (Exception failure) {
             unconfirmed.put(e.position(), new SQLException(failure.toString(),
                     SqlState.INTERNAL_ERROR.code(), failure));
@@ -239,6 +234,38 @@ public final class Replayer implements AutoCloseable {
                 current.switchTo(first, connection, b.engine());
             }
         }
+    }
+
+    /** The transaction's branch on this backend, opened at its first write. */
+    private Branch branchFor(LogEntry e, LoggedSettings.Logged logged) throws SQLException {
+        Branch branch = transactions.get(e.transactionId());
+        if (branch == null) {
+            branch = new Branch(backend.connectionFor(e.login(), logged.settings()), logged.settings());
+            branch.connection.setAutoCommit(false);
+            transactions.put(e.transactionId(), branch);
+        } else {
+            branch.settings(logged.settings(), backend); // the session set a parameter inside the transaction
+        }
+        return branch;
+    }
+
+    /**
+     * A statement or commit that failed on this backend: the statement's own failure waits for the
+     * log to say it failed everywhere too; a lost connection ends the replay at once (the backend's
+     * record says what it holds, so enabling it again resumes there), instead of being taken, at
+     * the end, for a divergence.
+     */
+    private void failedHere(LogEntry e, SQLException failure) throws SQLException {
+        if (BackendErrors.isConnectionFailure(failure)) {
+            throw lost(e, failure);
+        }
+        unconfirmed.put(e.position(), failure);
+    }
+
+    private SQLException lost(LogEntry e, SQLException failure) {
+        return new SQLException("backend " + backend.name() + " lost its connection during replay at log position "
+                + e.position() + " (enable it again to resume): " + failure.getMessage(),
+                SqlState.CONNECTION_FAILURE.code(), failure);
     }
 
     /** Positions whose statement or commit failed here and that no FAILED entry has confirmed yet, to their errors. */
