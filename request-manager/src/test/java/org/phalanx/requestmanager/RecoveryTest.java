@@ -417,6 +417,34 @@ class RecoveryTest {
     }
 
     /**
+     * The connection of a backend being caught up at start breaks during the replay: it stays
+     * disabled, replayable from its record once it answers (it was failed as diverged, and needed a
+     * dump).
+     */
+    @Test
+    void aConnectionLostDuringTheStartsReplayLeavesTheBackendReplayable() throws Exception {
+        Path older = b2CopiedAtRowOneThenRowTwo();
+        rm.close();
+        rm = null;
+        Files.copy(older, cluster.file("b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        org.phalanx.testkit.jdbc.Fault b2 = FaultyDriver.fault("b2");
+        b2.breakBefore = sql -> sql.startsWith("INSERT INTO t");
+        try {
+            restart();
+        } finally {
+            b2.reset();
+        }
+        assertEquals(BackendState.DISABLED, rm.backendStates().get("b2"));
+        String reason = rm.backends().stream().filter(b -> b.name().equals("b2")).findFirst().orElseThrow().disabledReason();
+        assertTrue(reason.contains("lost its connection during replay") && !reason.contains("restore a dump"), reason);
+        rm.enableBackend("b2");
+        rm.close();
+        rm = null;
+        assertEquals(Set.of(1, 2), ids("b2"));
+        assertIdentical("t", NAMES);
+    }
+
+    /**
      * A backend put back from a copy older than the log's last purge cannot be caught up: it alone is
      * failed; the others are checked from their own records and serve (the recovery scan started at the
      * lowest record and failed every backend, and the virtual database could not be brought back).

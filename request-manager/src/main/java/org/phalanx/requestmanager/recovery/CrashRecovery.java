@@ -248,7 +248,9 @@ public final class CrashRecovery {
                 }, true);
                 replays.put(b, r);
             }
-            replayAll(replays).forEach((b, failure) -> outcomes.put(b, new Outcome.Failed("replay failed: " + failure)));
+            // a lost connection leaves it as its record says (nothing applied twice): unreachable, not failed
+            replayAll(replays).forEach((b, failure) -> outcomes.put(b, BackendErrors.isConnectionFailure(failure)
+                    ? new Outcome.Unreachable(failure.getMessage()) : new Outcome.Failed("replay failed: " + failure.getMessage())));
             settleInDoubt(missing, applied, replays, outcomes, append);
             for (Map.Entry<Backend, Replayer> r : replays.entrySet()) {
                 Backend b = r.getKey();
@@ -275,23 +277,23 @@ public final class CrashRecovery {
      *
      * @return why the replay failed, for each backend where it did
      */
-    private Map<Backend, String> replayAll(Map<Backend, Replayer> replays) {
-        Map<Backend, CompletableFuture<String>> running = new LinkedHashMap<>();
+    private Map<Backend, SQLException> replayAll(Map<Backend, Replayer> replays) {
+        Map<Backend, CompletableFuture<SQLException>> running = new LinkedHashMap<>();
         replays.forEach((b, r) -> {
-            Supplier<String> replay = () -> {
+            Supplier<SQLException> replay = () -> {
                 try {
                     r.replayUntil(last);
                     return null;
                 } catch (SQLException e) {
-                    return e.getMessage();
+                    return e;
                 }
             };
             running.put(b, replays.size() == 1 ? CompletableFuture.completedFuture(replay.get())
                     : CompletableFuture.supplyAsync(replay, REPLAY_THREADS));
         });
-        Map<Backend, String> failures = new LinkedHashMap<>();
-        for (Map.Entry<Backend, CompletableFuture<String>> f : running.entrySet()) {
-            String failure;
+        Map<Backend, SQLException> failures = new LinkedHashMap<>();
+        for (Map.Entry<Backend, CompletableFuture<SQLException>> f : running.entrySet()) {
+            SQLException failure;
             try {
                 failure = f.getValue().join();
             } catch (CompletionException e) {
