@@ -120,7 +120,10 @@ final class DefaultValues {
 
     /** The defaults of {@code table}, read once per schema change. */
     private TableDefaults defaults(String table, SessionState s, Transaction t, List<Backend> targets) throws SQLException {
-        TableDefaults defaults = byTable.get(table);
+        // an unqualified name is the first table of that name on the session's search path
+        String path = s.settings().statement("search_path");
+        String key = path == null ? table : table + '\0' + path;
+        TableDefaults defaults = byTable.get(key);
         if (defaults != null) {
             return defaults;
         }
@@ -137,7 +140,7 @@ final class DefaultValues {
                 defaults = defaults(c, b.engine(), table);
             }
         }
-        byTable.put(table, defaults);
+        byTable.put(key, defaults);
         return defaults;
     }
 
@@ -283,37 +286,36 @@ final class DefaultValues {
         return Map.copyOf(varying);
     }
 
-    /** How many columns {@code table} has; puts those whose default varies into {@code varying}. */
+    /**
+     * How many columns {@code table} has; puts those whose default varies into {@code varying}. Of
+     * tables whose names differ only in case, the statement's quoting would tell which one it
+     * means: unless none of them has a varying default, it is refused.
+     */
     private static int columns(Connection c, Engine engine, String table, Map<String, String> varying) throws SQLException {
         DatabaseMetaData md = c.getMetaData();
-        String catalog = c.getCatalog();
-        String schema = engine == Engine.POSTGRESQL ? c.getSchema() : null;
-        String name = table;
-        int dot = table.lastIndexOf('.');
-        if (dot > 0) { // a qualified name: PostgreSQL's schema, MariaDB's database
-            name = table.substring(dot + 1);
-            if (engine == Engine.POSTGRESQL) {
-                schema = table.substring(0, dot);
-            } else {
-                catalog = table.substring(0, dot);
-            }
-        }
-        for (String candidate : Set.of(name, name.toUpperCase(Locale.ROOT))) {
-            int columns = 0;
-            try (ResultSet rs = md.getColumns(catalog, schema, candidate, null)) {
+        List<StoredTable> found = StoredTable.find(c, engine, table);
+        int columns = 0;
+        for (StoredTable t : found) {
+            int mine = 0;
+            try (ResultSet rs = md.getColumns(t.catalog(), t.schema(), t.name(), null)) {
                 while (rs.next()) {
-                    columns++;
+                    mine++;
                     String def = rs.getString("COLUMN_DEF");
                     if (def != null && varies(def)) {
                         varying.put(SqlAnalyzer.normalize(rs.getString("COLUMN_NAME")), def);
                     }
                 }
             }
-            if (columns > 0) {
-                return columns;
-            }
+            columns = columns == 0 ? mine : columns;
         }
-        return 0;
+        if (found.size() > 1 && !varying.isEmpty()) {
+            throw new SQLFeatureNotSupportedException("tables " + found.stream().map(StoredTable::name).toList()
+                    + " differ only in case and one of them has a default each backend would compute differently"
+                    + " (" + varying.keySet() + "): which one this statement writes is not known here, and the"
+                    + " replicas could differ. Give those columns values, or rename one of the tables",
+                    SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+        return columns;
     }
 
     private static boolean varies(String def) {

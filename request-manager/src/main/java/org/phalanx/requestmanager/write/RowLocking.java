@@ -22,6 +22,7 @@ import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.Engine;
 import org.phalanx.requestmanager.analysis.KeyValue;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.TableFootprint;
 import org.phalanx.requestmanager.backend.Backend;
@@ -149,6 +150,16 @@ final class RowLocking {
         return true;
     }
 
+    /** The table as the statement names it (with its schema or database, if it says one), for its traits. */
+    private static String writtenAs(SqlAnalysis a, String table) {
+        for (String named : a.writtenTables()) {
+            if (SqlAnalyzer.tableKey(named).equals(table)) {
+                return named;
+            }
+        }
+        return table;
+    }
+
     /** Whether the access names a row (rather than only whole tables). */
     static boolean isRowLevel(Access access) {
         return access.writes().stream().anyMatch(RowKeys::isRow);
@@ -169,7 +180,7 @@ final class RowLocking {
         if (footprints.size() != 1 || !footprints.get(0).table().equals(table) || !a.readTables().stream().allMatch(table::equals)) {
             return null;
         }
-        TableTraits t = traits(table, source, user);
+        TableTraits t = traits(writtenAs(a, table), source, user);
         if (!t.rowsCommute()) {
             return null;
         }

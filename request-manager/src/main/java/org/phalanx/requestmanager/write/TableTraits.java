@@ -52,16 +52,28 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
     private static final Pattern LITERAL_DEFAULT = Pattern.compile("(?s)\\s*\\(?(-?[0-9.]+|'[^']*'|NULL|null)\\)?(::[a-z ]+)?\\s*");
     private static final Pattern COUNTER_DEFAULT = Pattern.compile("(?i).*\\bnextval\\s*\\(.*");
 
+    /**
+     * The traits of {@code table} (lower case, maybe qualified) as stored: {@link #UNKNOWN} unless it
+     * names exactly one table wherever a session's search path may point — not one whose name
+     * differs only in case (which one a statement writes depends on its quoting, which the analysis
+     * no longer has), not a table of the same name in another schema, not a table this connection
+     * does not see (a temporary one, one created by a transaction not yet committed).
+     */
     static TableTraits read(Connection c, Engine engine, String table) throws SQLException {
+        StoredTable t = StoredTable.findAnywhere(c, engine, table);
+        if (t == null) {
+            return UNKNOWN;
+        }
         DatabaseMetaData md = c.getMetaData();
-        String catalog = c.getCatalog();
-        String schema = engine == Engine.POSTGRESQL ? c.getSchema() : null;
-        List<String> key = primaryKey(md, catalog, schema, table);
-        boolean rowsCommute = uniqueIndexesContain(md, catalog, schema, table, key) && !hasTriggers(c, engine, table);
+        String catalog = t.catalog();
+        String schema = t.schema();
+        String name = t.name();
+        List<String> key = primaryKey(md, catalog, schema, name);
+        boolean rowsCommute = uniqueIndexesContain(md, catalog, schema, name, key) && !hasTriggers(c, engine, t);
         boolean insertsCommute = true;
         Set<String> computed = new HashSet<>();
         Set<String> integers = new HashSet<>();
-        try (ResultSet rs = md.getColumns(catalog, schema, table, null)) {
+        try (ResultSet rs = md.getColumns(catalog, schema, name, null)) {
             while (rs.next()) {
                 String column = rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
                 if (INTEGER_TYPES.contains(rs.getInt("DATA_TYPE"))) {
@@ -79,9 +91,9 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
         }
         rowsCommute &= integers.containsAll(key);
         List<ForeignKey> parents = new ArrayList<>();
-        for (Map.Entry<List<String>, Map<String, String>> fk : importedKeys(md, catalog, schema, table).entrySet()) {
-            String parent = fk.getKey().get(0);
-            List<String> parentKey = primaryKey(md, catalog, schema, parent);
+        for (Map.Entry<List<String>, Map<String, String>> fk : importedKeys(md, catalog, schema, name).entrySet()) {
+            String parent = fk.getKey().get(0).toLowerCase(Locale.ROOT);
+            List<String> parentKey = primaryKey(md, fk.getKey().get(1), fk.getKey().get(2), fk.getKey().get(0));
             if (parentKey.isEmpty() || !fk.getValue().keySet().equals(new HashSet<>(parentKey))) {
                 rowsCommute = false; // a reference to something else than the parent's key: rows we cannot name
                 continue;
@@ -93,7 +105,7 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
             parents.add(new ForeignKey(parent, List.copyOf(columns)));
         }
         Set<String> children = new HashSet<>();
-        try (ResultSet rs = md.getExportedKeys(catalog, schema, table)) {
+        try (ResultSet rs = md.getExportedKeys(catalog, schema, name)) {
             while (rs.next()) {
                 children.add(rs.getString("FKTABLE_NAME").toLowerCase(Locale.ROOT));
             }
@@ -130,15 +142,15 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
         return key.isEmpty() ? unique.isEmpty() : unique.values().stream().allMatch(s -> s.containsAll(key));
     }
 
-    /** Per foreign key (parent table, name): parent column → this table's column. */
+    /** Per foreign key (parent table as stored, its catalog, its schema, the key's name): parent column → this table's column. */
     private static Map<List<String>, Map<String, String>> importedKeys(DatabaseMetaData md, String catalog,
                                                                        String schema, String table) throws SQLException {
         Map<List<String>, Map<String, String>> keys = new LinkedHashMap<>();
         try (ResultSet rs = md.getImportedKeys(catalog, schema, table)) {
             while (rs.next()) {
-                String parent = rs.getString("PKTABLE_NAME").toLowerCase(Locale.ROOT);
-                String name = String.valueOf(rs.getString("FK_NAME"));
-                keys.computeIfAbsent(List.of(parent, name), k -> new HashMap<>())
+                List<String> parent = java.util.Arrays.asList(rs.getString("PKTABLE_NAME"), rs.getString("PKTABLE_CAT"),
+                        rs.getString("PKTABLE_SCHEM"), String.valueOf(rs.getString("FK_NAME")));
+                keys.computeIfAbsent(parent, k -> new HashMap<>())
                         .put(rs.getString("PKCOLUMN_NAME").toLowerCase(Locale.ROOT),
                                 rs.getString("FKCOLUMN_NAME").toLowerCase(Locale.ROOT));
             }
@@ -147,16 +159,20 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
     }
 
     /** Triggers (and PostgreSQL's rules): they may touch other rows. */
-    private static boolean hasTriggers(Connection c, Engine engine, String table) throws SQLException {
+    private static boolean hasTriggers(Connection c, Engine engine, StoredTable t) throws SQLException {
         // PostgreSQL's rules rewrite a write into others, as triggers add some
         String sql = engine == Engine.POSTGRESQL
                 ? "SELECT (SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND NOT tgisinternal)"
                         + " + (SELECT COUNT(*) FROM pg_rewrite WHERE ev_class = to_regclass(?) AND rulename <> '_RETURN')"
-                : "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = DATABASE()"
+                : "SELECT COUNT(*) FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = COALESCE(?, DATABASE())"
                         + " AND EVENT_OBJECT_TABLE = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 1; i <= sql.chars().filter(ch -> ch == '?').count(); i++) {
-                ps.setString(i, table);
+            if (engine == Engine.POSTGRESQL) {
+                ps.setString(1, t.quoted());
+                ps.setString(2, t.quoted());
+            } else {
+                ps.setString(1, t.catalog());
+                ps.setString(2, t.name());
             }
             try (ResultSet rs = ps.executeQuery()) {
                 return !rs.next() || rs.getLong(1) > 0;
