@@ -131,7 +131,9 @@ class EngineTransactionRulesTest {
                 update(s, "UNLOCK TABLES");
                 assertReplicas("1 2");
                 // a user variable set by a query would live on one backend's connection only
-                for (String assigns : new String[] {"SELECT @m := MAX(id) FROM t", "SELECT MAX(id) INTO @m FROM t"}) {
+                // and one set by a write on the backends' pooled connections, not in the session
+                for (String assigns : new String[] {"SELECT @m := MAX(id) FROM t", "SELECT MAX(id) INTO @m FROM t",
+                        "UPDATE t SET id = (@m := id) WHERE id = 2", "insert into t values (@m := 9)"}) {
                     SQLException refused = assertThrows(SQLFeatureNotSupportedException.class, () -> update(s, assigns));
                     assertEquals("0A000", refused.getSQLState(), assigns);
                 }

@@ -30,7 +30,8 @@ import org.phalanx.requestmanager.backend.Backends;
  *     {@code SELECT MAX(v) INTO @m FROM t}): it
  *     runs on one backend, so the variable would exist there only, and a later write using it
  *     would store a different value on each replica. {@code SET @m = (SELECT MAX(v) FROM t)} is
- *     the session's, on every connection.</li>
+ *     the session's, on every connection. A write assigning one ({@code UPDATE t SET rk = (@x := @x + 1)})
+ *     likewise: it would set it on the backends' pooled connections, not in the session.</li>
  * </ul>
  */
 final class ConnectionBoundStatements {
@@ -70,8 +71,14 @@ final class ConnectionBoundStatements {
                     + " on one pooled backend connection only; use a JDBC PreparedStatement");
         }
         if (backends.allSpeak(Engine.MARIADB)) {
+            if ("uidr".indexOf(first) >= 0 && sql.indexOf('@') > 0 && assignsUserVariable(sql)) {
+                throw refused("a write assigning a user variable (UPDATE t SET c = (@v := @v + 1)) would set it on"
+                        + " the backends' pooled connections, not in this session, whose @v would stay as it was:"
+                        + " use SET @v = (SELECT ...) around the write, or a window function such as ROW_NUMBER()");
+            }
             if (first == 's') {
-                if (sql.indexOf('@') > 0 && assignsUserVariable(sql)) {
+                if (sql.indexOf('@') > 0 && sql.stripLeading().regionMatches(true, 0, "select", 0, 6)
+                        && assignsUserVariable(sql)) {
                     throw refused("a query assigning a user variable (@v := ...) would set it on one backend"
                             + " connection only: use SET @v = (SELECT ...), which the session keeps on every connection,"
                             + " or a window function such as ROW_NUMBER()");
@@ -92,11 +99,8 @@ final class ConnectionBoundStatements {
         return null;
     }
 
-    /** A SELECT with {@code @v :=} or {@code INTO @v} outside literals and comments. */
+    /** Whether the statement has {@code @v :=} or {@code INTO @v} outside literals and comments. */
     private static boolean assignsUserVariable(String sql) {
-        if (!sql.stripLeading().regionMatches(true, 0, "select", 0, 6)) {
-            return false;
-        }
         return USER_VARIABLE_ASSIGNMENT.matcher(org.phalanx.requestmanager.analysis.SqlTemplate.of(sql)).find();
     }
 

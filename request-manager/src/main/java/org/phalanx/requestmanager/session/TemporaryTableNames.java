@@ -1,6 +1,8 @@
 package org.phalanx.requestmanager.session;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -15,17 +17,41 @@ import org.phalanx.requestmanager.analysis.SqlAnalysis;
  */
 final class TemporaryTableNames {
     private static final String NAME = "((?:\"[^\"]+\"|`[^`]+`|\\[[^\\]]+\\]|[\\w$]+)(?:\\s*\\.\\s*(?:\"[^\"]+\"|`[^`]+`|[\\w$]+))?)";
-    /** {@code CREATE [GLOBAL|LOCAL] TEMP[ORARY] TABLE [IF NOT EXISTS] t}, PostgreSQL's {@code SELECT ... INTO TEMP [TABLE] t}. */
-    private static final Pattern CREATED = Pattern.compile(
-            "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*(?:create\\s+(?:(?:global|local)\\s+)?temp(?:orary)?\\s+table\\s+"
-                    + "(?:if\\s+not\\s+exists\\s+)?" + NAME + "|select\\b.*?\\binto\\s+(?:temp|temporary)\\s+(?:table\\s+)?" + NAME + ")");
-    /** {@code DROP [TEMPORARY] TABLE [IF EXISTS] t} (MariaDB's TEMPORARY form is beyond the parser). */
+    private static final String START = "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*";
+    /**
+     * {@code CREATE [OR REPLACE] [GLOBAL|LOCAL] TEMP[ORARY] TABLE|VIEW [IF NOT EXISTS] t}, PostgreSQL's
+     * {@code CREATE TABLE pg_temp.t} and {@code SELECT ... INTO TEMP [TABLE] t}: a temporary view
+     * lives where a temporary table does, on the session's own connection.
+     */
+    private static final Pattern CREATED = Pattern.compile(START + "(?:create\\s+(?:or\\s+replace\\s+)?"
+            + "(?:(?:global|local)\\s+)?temp(?:orary)?\\s+(?:table|view)\\s+(?:if\\s+not\\s+exists\\s+)?" + NAME
+            + "|select\\b.*?\\binto\\s+(?:temp|temporary)\\s+(?:table\\s+)?" + NAME
+            + "|create\\s+(?:or\\s+replace\\s+)?(?:table|view)\\s+(?:if\\s+not\\s+exists\\s+)?"
+            + "(pg_temp(?:_\\d+)?\\s*\\.\\s*(?:\"[^\"]+\"|[\\w$]+)))");
+    /** Temporary objects other than tables and views: a sequence would be created on whichever pooled connection ran it. */
+    private static final Pattern OTHER_TEMPORARY = Pattern.compile(START + "create\\s+(?:(?:global|local)\\s+)?"
+            + "(?:temp(?:orary)?\\s+\\w+|\\w+\\s+pg_temp(?:_\\d+)?\\s*\\.)");
+
+    /**
+     * {@code DROP [TEMPORARY] TABLE [IF EXISTS] t [, u ...] [CASCADE | RESTRICT]} (MariaDB's TEMPORARY
+     * form is beyond the parser).
+     */
     private static final Pattern DROPPED = Pattern.compile(
-            "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*drop\\s+(?:temporary\\s+)?table\\s+(?:if\\s+exists\\s+)?" + NAME + "\\s*;?\\s*$");
+            "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*drop\\s+(?:temporary\\s+)?table\\s+(?:if\\s+exists\\s+)?(" + NAME
+                    + "(?:\\s*,\\s*" + NAME + ")*)\\s*(?:cascade|restrict)?\\s*;?\\s*$");
+    private static final Pattern ONE_NAME = Pattern.compile(NAME);
     /** Schemas that name where temporary tables live: PostgreSQL's {@code pg_temp[_n]}, SQLite's {@code temp}. */
     private static final Pattern TEMPORARY_SCHEMA = Pattern.compile("(?i)pg_temp(?:_\\d+)?|temp");
 
+    /** PostgreSQL's {@code CREATE TEMP TABLE ... ON COMMIT DROP}: gone when its transaction ends. */
+    private static final Pattern ON_COMMIT_DROP = Pattern.compile("(?is)\\bon\\s+commit\\s+drop\\b");
+
     private final Set<String> names = new HashSet<>();
+    /** What the open transaction did to the names, in order (a rollback undoes it in reverse). */
+    private final List<Change> changes = new ArrayList<>();
+
+    private record Change(String name, boolean created, boolean droppedAtCommit) {
+    }
 
     /** The table a statement creates as temporary, or null. */
     static String created(String sql) {
@@ -36,7 +62,17 @@ final class TemporaryTableNames {
         if (!m.find()) {
             return null;
         }
-        return normalized(m.group(1) != null ? m.group(1) : m.group(2));
+        return normalized(m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3));
+    }
+
+    /** Why the statement, which creates a temporary object other than a table or view, is refused; null if it is not one. */
+    static String unsupported(String sql) {
+        if (!mentionsTemp(sql) || CREATED.matcher(sql).find() || !OTHER_TEMPORARY.matcher(sql).find()) {
+            return null;
+        }
+        return "temporary objects other than tables and views (a temporary sequence, say) are not supported: the"
+                + " session's statements run on pooled connections of every backend, where other sessions would see"
+                + " them. Use a temporary table, or a regular object";
     }
 
     boolean isEmpty() {
@@ -47,6 +83,9 @@ final class TemporaryTableNames {
     boolean touches(SqlAnalysis a, String sql) {
         if (names.isEmpty()) {
             return false;
+        }
+        if (dropped(sql).stream().anyMatch(this::isTemporary)) {
+            return true; // the analysis names one table of a DROP, or none
         }
         if (!a.parsed()) { // not understood: any word of it may be one
             for (String word : sql.toLowerCase(Locale.ROOT).split("[^\\w$]+")) {
@@ -67,7 +106,8 @@ final class TemporaryTableNames {
 
     /** Whether everything the statement may change is one of the session's temporary tables. */
     boolean changesOnlyTemporary(SqlAnalysis a, String sql) {
-        if (isTemporary(dropped(sql))) {
+        List<String> dropped = dropped(sql);
+        if (!dropped.isEmpty() && dropped.stream().allMatch(this::isTemporary)) {
             return true;
         }
         if (!a.kind().isWrite()) {
@@ -81,14 +121,26 @@ final class TemporaryTableNames {
                 && a.writtenTables().stream().allMatch(this::isTemporary);
     }
 
-    /** After the statement ran on the home: the names it created, dropped or renamed. */
-    void ran(SqlAnalysis a, String sql, String created) {
+    /**
+     * After the statement ran on the home: the names it created, dropped or renamed; inside a
+     * transaction ({@code inTransaction}) also remembered, to be undone if it rolls back.
+     */
+    void ran(SqlAnalysis a, String sql, String created, boolean inTransaction) {
         if (created != null) {
+            boolean atCommit = ON_COMMIT_DROP.matcher(sql).find();
+            if (atCommit && !inTransaction) {
+                return; // its own transaction ended with the statement, and it with it
+            }
             names.add(created);
+            changed(inTransaction, created, true, atCommit);
         }
-        String dropped = dropped(sql);
-        if (dropped != null) {
-            names.remove(dropped);
+        List<String> dropped = dropped(sql);
+        if (!dropped.isEmpty()) {
+            for (String name : dropped) {
+                if (names.remove(name)) {
+                    changed(inTransaction, name, false, false);
+                }
+            }
             return;
         }
         DdlEffect ddl = a.ddl();
@@ -96,9 +148,44 @@ final class TemporaryTableNames {
             return;
         }
         if (ddl.type() == DdlEffect.Type.RENAME && ddl.newName() != null) {
-            names.remove(normalized(ddl.table()));
-            names.add(normalized(ddl.newName()));
+            String old = normalized(ddl.table());
+            String renamed = normalized(ddl.newName());
+            names.remove(old);
+            names.add(renamed);
+            changed(inTransaction, old, false, false);
+            changed(inTransaction, renamed, true, false);
         }
+    }
+
+    private void changed(boolean inTransaction, String name, boolean created, boolean droppedAtCommit) {
+        if (inTransaction) {
+            changes.add(new Change(name, created, droppedAtCommit));
+        }
+    }
+
+    /**
+     * The session's transaction ended: its {@code ON COMMIT DROP} tables are gone if it committed;
+     * if it rolled back on an engine whose DDL is transactional ({@code transactionalDdl}: PostgreSQL,
+     * SQLite; MariaDB's temporary tables stay), what it created is gone and what it dropped is back.
+     */
+    void transactionEnded(boolean committed, boolean transactionalDdl) {
+        if (committed) {
+            for (Change c : changes) {
+                if (c.created() && c.droppedAtCommit()) {
+                    names.remove(c.name());
+                }
+            }
+        } else if (transactionalDdl) {
+            for (int i = changes.size() - 1; i >= 0; i--) {
+                Change c = changes.get(i);
+                if (c.created()) {
+                    names.remove(c.name());
+                } else {
+                    names.add(c.name());
+                }
+            }
+        }
+        changes.clear();
     }
 
     private static boolean mentionsTemp(String sql) {
@@ -111,14 +198,30 @@ final class TemporaryTableNames {
         return false;
     }
 
-    private static String dropped(String sql) {
+    /** Whether the statement drops some of the session's temporary tables and some regular tables at once. */
+    boolean dropsMixed(String sql) {
+        List<String> dropped = dropped(sql);
+        return dropped.stream().anyMatch(this::isTemporary) && !dropped.stream().allMatch(this::isTemporary);
+    }
+
+    /** The tables a {@code DROP TABLE} drops (none for another statement). */
+    private static List<String> dropped(String sql) {
         Matcher m = DROPPED.matcher(sql);
-        return m.find() ? normalized(m.group(1)) : null;
+        if (!m.find()) {
+            return List.of();
+        }
+        List<String> tables = new ArrayList<>();
+        Matcher name = ONE_NAME.matcher(m.group(1));
+        while (name.find()) {
+            tables.add(normalized(name.group(1)));
+        }
+        return tables;
     }
 
     /** They were lost (their home left service). */
     void clear() {
         names.clear();
+        changes.clear();
     }
 
     private boolean isTemporary(String table) {

@@ -5,6 +5,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.StatementKind;
@@ -37,9 +38,13 @@ final class TemporaryTables {
         this.state = state;
     }
 
-    /** Whether the statement creates or names one of the session's temporary tables. */
+    /**
+     * Whether the statement creates or names one of the session's temporary tables, or creates another
+     * temporary object ({@link #asRegularWrite} refuses it).
+     */
     boolean concern(String sql, SqlAnalysis a) {
-        return TemporaryTableNames.created(sql) != null || names.touches(a, sql);
+        return TemporaryTableNames.created(sql) != null || TemporaryTableNames.unsupported(sql) != null
+                || names.touches(a, sql);
     }
 
     /**
@@ -49,8 +54,17 @@ final class TemporaryTables {
      * them by such a write are refused: the other backends do not have them.
      */
     Request asRegularWrite(Request r, SqlAnalysis a) throws SQLException {
+        String unsupported = TemporaryTableNames.unsupported(r.sql());
+        if (unsupported != null) {
+            throw new SQLFeatureNotSupportedException(unsupported, SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
         if (TemporaryTableNames.created(r.sql()) != null || names.changesOnlyTemporary(a, r.sql())) {
             return null;
+        }
+        if (names.dropsMixed(r.sql())) {
+            throw new SQLFeatureNotSupportedException("this DROP TABLE names temporary tables of this session and"
+                    + " regular tables: the temporary ones live on one backend, the others on every backend. Drop them"
+                    + " in separate statements", SqlState.FEATURE_NOT_SUPPORTED.code());
         }
         SessionHome home = home(false);
         String sql = TemporaryReads.inlined(r, p.analyzer(), names,
@@ -77,7 +91,7 @@ final class TemporaryTables {
             p.statistics().write();
         }
         Result result = reads.atHome(r, a, state, home.backend());
-        names.ran(a, r.sql(), created);
+        names.ran(a, r.sql(), created, !state.autoCommit());
         return result;
     }
 
@@ -111,6 +125,12 @@ final class TemporaryTables {
         }
         state.home(home);
         return home;
+    }
+
+    /** The session's transaction committed or rolled back (a failed commit rolled back). */
+    void transactionEnded(boolean committed) {
+        SessionHome home = state.home();
+        names.transactionEnded(committed, home == null || home.backend().engine() != Engine.MARIADB);
     }
 
     /** The session ends, or its home was lost: the tables go. */

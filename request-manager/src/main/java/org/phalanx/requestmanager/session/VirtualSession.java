@@ -453,10 +453,12 @@ final class VirtualSession implements Session {
             rollback(); // as PostgreSQL: the COMMIT of a transaction a failed statement aborted rolls it back
             return;
         }
+        boolean committed = false;
         try {
             transactions.commit(state);
+            committed = true;
         } finally {
-            transactionEnded();
+            transactionEnded(committed);
         }
     }
 
@@ -466,12 +468,16 @@ final class VirtualSession implements Session {
         try {
             transactions.rollback(state);
         } finally {
-            transactionEnded();
+            transactionEnded(false);
         }
     }
 
-    /** What lasts only as long as a transaction: its advisory locks, a {@code BEGIN READ ONLY}. */
-    private void transactionEnded() {
+    /**
+     * What lasts only as long as a transaction: its advisory locks, a {@code BEGIN READ ONLY}, the
+     * temporary tables it created (if it rolled back) or created {@code ON COMMIT DROP}.
+     */
+    private void transactionEnded(boolean committed) {
+        temporaries.transactionEnded(committed);
         advisoryLocks.release(this, AdvisoryLocks.Holds.TRANSACTION);
         if (readOnlyUntilEnd) {
             state.readOnly(false);
