@@ -69,9 +69,20 @@ class HeterogeneousErrorsIT {
                     ps.setBytes(2, new byte[1 << 20]);
                     assertEquals(1, ps.executeUpdate());
                 }
+                // counted in bytes as the server receives them: 6 M characters of three bytes each
+                s.executeUpdate("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+                try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO notes VALUES (?, ?)")) {
+                    ps.setInt(1, 1);
+                    ps.setString(2, "\u4e2d".repeat(6_000_000));
+                    SQLException tooLarge = assertThrows(SQLException.class, ps::executeUpdate);
+                    assertEquals("54000", tooLarge.getSQLState(), tooLarge.getMessage());
+                    ps.setString(2, "\u4e2d".repeat(1000));
+                    assertEquals(1, ps.executeUpdate());
+                }
             }
             assertEquals(ALL_ENABLED, cluster.vdb().backendStates());
             assertEquals(1, cluster.assertIdentical("files", "id"));
+            assertEquals(1, cluster.assertIdentical("notes", "id"));
         }
     }
 

@@ -39,4 +39,30 @@ public record Request(String sql, List<Object> params, Expect expect, List<Strin
         }
         return bytes;
     }
+
+    /**
+     * The same, counting the text as UTF-8 bytes, as a server receives it (a CJK character is
+     * three): for a limit in bytes ({@code max_allowed_packet}). Counted only when the text could
+     * pass {@code limit}; below it, {@link #approximateBytes} (at most a third of it) is returned.
+     */
+    public long bytesUpTo(long limit) {
+        long approximate = approximateBytes();
+        if (approximate * 3 <= limit) {
+            return approximate;
+        }
+        long bytes = utf8Length(sql);
+        for (Object p : params) {
+            bytes += p instanceof byte[] b ? b.length : p instanceof String s ? utf8Length(s) : 16;
+        }
+        return bytes;
+    }
+
+    private static long utf8Length(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            n += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3; // a pair: 4 bytes
+        }
+        return n;
+    }
 }

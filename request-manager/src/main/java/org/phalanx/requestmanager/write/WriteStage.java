@@ -406,7 +406,7 @@ public final class WriteStage {
             if (max == Long.MAX_VALUE) {
                 continue;
             }
-            size = size < 0 ? r.approximateBytes() : size;
+            size = Math.max(size, r.bytesUpTo(max));
             if (size > max) {
                 throw new SQLException("the statement and its values take about " + size + " bytes, more than backend "
                         + b.name() + " accepts (" + max + " bytes, its max_allowed_packet)",
