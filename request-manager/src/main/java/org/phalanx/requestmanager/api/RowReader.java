@@ -138,16 +138,39 @@ public final class RowReader {
         }
     }
 
+    /** MariaDB's TIME is a duration: beyond a day, or negative, it stays text ({@code 838:59:59}). */
+    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("-?\\d{2,3}:\\d{2}:\\d{2}(\\.\\d+)?");
+
+    /**
+     * A TIME with its fraction of a second ({@code java.sql.Time} has none): the engine's text when
+     * it is a time of day (PostgreSQL's, MariaDB's), that text itself when it is a duration no time
+     * of day can hold (MariaDB's {@code 838:59:59}, {@code -01:30:00}), else the driver's Time
+     * (SQLite's, kept as it stores it).
+     */
+    private static Object time(ResultSet rs, int c) throws SQLException {
+        String text = rs.getString(c);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return LocalTime.parse(text);
+        } catch (DateTimeParseException e) {
+            if (DURATION.matcher(text).matches()) {
+                return text;
+            }
+        }
+        Time t = rs.getTime(c);
+        return t == null ? null : t.toLocalTime();
+    }
+
     private static Object typed(ResultSet rs, int c, int jdbcType) throws SQLException {
         switch (jdbcType) {
             case Types.DATE: {
                 java.sql.Date d = rs.getDate(c);
                 return d == null ? null : d.toLocalDate();
             }
-            case Types.TIME: {
-                Time t = rs.getTime(c);
-                return t == null ? null : t.toLocalTime();
-            }
+            case Types.TIME:
+                return time(rs, c);
             case Types.TIMESTAMP: {
                 Timestamp t = rs.getTimestamp(c);
                 return t == null ? null : t.toLocalDateTime();

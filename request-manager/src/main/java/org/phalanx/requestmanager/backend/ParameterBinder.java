@@ -36,6 +36,13 @@ public final class ParameterBinder {
         return "PostgreSQL".equalsIgnoreCase(ps.getConnection().getMetaData().getDatabaseProductName());
     }
 
+    /** PostgreSQL and MariaDB take a LocalTime with its microseconds (SQLite's driver stores a Time as it always did). */
+    private static boolean keepsFractionsOfTime(PreparedStatement ps) throws SQLException {
+        String product = ps.getConnection().getMetaData().getDatabaseProductName();
+        return "PostgreSQL".equalsIgnoreCase(product) || "MariaDB".equalsIgnoreCase(product)
+                || "MySQL".equalsIgnoreCase(product);
+    }
+
     public static void bindAll(PreparedStatement ps, List<Object> params) throws SQLException {
         for (int i = 0; i < params.size(); i++) {
             bind(ps, i + 1, params.get(i));
@@ -70,7 +77,11 @@ public final class ParameterBinder {
         } else if (v instanceof LocalDate d) {
             ps.setDate(index, java.sql.Date.valueOf(d));
         } else if (v instanceof LocalTime t) {
-            ps.setTime(index, java.sql.Time.valueOf(t));
+            if (t.getNano() != 0 && keepsFractionsOfTime(ps)) {
+                ps.setObject(index, t); // java.sql.Time has no fraction of a second
+            } else {
+                ps.setTime(index, java.sql.Time.valueOf(t));
+            }
         } else if (v instanceof LocalDateTime t) {
             ps.setTimestamp(index, Timestamp.valueOf(t));
         } else if (v instanceof UntypedText u) {
