@@ -15,6 +15,8 @@ public enum SqlState {
     CONNECTION_DOES_NOT_EXIST("08003"),
     SQLSERVER_REJECTED_ESTABLISHMENT_OF_SQLCONNECTION("08004"),
     CONNECTION_FAILURE("08006"),
+    /** The connection was lost during a commit (or a write in auto-commit mode): whether it happened is not known. */
+    TRANSACTION_RESOLUTION_UNKNOWN("08007"),
     // class 0A
     FEATURE_NOT_SUPPORTED("0A000"),
     // class 22: data exception

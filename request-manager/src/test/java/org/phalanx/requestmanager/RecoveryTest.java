@@ -288,6 +288,9 @@ class RecoveryTest {
         assertEquals("08006", cutShort.getSQLState(), cutShort.toString());
         assertTrue(cutShort.getMessage().startsWith("backend b3 lost its connection during replay at log position "),
                 cutShort.toString());
+        String reason = rm.backends().stream().filter(b -> b.name().equals("b3")).findFirst().orElseThrow().disabledReason();
+        assertTrue(reason.startsWith("its enable failed: backend b3 lost its connection") && reason.endsWith("enable it again to resume"),
+                reason);
         b3.broken = false;
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"));
         assertTrue(rm.checkpointOf("b3").isPresent(), "still replayable: its record says how far it got");
@@ -414,6 +417,73 @@ class RecoveryTest {
         rm = null;
         assertEquals(Set.of(1, 2, 3), ids("b2"), "caught up by replay, not served as it was");
         assertIdentical("t", NAMES);
+    }
+
+    private static void breakAll(boolean broken) {
+        NAMES.forEach(n -> FaultyDriver.fault(n).broken = broken);
+    }
+
+    private void enableAll() throws SQLException {
+        for (String n : NAMES) {
+            rm.enableBackend(n);
+        }
+    }
+
+    /**
+     * Every backend loses its connection during a transaction's write: its commit fails (it was
+     * rolled back on every backend, and is logged so) and nothing of it appears once they are
+     * enabled again. (The commit of a PostgreSQL vdb returned normally, as after a statement's
+     * error; on MariaDB it returned normally too, having logged nothing; and a COMMIT logged for a
+     * transaction whose branches were gone was replayed onto them at the next enable.)
+     */
+    @Test
+    void aTransactionEveryBackendLostCannotCommitAndNeverAppears() throws Exception {
+        start(WaitPolicy.FIRST);
+        tableWithRowOne();
+        try (Session s = rm.openSession("u")) {
+            s.setAutoCommit(false);
+            update(s, "INSERT INTO t VALUES (2)");
+            breakAll(true);
+            SQLException lost = assertThrows(SQLException.class, () -> update(s, "INSERT INTO t VALUES (3)"));
+            assertEquals("08006", lost.getSQLState(), lost.toString());
+            breakAll(false);
+            SQLException commit = assertThrows(SQLException.class, s::commit);
+            assertEquals("08006", commit.getSQLState(), commit.toString());
+            assertTrue(commit.getMessage().startsWith("the transaction was rolled back"), commit.getMessage());
+            s.setAutoCommit(true);
+            enableAll();
+            update(s, "INSERT INTO t VALUES (4)");
+        }
+        stopAndAssertIdentical("t");
+        assertEquals(Set.of(1, 4), ids("b1"));
+    }
+
+    /**
+     * Every backend loses its connection while it runs a commit, or an auto-commit write: the
+     * client is told the outcome is unknown (08007), and the recovery log, which holds it, applies it
+     * to every backend enabled again (it was 08006, as if it had failed, and then appeared).
+     */
+    @Test
+    void aCommitOrWriteEveryBackendLostHasAnUnknownOutcomeAndIsAppliedByReplay() throws Exception {
+        start(WaitPolicy.FIRST);
+        tableWithRowOne();
+        try (Session s = rm.openSession("u")) {
+            s.setAutoCommit(false);
+            update(s, "INSERT INTO t VALUES (2)");
+            breakAll(true);
+            SQLException commit = assertThrows(SQLException.class, s::commit);
+            assertEquals("08007", commit.getSQLState(), commit.toString());
+            breakAll(false);
+            s.setAutoCommit(true);
+            enableAll();
+            breakAll(true);
+            SQLException write = assertThrows(SQLException.class, () -> update(s, "INSERT INTO t VALUES (3)"));
+            assertEquals("08007", write.getSQLState(), write.toString());
+            breakAll(false);
+            enableAll();
+        }
+        stopAndAssertIdentical("t");
+        assertEquals(Set.of(1, 2, 3), ids("b1"), "applied by the replay of the enables");
     }
 
     /**

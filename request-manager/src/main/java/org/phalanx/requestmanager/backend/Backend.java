@@ -398,7 +398,7 @@ public final class Backend implements BackendView {
         }
     }
 
-    /** Left disabled when the virtual database started: why, shown as its reason (not "not started"). */
+    /** Left disabled when the virtual database started, or by an enable that failed: why, shown as its reason. */
     public synchronized void stayedDisabled(String reason) {
         if (state == BackendState.DISABLED) {
             disabledReason = reason;

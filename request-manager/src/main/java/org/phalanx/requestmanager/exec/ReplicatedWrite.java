@@ -1,6 +1,7 @@
 package org.phalanx.requestmanager.exec;
 
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -34,6 +35,27 @@ import org.phalanx.requestmanager.config.WaitPolicy;
  * has finished. Backends that disagree are reported before that last answer.
  */
 public final class ReplicatedWrite<T> {
+    /**
+     * No backend voted: each lost its connection or left service while it ran the request, so
+     * whether it ran anywhere is not known (the recovery log holds it: a backend enabled later gets
+     * it, unless its record shows it ran).
+     */
+    public static final class EveryBackendLeft extends SQLNonTransientConnectionException {
+        EveryBackendLeft() {
+            super("every backend left service during the request", SqlState.CONNECTION_FAILURE.code());
+        }
+    }
+
+    /** Whether {@code e} (or what caused it) says that no backend voted. */
+    public static boolean everyBackendLeft(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof EveryBackendLeft) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static final Logger LOG = LogManager.getLogger(ReplicatedWrite.class);
 
     /** Reactions to a backend whose outcome is not the agreed one. */
@@ -142,8 +164,7 @@ public final class ReplicatedWrite<T> {
             told = answered;
         }
         if (agreed == null) {
-            SQLException none = new SQLException("every backend left service during the request",
-                    SqlState.CONNECTION_FAILURE.code());
+            SQLException none = new EveryBackendLeft();
             verdict.completeExceptionally(none);
             answer.completeExceptionally(none);
             return;

@@ -128,6 +128,15 @@ public final class Transaction {
         doomed = reason;
     }
 
+    /**
+     * Every backend it ran on lost its connection during one of its statements: each rolled its
+     * branch back, so it can only end rolled back; its next statement or commit says so.
+     */
+    public void lostEverywhere(SQLException cause) {
+        doom(new SQLException("the transaction was rolled back: every backend it ran on lost its connection or left"
+                + " service (" + cause.getMessage() + ")", SqlState.CONNECTION_FAILURE.code(), cause));
+    }
+
     /** Dooms it as PostgreSQL aborts a transaction after a failed statement: what follows gets {@code 25P02}. */
     public void abortAfter(SQLException failure) {
         doom(new SQLException("current transaction is aborted after an error (" + failure.getMessage()

@@ -42,6 +42,10 @@ import org.phalanx.requestmanager.scheduler.Scheduler;
  */
 public final class BackendAdministration {
     private static final Logger LOG = LogManager.getLogger(BackendAdministration.class);
+    /** A catch-up pass this short leaves little for the pass that pauses writes. */
+    private static final long SHORT_PASS_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200);
+    /** At most this many passes while writes go on (a writer faster than the replay never lets one be short). */
+    private static final int CATCH_UP_PASSES = 10;
 
     private final String name;
     private final Backends backends;
@@ -204,7 +208,7 @@ public final class BackendAdministration {
             // its own record says what it applied after its checkpoint (an earlier replay cut short): not again
             Predicate<LogEntry> lacking = recorded ? applied.lacking(b, from) : e -> true;
             try (Replayer replay = new Replayer(b, log, from, e -> appliesTo(b, e) && lacking.test(e), recorded)) {
-                replay.replayUntil(scheduler.lastPosition());
+                catchUpWhileWritesGoOn(replay);
                 try (Quiesce q = scheduler.quiesce()) {
                     logWriter.awaitAppended();
                     replay.replayUntil(scheduler.lastPosition());
@@ -224,12 +228,35 @@ public final class BackendAdministration {
             states.enabled(b);
         } catch (SQLException | RuntimeException e) {
             b.recoveryState(BackendState.DISABLED);
+            String next;
             if (recorded) {
                 states.disabledAt(b, from); // partly replayed, and its record says how far: enable resumes
+                next = "enable it again to resume";
             } else {
                 states.failed(b); // partly replayed: its position is no longer the checkpoint
+                next = "restore a dump onto it";
             }
+            b.stayedDisabled("its enable failed: " + e.getMessage() + " - " + next);
+            LOG.error("backend {}: its enable failed, it stays disabled ({}): {}", backendName, next, e.getMessage());
             throw e;
+        }
+    }
+
+    /**
+     * Replays to the log's end while clients keep writing, again and again until a pass is short:
+     * the last pass, with writes paused, then has only what arrived during that one (it had what
+     * arrived during the whole first pass, which on a busy log paused every client's writes for
+     * as long as that pass had taken, 21 s in an outside test). A writer faster than the replay
+     * never lets a pass be short: after {@link #CATCH_UP_PASSES} the pause takes what is left.
+     */
+    private void catchUpWhileWritesGoOn(Replayer replay) throws SQLException {
+        for (int pass = 1; ; pass++) {
+            long start = System.nanoTime();
+            replay.replayUntil(scheduler.lastPosition());
+            if (System.nanoTime() - start < SHORT_PASS_NANOS || pass == CATCH_UP_PASSES) {
+                return;
+            }
+            logWriter.awaitAppended();
         }
     }
 

@@ -309,8 +309,9 @@ final class VirtualSession implements Session {
      */
     private void abortAsPostgres(SQLException e) {
         String sqlState = e.getSQLState();
+        // a lost connection (08) is no statement's failure: the commit says what became of the transaction
         if (state.autoCommit() || sqlState == null || sqlState.startsWith("07") || sqlState.startsWith("0A")
-                || sqlState.startsWith("25")
+                || sqlState.startsWith("25") || sqlState.startsWith("08")
                 || !p.backends().allSpeak(Engine.POSTGRESQL)) {
             return;
         }

@@ -300,8 +300,12 @@ final class BatchWrite {
             }
             return outcome;
         } catch (SQLException e) {
-            t.doom(new SQLException("current transaction is aborted after a failed batch (" + e.getMessage()
-                    + "), commands ignored until end of transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
+            if (ReplicatedWrite.everyBackendLeft(e)) {
+                t.lostEverywhere(e);
+            } else {
+                t.doom(new SQLException("current transaction is aborted after a failed batch (" + e.getMessage()
+                        + "), commands ignored until end of transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));
+            }
             throw e instanceof BatchUpdateException ? e : new BatchUpdateException(e.getMessage(), e.getSQLState(),
                     e.getErrorCode(), new long[0], e);
         }

@@ -131,6 +131,19 @@ public final class TransactionControl {
         p.statistics().rollback();
     }
 
+    /**
+     * Every backend lost its connection while running a commit or an auto-commit write: it may have
+     * run on some before, and the recovery log holds it, so a backend enabled later gets it unless its
+     * own record shows it ran. The client is told it cannot know ({@code 08007}), as when one
+     * database's connection breaks during a commit.
+     */
+    static SQLException outcomeUnknown(String what, SQLException cause) {
+        return new SQLException("the " + what + "'s outcome is unknown: every backend lost its connection or left service"
+                + " while running it (" + cause.getMessage() + "); with a recovery log it is applied to each backend"
+                + " enabled again that lacks it. Check before running it again",
+                SqlState.TRANSACTION_RESOLUTION_UNKNOWN.code(), cause);
+    }
+
     /** Rolls back what is open, logging (not throwing) a failure: the caller reports its own error. */
     public void rollbackQuietly(SessionState s) {
         try {
@@ -151,6 +164,14 @@ public final class TransactionControl {
 
     /** Queues the commit or rollback on every branch, releases the locks, waits per policy. */
     private void end(SessionState s, Transaction t, boolean commit) throws SQLException {
+        if (commit && t.begun() && t.branches().keySet().stream().noneMatch(Backend::isEnabled)) {
+            // its branches went with their backends, rolled back there: logged as the rollback it is
+            // (a COMMIT in the log would be replayed onto them once enabled)
+            SQLException lost = new SQLException("no backend it ran on is in service", SqlState.CONNECTION_FAILURE.code());
+            t.lostEverywhere(lost);
+            end(s, t, false);
+            throw t.doomed();
+        }
         s.endTransaction();
         if (!t.begun()) {
             p.scheduler().releaseAll(t.id());
@@ -224,7 +245,7 @@ public final class TransactionControl {
         } catch (SQLException e) {
             p.log().failed(logPosition[0], s.user());
             LogWriter.awaitDurable(logged[0]);
-            throw e;
+            throw commit && ReplicatedWrite.everyBackendLeft(e) ? outcomeUnknown("commit", e) : e;
         }
         LogWriter.awaitDurable(logged[0]);
         if (commit) {

@@ -301,13 +301,17 @@ public final class WriteStage {
                 for (int i = schemaUndo.size() - 1; i >= 0; i--) {
                     schemaUndo.get(i).run(); // the DDL failed everywhere: the schema view goes back
                 }
-                if (t != null && Divergence.spansPostgresAndOthers(t)) {
+                boolean lost = ReplicatedWrite.everyBackendLeft(e);
+                if (t != null && lost) {
+                    t.lostEverywhere(e); // its branches died with their connections
+                } else if (t != null && Divergence.spansPostgresAndOthers(t)) {
                     // PostgreSQL aborted its branch, the other engines did not: end it everywhere
                     t.abortAfter(e);
                 }
-                p.log().failed(logPosition[0], s.user()); // failed everywhere: replay may see it fail too
+                // failed everywhere, or ran nowhere that answered: a replay may see it fail too
+                p.log().failed(logPosition[0], s.user());
                 LogWriter.awaitDurable(logged[0]);
-                throw e;
+                throw t == null && lost ? TransactionControl.outcomeUnknown("write", e) : e;
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
             if (keyPlan == null) {
