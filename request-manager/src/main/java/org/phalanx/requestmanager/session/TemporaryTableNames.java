@@ -37,7 +37,7 @@ final class TemporaryTableNames {
      * form is beyond the parser).
      */
     private static final Pattern DROPPED = Pattern.compile(
-            "(?is)^(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*drop\\s+(?:temporary\\s+)?table\\s+(?:if\\s+exists\\s+)?(" + NAME
+            START + "drop\\s+(?:temporary\\s+)?table\\s+(?:if\\s+exists\\s+)?(" + NAME
                     + "(?:\\s*,\\s*" + NAME + ")*)\\s*(?:cascade|restrict)?\\s*;?\\s*$");
     private static final Pattern ONE_NAME = Pattern.compile(NAME);
     /** Schemas that name where temporary tables live: PostgreSQL's {@code pg_temp[_n]}, SQLite's {@code temp}. */
@@ -188,7 +188,8 @@ final class TemporaryTableNames {
         changes.clear();
     }
 
-    private static boolean mentionsTemp(String sql) {
+    /** Whether "temp" appears in the text: only then can a statement create a temporary object. */
+    static boolean mentionsTemp(String sql) {
         for (int i = sql.length() - 4; i >= 0; i--) {
             char c = sql.charAt(i); // a plain comparison first: a case-blind one at every character showed in profiles
             if ((c == 't' || c == 'T') && sql.regionMatches(true, i, "temp", 0, 4)) {

@@ -43,8 +43,8 @@ final class TemporaryTables {
      * temporary object ({@link #asRegularWrite} refuses it).
      */
     boolean concern(String sql, SqlAnalysis a) {
-        return TemporaryTableNames.created(sql) != null || TemporaryTableNames.unsupported(sql) != null
-                || names.touches(a, sql);
+        return names.touches(a, sql) || TemporaryTableNames.mentionsTemp(sql)
+                && (TemporaryTableNames.created(sql) != null || TemporaryTableNames.unsupported(sql) != null);
     }
 
     /**
