@@ -2,13 +2,16 @@ package org.phalanx.controller.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -63,5 +66,29 @@ class QueryTimeoutIT {
             assertEquals(0, one(c, "SELECT COUNT(*) FROM t"));
         }
         cluster.assertAllEnabled();
+    }
+
+    /**
+     * A MariaDB session's own {@code max_statement_time} interrupts a write as MariaDB alone would:
+     * its error at once, run once on each backend (taken for lock contention, it was run again and
+     * again until the lock timeout, 30 s, with a new connection each time), nothing disabled.
+     */
+    @Test
+    void aMariaDbWriteInterruptedByItsSessionsStatementTimeIsNotRetried() throws Exception {
+        cluster = new EngineCluster(dir, Kind.MARIADB, 2, "phalanx_statement_time", "");
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE t (n BIGINT)");
+            s.execute("SET SESSION max_statement_time = 0.01");
+            long before = cluster.slow().executions.get();
+            s.executeUpdate("INSERT INTO t VALUES (1)");
+            long once = cluster.slow().executions.get() - before; // the write, and the session's setting around it
+            before = cluster.slow().executions.get();
+            SQLException interrupted = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO t SELECT seq FROM seq_1_to_100000000"));
+            assertEquals(1969, interrupted.getErrorCode(), interrupted.toString());
+            long ran = cluster.slow().executions.get() - before;
+            assertTrue(ran <= once, "run once on the backend, not retried: " + ran + " executions against " + once);
+        }
+        assertEquals(1, cluster.assertIdentical("t", "n"));
     }
 }

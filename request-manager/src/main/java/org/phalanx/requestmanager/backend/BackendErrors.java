@@ -20,6 +20,14 @@ public final class BackendErrors {
             SqlState.TIMEOUT_EXPIRED.code(), SqlState.CONNECTION_TIMEOUT_EXPIRED.code());
     /** MariaDB: lock wait timeout, deadlock. */
     private static final Set<Integer> MARIADB_CONTENTION_CODES = Set.of(1205, 1213);
+    /**
+     * MariaDB: a statement interrupted (1317), its connection killed (1927), past its session's
+     * {@code max_statement_time} (1969), MySQL's {@code max_execution_time} (3024). Connector/J throws
+     * them as {@link SQLTimeoutException}, but no lock was waited for: the same statement would be
+     * interrupted again (retried as contention, a write was run again and again until the lock
+     * timeout, 30 s, opening a connection each time).
+     */
+    private static final Set<Integer> MARIADB_INTERRUPTED_CODES = Set.of(1317, 1927, 1969, 3024);
     /** SQLite result codes SQLITE_BUSY and SQLITE_LOCKED (the extended codes keep them in the low byte). */
     private static final Set<Integer> SQLITE_CONTENTION_CODES = Set.of(5, 6);
 
@@ -35,6 +43,10 @@ public final class BackendErrors {
             return true;
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (engine == Engine.MARIADB && t instanceof SQLException s
+                    && MARIADB_INTERRUPTED_CODES.contains(s.getErrorCode())) {
+                return false;
+            }
             if (t instanceof SQLTimeoutException) {
                 return true;
             }
