@@ -128,12 +128,24 @@ public final class Scheduler {
      * taken nothing more: the same as the lock timeout's 40001 only when the lock timeout is shorter.
      */
     public void acquire(long txId, Access access, int queryTimeoutSeconds) throws SQLException {
+        acquire(txId, access, queryTimeoutSeconds, 0);
+    }
+
+    /**
+     * The same with the session's own lock timeout ({@code sessionLockMillis}, 0: none): past it,
+     * {@link SessionLockTimeoutExpired} (the statement fails as the engine's lock timeout fails it).
+     */
+    public void acquire(long txId, Access access, int queryTimeoutSeconds, long sessionLockMillis) throws SQLException {
         long statementMillis = queryTimeoutSeconds > 0 ? queryTimeoutSeconds * 1000L : Long.MAX_VALUE;
-        boolean statementFirst = statementMillis < lockTimeoutMillis;
+        long sessionMillis = sessionLockMillis > 0 ? sessionLockMillis : Long.MAX_VALUE;
+        long wait = Math.min(lockTimeoutMillis, Math.min(statementMillis, sessionMillis));
         try {
-            locks.acquire(txId, access, statementFirst ? statementMillis : lockTimeoutMillis);
+            locks.acquire(txId, access, wait);
         } catch (LockConflict e) {
-            if (statementFirst && e.kind() == LockConflict.Kind.TIMEOUT) {
+            if (e.kind() == LockConflict.Kind.TIMEOUT && wait < lockTimeoutMillis) {
+                if (wait == sessionMillis) {
+                    throw new SessionLockTimeoutExpired(sessionLockMillis);
+                }
                 throw new SQLException("canceling statement: it waited longer than its query timeout of "
                         + queryTimeoutSeconds + " s for a lock another transaction holds", SqlState.QUERY_CANCELED.code());
             }
@@ -141,6 +153,14 @@ public final class Scheduler {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SQLException("interrupted while waiting for a lock", SqlState.OPERATION_CANCELED.code(), e);
+        }
+    }
+
+    /** The session's lock timeout passed while a statement waited for a lock. */
+    public static final class SessionLockTimeoutExpired extends SQLException {
+        SessionLockTimeoutExpired(long millis) {
+            super("canceling statement due to lock timeout (" + millis + " ms, the session's)",
+                    SqlState.LOCK_NOT_AVAILABLE.code());
         }
     }
 

@@ -47,6 +47,7 @@ import org.phalanx.requestmanager.recovery.LoggedValues;
 import org.phalanx.requestmanager.recovery.RememberedKeys;
 import org.phalanx.requestmanager.routing.SchemaView;
 import org.phalanx.requestmanager.scheduler.Access;
+import org.phalanx.requestmanager.scheduler.Scheduler;
 import org.phalanx.requestmanager.scheduler.LockManager;
 
 /**
@@ -118,9 +119,17 @@ public final class WriteStage {
      * the operator. Its query timeout passing while it waits fails the statement, which on
      * PostgreSQL aborts the transaction, as there.
      */
-    private void acquire(long txId, Access access, Request r, Transaction t) throws SQLException {
+    private void acquire(long txId, Access access, Request r, Transaction t, SessionState s) throws SQLException {
         try {
-            p.scheduler().acquire(txId, access, r.queryTimeoutSeconds());
+            p.scheduler().acquire(txId, access, r.queryTimeoutSeconds(), SessionLockTimeout.millis(s.settings()));
+        } catch (Scheduler.SessionLockTimeoutExpired e) {
+            if (p.backends().allSpeak(Engine.MARIADB)) { // ends the statement only, as InnoDB's own
+                throw new SQLException("Lock wait timeout exceeded; try restarting transaction", "HY000", 1205, e);
+            }
+            if (t != null) {
+                t.abortAfter(e); // PostgreSQL's 55P03 aborts the transaction
+            }
+            throw e;
         } catch (SQLTransactionRollbackException e) {
             String sql = r.sql();
             String text = sql.length() > 300 ? sql.substring(0, 300) + "..." : sql;
@@ -174,7 +183,7 @@ public final class WriteStage {
                     throw lockNotAvailable(t);
                 }
             } else {
-                acquire(txId, refined, r, t);
+                acquire(txId, refined, r, t, s);
             }
             // a schema change came between the row-level decision and the lock: the table may no longer qualify
             Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen
