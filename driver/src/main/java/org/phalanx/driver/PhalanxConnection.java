@@ -402,12 +402,20 @@ public final class PhalanxConnection implements Connection {
         return autoCommit;
     }
 
+    /** commit() or rollback() in auto-commit mode, as the engine's driver refuses it (pgjdbc: 25P01). */
+    private SQLException noTransaction(String what) {
+        return SqlExceptions.create("cannot " + what + ": the connection is in auto-commit mode",
+                isPostgreSql() ? SqlExceptions.NO_ACTIVE_SQL_TRANSACTION : SqlExceptions.INVALID_TRANSACTION_STATE);
+    }
+
     @Override
     public void commit() throws SQLException {
         checkOpen();
         if (autoCommit) {
-            throw SqlExceptions.create("cannot commit: the connection is in auto-commit mode",
-                    SqlExceptions.INVALID_TRANSACTION_STATE);
+            if (IdentifierCase.isMariaDb(hello().productName())) {
+                return; // as MariaDB Connector/J: nothing to commit
+            }
+            throw noTransaction("commit");
         }
         transactionStarted = false; // a failed commit ends the transaction too
         call(Failover.Exchange.COMMIT, p -> {
@@ -420,8 +428,10 @@ public final class PhalanxConnection implements Connection {
     public void rollback() throws SQLException {
         checkOpen();
         if (autoCommit) {
-            throw SqlExceptions.create("cannot roll back: the connection is in auto-commit mode",
-                    SqlExceptions.INVALID_TRANSACTION_STATE);
+            if (IdentifierCase.isMariaDb(hello().productName())) {
+                return; // as MariaDB Connector/J: nothing to roll back
+            }
+            throw noTransaction("roll back");
         }
         transactionStarted = false;
         call(Failover.Exchange.ROLLBACK, p -> {

@@ -24,6 +24,7 @@ final class SqlExceptions {
     static final String INVALID_CURSOR_STATE = "24000";
     static final String INVALID_TRANSACTION_STATE = "25000";
     static final String ACTIVE_SQL_TRANSACTION = "25001";
+    static final String NO_ACTIVE_SQL_TRANSACTION = "25P01";
     static final String PARAMETER_NOT_SET = "07001";
     static final String INVALID_DESCRIPTOR_INDEX = "07009";
     static final String INVALID_CAST = "22018";
