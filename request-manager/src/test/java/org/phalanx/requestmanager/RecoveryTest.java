@@ -114,7 +114,7 @@ class RecoveryTest {
 
     /**
      * Table t with row 1, a copy of b2's file taken then (the controller stopped), then row 2 written:
-     * the copy is older than b2. Put back with {@code Files.copy(older, cluster.file("b2"), REPLACE_EXISTING)}.
+     * the copy is older than b2. Put back with {@link #stopAndPutBack}.
      */
     private Path b2CopiedAtRowOneThenRowTwo() throws Exception {
         start(WaitPolicy.ALL);
@@ -128,6 +128,18 @@ class RecoveryTest {
             update(s, "INSERT INTO t VALUES (2)");
         }
         return older;
+    }
+
+    /** Stops the virtual database (the controller down) and puts b2's older copy back in its place. */
+    private void stopAndPutBack(Path older) throws Exception {
+        rm.close();
+        rm = null;
+        Files.copy(older, cluster.file("b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Why the backend is out of service, as JMX and the console show it. */
+    private String reasonOf(String backend) {
+        return rm.backends().stream().filter(b -> b.name().equals(backend)).findFirst().orElseThrow().disabledReason();
     }
 
     /** Stops the virtual database, then compares {@code table} on every backend. */
@@ -288,7 +300,7 @@ class RecoveryTest {
         assertEquals("08006", cutShort.getSQLState(), cutShort.toString());
         assertTrue(cutShort.getMessage().startsWith("backend b3 lost its connection during replay at log position "),
                 cutShort.toString());
-        String reason = rm.backends().stream().filter(b -> b.name().equals("b3")).findFirst().orElseThrow().disabledReason();
+        String reason = reasonOf("b3");
         assertTrue(reason.startsWith("its enable failed: backend b3 lost its connection") && reason.endsWith("enable it again to resume"),
                 reason);
         b3.broken = false;
@@ -408,9 +420,7 @@ class RecoveryTest {
         try (Session s = rm.openSession("u")) {
             update(s, "INSERT INTO t VALUES (3)");
         }
-        rm.close();
-        rm = null;
-        Files.copy(older, cluster.file("b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING); // the older copy is put back
+        stopAndPutBack(older);
         restart();
         assertEquals(BackendState.ENABLED, rm.backendStates().get("b2"));
         rm.close();
@@ -494,9 +504,7 @@ class RecoveryTest {
     @Test
     void aConnectionLostDuringTheStartsReplayLeavesTheBackendReplayable() throws Exception {
         Path older = b2CopiedAtRowOneThenRowTwo();
-        rm.close();
-        rm = null;
-        Files.copy(older, cluster.file("b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        stopAndPutBack(older);
         org.phalanx.testkit.jdbc.Fault b2 = FaultyDriver.fault("b2");
         b2.breakBefore = sql -> sql.startsWith("INSERT INTO t");
         try {
@@ -505,7 +513,7 @@ class RecoveryTest {
             b2.reset();
         }
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b2"));
-        String reason = rm.backends().stream().filter(b -> b.name().equals("b2")).findFirst().orElseThrow().disabledReason();
+        String reason = reasonOf("b2");
         assertTrue(reason.contains("lost its connection during replay") && !reason.contains("restore a dump"), reason);
         rm.enableBackend("b2");
         rm.close();
@@ -528,14 +536,12 @@ class RecoveryTest {
         try (Session s = rm.openSession("u")) {
             update(s, "INSERT INTO t VALUES (3)");
         }
-        rm.close();
-        rm = null;
-        Files.copy(older, cluster.file("b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        stopAndPutBack(older);
         restart();
         assertEquals(BackendState.ENABLED, rm.backendStates().get("b1"));
         assertEquals(BackendState.ENABLED, rm.backendStates().get("b3"));
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b2"), "it lacks purged entries: a dump is needed");
-        String reason = rm.backends().stream().filter(b -> b.name().equals("b2")).findFirst().orElseThrow().disabledReason();
+        String reason = reasonOf("b2");
         assertTrue(reason.contains("purged") && reason.contains("restore a dump"), reason);
         try (Session s = rm.openSession("u")) {
             update(s, "INSERT INTO t VALUES (4)");
@@ -553,9 +559,7 @@ class RecoveryTest {
         try (Session s = rm.openSession("u")) {
             update(s, "INSERT INTO t VALUES (3)");
         }
-        rm.close();
-        rm = null;
-        Files.copy(older, cluster.file("b2"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        stopAndPutBack(older);
         restart();
         rm.enableBackend("b2");
         rm.close();
@@ -576,7 +580,7 @@ class RecoveryTest {
         restart();
         assertEquals(BackendState.ENABLED, rm.backendStates().get("b1"), "in sync at the stop: enabled again");
         assertEquals(BackendState.DISABLED, rm.backendStates().get("b3"), "still disabled, with its checkpoint");
-        String reason = rm.backends().stream().filter(b -> b.name().equals("b3")).findFirst().orElseThrow().disabledReason();
+        String reason = reasonOf("b3");
         assertTrue(reason.startsWith("disabled before the restart"), "why it stayed disabled, not 'not started': " + reason);
         try (Session s = rm.openSession("u")) {
             update(s, "INSERT INTO t VALUES (3)");

@@ -91,9 +91,10 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
         }
         rowsCommute &= integers.containsAll(key);
         List<ForeignKey> parents = new ArrayList<>();
-        for (Map.Entry<List<String>, Map<String, String>> fk : importedKeys(md, catalog, schema, name).entrySet()) {
-            String parent = fk.getKey().get(0).toLowerCase(Locale.ROOT);
-            List<String> parentKey = primaryKey(md, fk.getKey().get(1), fk.getKey().get(2), fk.getKey().get(0));
+        for (Map.Entry<Imported, Map<String, String>> fk : importedKeys(md, catalog, schema, name).entrySet()) {
+            StoredTable stored = fk.getKey().parent();
+            String parent = stored.name().toLowerCase(Locale.ROOT);
+            List<String> parentKey = primaryKey(md, stored.catalog(), stored.schema(), stored.name());
             if (parentKey.isEmpty() || !fk.getValue().keySet().equals(new HashSet<>(parentKey))) {
                 rowsCommute = false; // a reference to something else than the parent's key: rows we cannot name
                 continue;
@@ -142,15 +143,19 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
         return key.isEmpty() ? unique.isEmpty() : unique.values().stream().allMatch(s -> s.containsAll(key));
     }
 
-    /** Per foreign key (parent table as stored, its catalog, its schema, the key's name): parent column → this table's column. */
-    private static Map<List<String>, Map<String, String>> importedKeys(DatabaseMetaData md, String catalog,
+    /** A foreign key this table holds: its parent as stored, and the key's name. */
+    private record Imported(StoredTable parent, String name) {
+    }
+
+    /** Per foreign key: parent column → this table's column. */
+    private static Map<Imported, Map<String, String>> importedKeys(DatabaseMetaData md, String catalog,
                                                                        String schema, String table) throws SQLException {
-        Map<List<String>, Map<String, String>> keys = new LinkedHashMap<>();
+        Map<Imported, Map<String, String>> keys = new LinkedHashMap<>();
         try (ResultSet rs = md.getImportedKeys(catalog, schema, table)) {
             while (rs.next()) {
-                List<String> parent = java.util.Arrays.asList(rs.getString("PKTABLE_NAME"), rs.getString("PKTABLE_CAT"),
-                        rs.getString("PKTABLE_SCHEM"), String.valueOf(rs.getString("FK_NAME")));
-                keys.computeIfAbsent(parent, k -> new HashMap<>())
+                Imported key = new Imported(new StoredTable(rs.getString("PKTABLE_CAT"), rs.getString("PKTABLE_SCHEM"),
+                        rs.getString("PKTABLE_NAME")), String.valueOf(rs.getString("FK_NAME")));
+                keys.computeIfAbsent(key, k -> new HashMap<>())
                         .put(rs.getString("PKCOLUMN_NAME").toLowerCase(Locale.ROOT),
                                 rs.getString("FKCOLUMN_NAME").toLowerCase(Locale.ROOT));
             }
