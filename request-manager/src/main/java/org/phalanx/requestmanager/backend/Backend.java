@@ -367,25 +367,49 @@ public final class Backend implements BackendView {
      * a wrong password), which is an answer too. Only silence means hung.
      */
     public boolean answers(Duration timeout) {
-        CompletableFuture<Boolean> answered;
+        return probe(timeout) != Probe.SILENT;
+    }
+
+    /**
+     * A connection to it was lost: it leaves service to be caught up by replay, unless a new
+     * connection passes a validity check within the connection timeout. Then only that session
+     * ended (pg_terminate_backend, KILL, an idle or idle-in-transaction timeout the client set),
+     * and the backend is as good as before: taking it out would let one client's statement disable
+     * every replica in turn.
+     *
+     * @return whether it left service
+     */
+    public boolean leaveUnlessItConnects(String reason) {
+        if (probe(connectionTimeout) == Probe.CONNECTED) {
+            LOG.info("backend {} still connects after {}: kept in service", name(), reason);
+            return false;
+        }
+        disableToCatchUp(reason);
+        return true;
+    }
+
+    private enum Probe { CONNECTED, REFUSED, SILENT }
+
+    private Probe probe(Duration timeout) {
+        CompletableFuture<Probe> answered;
         try {
             answered = CompletableFuture.supplyAsync(() -> {
                 try (Connection c = newConnection(config.credentials())) {
-                    return c.isValid((int) Math.max(1, timeout.toSeconds()));
+                    return c.isValid((int) Math.max(1, timeout.toSeconds())) ? Probe.CONNECTED : Probe.REFUSED;
                 } catch (SQLException | RuntimeException refused) {
-                    return true;
+                    return Probe.REFUSED;
                 }
             }, executor);
         } catch (java.util.concurrent.RejectedExecutionException closing) {
-            return true; // the controller is stopping: nothing to decide
+            return Probe.REFUSED; // the controller is stopping: nothing to decide
         }
         try {
             return answered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
-            return false;
+            return Probe.SILENT;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return true;
+            return Probe.REFUSED;
         }
     }
 

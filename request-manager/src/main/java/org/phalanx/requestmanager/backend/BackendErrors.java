@@ -99,13 +99,22 @@ public final class BackendErrors {
     }
 
     /**
+     * The server answered by ending the session ({@link #SESSION_ENDED_BY_SERVER}): it ran nothing
+     * of the statement it answered so (what it had run before, it answered first).
+     */
+    public static boolean isSessionEndedByServer(SQLException e) {
+        return e.getSQLState() != null && SESSION_ENDED_BY_SERVER.contains(e.getSQLState());
+    }
+
+    /**
      * PostgreSQL's FATAL errors that end the session, not the statement: {@code 57P01} (a fast or
      * smart shutdown, pg_terminate_backend), {@code 57P02} (another process crashed), {@code 57P03}
-     * (starting up or in recovery), {@code 57P05} (idle session timeout). pgjdbc throws them as a plain
+     * (starting up or in recovery), {@code 57P05} (idle session timeout), {@code 25P03} (idle in
+     * transaction session timeout). pgjdbc throws them as a plain
      * SQLException: taken for the write's own failure, they marked the backend failed (rebuilt from a
      * dump) where its connection had merely been cut (enabled again by replay).
      */
-    private static final Set<String> SESSION_ENDED_BY_SERVER = Set.of("57P01", "57P02", "57P03", "57P05");
+    private static final Set<String> SESSION_ENDED_BY_SERVER = Set.of("57P01", "57P02", "57P03", "57P05", "25P03");
 
     /**
      * A SQLState whose class says what became of the statement (a warning raised as an error, no

@@ -133,8 +133,20 @@ public final class Transaction {
      * branch back, so it can only end rolled back; its next statement or commit says so.
      */
     public void lostEverywhere(SQLException cause) {
+        if (doomed != null) {
+            return; // already doomed, by a more precise reason (its sessions ended on backends still in service)
+        }
         doom(new SQLException("the transaction was rolled back: every backend it ran on lost its connection or left"
                 + " service (" + cause.getMessage() + ")", SqlState.CONNECTION_FAILURE.code(), cause));
+    }
+
+    /**
+     * Its session on a backend still in service ended (killed, an idle-in-transaction timeout): that
+     * server rolled its branch back, so the transaction can only end rolled back, as on one database.
+     */
+    public static SQLException sessionEnded(String backend, SQLException cause) {
+        return new SQLException("the transaction was rolled back: its session on backend " + backend + " ended ("
+                + cause.getMessage() + ")", cause.getSQLState(), cause);
     }
 
     /** Dooms it as PostgreSQL aborts a transaction after a failed statement: what follows gets {@code 25P02}. */

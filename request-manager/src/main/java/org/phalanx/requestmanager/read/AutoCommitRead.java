@@ -23,7 +23,9 @@ import org.phalanx.requestmanager.pipeline.SessionState;
  * on a backend of another engine, since in a mixed virtual database one engine may run what
  * another refuses, and reaches the client only once every engine serving the read refused it;
  * any other error is tried on every other backend. Only a failed connection takes a backend out of
- * service, to be caught up by replay (and the read goes on elsewhere, unseen by the client).
+ * service, to be caught up by replay (and the read goes on elsewhere, unseen by the client), and
+ * only if the backend no longer connects: a read that ends its own session (pg_terminate_backend
+ * of itself) fails on each backend in turn and reaches the client, leaving them all in service.
  */
 final class AutoCommitRead {
     private final Pipeline p;
@@ -58,8 +60,8 @@ final class AutoCommitRead {
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 p.statistics().readRetry();
-                if (BackendErrors.isConnectionFailure(e)) {
-                    b.disableToCatchUp("connection failed during a read: " + e.getMessage());
+                if (BackendErrors.isConnectionFailure(e)
+                        && b.leaveUnlessItConnects("connection failed during a read: " + e.getMessage())) {
                     continue;
                 }
                 firstError = firstError == null ? e : firstError;

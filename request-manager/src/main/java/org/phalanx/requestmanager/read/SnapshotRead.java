@@ -14,6 +14,7 @@ import org.phalanx.requestmanager.backend.SqlStates;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.ReadOnlySnapshot;
 import org.phalanx.requestmanager.pipeline.SessionState;
+import org.phalanx.requestmanager.pipeline.Transaction;
 import org.phalanx.requestmanager.scheduler.LockManager;
 import org.phalanx.requestmanager.write.TransactionControl;
 
@@ -59,8 +60,11 @@ final class SnapshotRead {
             SQLException e = SqlStates.normalize(failure, b.dialect());
             if (BackendErrors.isConnectionFailure(e)) {
                 p.statistics().readRetry();
-                b.disableToCatchUp("connection failed during a read: " + e.getMessage());
+                boolean left = b.leaveUnlessItConnects("connection failed during a read: " + e.getMessage());
                 transactions.rollbackQuietly(s);
+                if (!left) {
+                    throw Transaction.sessionEnded(b.name(), e);
+                }
                 throw new SQLTransactionRollbackException("the backend holding this read-only transaction's snapshot"
                         + " failed (" + e.getMessage() + "); run the transaction again",
                         SqlState.SERIALIZATION_FAILURE.code(), e);

@@ -54,9 +54,13 @@ final class TransactionRead {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 if (BackendErrors.isConnectionFailure(e)) {
                     p.statistics().readRetry();
-                    b.disableToCatchUp("connection failed during a read: " + e.getMessage());
                     Closeables.closeQuietly(t.branches().remove(b));
-                    continue;
+                    if (b.leaveUnlessItConnects("connection failed during a read: " + e.getMessage())) {
+                        continue;
+                    }
+                    // only this branch's session ended, and its server rolled the branch back: so must the others
+                    transactions.rollbackQuietly(s);
+                    throw Transaction.sessionEnded(b.name(), e);
                 }
                 if (b.dialect() == Engine.POSTGRESQL) {
                     // PostgreSQL aborts the whole transaction on an error, on that backend only:

@@ -17,6 +17,7 @@ import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.recoverylog.RecoveryLog;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.SqlStates;
 
 /**
  * The backends' own records of the log positions they applied ({@link AppliedPositions}), kept
@@ -157,6 +158,42 @@ public final class AppliedRecords {
     /** The checkpoint at a backend's record floor: a purge keeps what its crash recovery would read. */
     static String checkpointName(Backend b) {
         return "applied-" + b.name();
+    }
+
+    /**
+     * Whether the unit at {@code position} committed on {@code b}, asked once the connection that
+     * ran its commit was lost: its record row is inserted in a new transaction, then rolled back. A
+     * duplicate key says the unit committed; an insert that passes says it did not, and never will:
+     * a commit still finishing would hold that row's key, and the insert would wait for its outcome.
+     * Null when it cannot be told (no record kept, or the backend does not answer).
+     */
+    public Boolean committedAfterLostConnection(Backend b, long position) {
+        if (!recordsApplied(b)) {
+            return null;
+        }
+        AppliedTable t = AppliedTable.of(b);
+        try (Connection c = b.connection(b.config().credentials())) {
+            if (AppliedPositions.read(c, t).has(position)) {
+                return true;
+            }
+            c.setAutoCommit(false);
+            try {
+                AppliedPositions.record(c, t, position);
+                return false;
+            } catch (SQLException e) {
+                if (SqlState.INTEGRITY_CONSTRAINT_VIOLATION.isClassOf(SqlStates.normalize(e, b.dialect()).getSQLState())) {
+                    return true;
+                }
+                throw e;
+            } finally {
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("virtual database {}: backend {}: could not tell whether position {} committed: {}", virtualDatabase,
+                    b.name(), position, e.getMessage());
+            return null;
+        }
     }
 
     /** A unit (auto-commit write or commit) failed on a backend. */

@@ -299,9 +299,11 @@ final class BatchWrite {
                 }
             }
             return outcome;
-        } catch (SQLException e) {
-            if (ReplicatedWrite.everyBackendLeft(e)) {
-                t.lostEverywhere(e);
+        } catch (SQLException failure) {
+            SQLException e = failure;
+            if (ReplicatedWrite.everyBackendLeft(failure)) {
+                t.lostEverywhere(failure);
+                e = t.doomed();
             } else {
                 t.doom(new SQLException("current transaction is aborted after a failed batch (" + e.getMessage()
                         + "), commands ignored until end of transaction block", SqlState.IN_FAILED_SQL_TRANSACTION.code()));

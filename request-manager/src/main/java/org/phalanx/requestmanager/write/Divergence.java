@@ -37,6 +37,13 @@ final class Divergence {
                             SqlState.SERIALIZATION_FAILURE.code()));
                     return;
                 }
+                if (t != null && BackendErrors.isConnectionFailure(e)) {
+                    if (!b.leaveUnlessItConnects(lostConnection(b, e, "a write"))) {
+                        // only the branch's session ended, and its server rolled the branch back: so must the others
+                        t.doom(Transaction.sessionEnded(b.name(), e));
+                    }
+                    return;
+                }
                 disableFailed(b, e, "a write");
             }
 
@@ -59,6 +66,9 @@ final class Divergence {
         return new Disagreement() {
             @Override
             public void failed(Backend b, SQLException e) {
+                if (!commit && BackendErrors.isConnectionFailure(e)) {
+                    return; // a server rolls back the transaction of a session that ended: nothing differs
+                }
                 disableFailed(b, e, what);
             }
 
@@ -76,13 +86,20 @@ final class Divergence {
      * catches it up. Any other failure means its data differs: only a restored dump brings it back.
      */
     private static void disableFailed(Backend b, SQLException e, String what) {
-        String error = e.getMessage() + " [SQLState " + SqlStates.normalize(e, b.dialect()).getSQLState() + "]"; // SQLite's own is null
-        if (BackendErrors.isConnectionFailure(e)) {
-            b.disableToCatchUp("lost its connection during " + what + " that the other backends completed (enable"
-                    + " it to catch up): " + error);
+        if (BackendErrors.isConnectionFailure(e) || e instanceof CommitLostWithSession) {
+            b.disableToCatchUp(lostConnection(b, e, what));
         } else {
-            b.disable("failed " + what + " that the other backends completed: " + error);
+            b.disable("failed " + what + " that the other backends completed: " + described(b, e));
         }
+    }
+
+    private static String lostConnection(Backend b, SQLException e, String what) {
+        return "lost its connection during " + what + " that the other backends completed (enable it to catch up): "
+                + described(b, e);
+    }
+
+    private static String described(Backend b, SQLException e) {
+        return e.getMessage() + " [SQLState " + SqlStates.normalize(e, b.dialect()).getSQLState() + "]"; // SQLite's own is null
     }
 
     private static void disableSucceeded(Backend b, SQLException agreed, String what) {

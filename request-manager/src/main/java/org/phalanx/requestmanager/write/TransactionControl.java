@@ -12,6 +12,7 @@ import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.BackendTask;
 import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
@@ -245,6 +246,9 @@ public final class TransactionControl {
         } catch (SQLException e) {
             p.log().failed(logPosition[0], s.user());
             LogWriter.awaitDurable(logged[0]);
+            if (!commit && ReplicatedWrite.everyBackendLeft(e)) {
+                return; // no branch answered, and a server rolls back the transaction of a session it lost
+            }
             throw commit && ReplicatedWrite.everyBackendLeft(e) ? outcomeUnknown("commit", e) : e;
         }
         LogWriter.awaitDurable(logged[0]);
@@ -283,8 +287,14 @@ public final class TransactionControl {
                 c.commit();
             }
         } catch (SQLException e) {
+            Boolean committed = BackendErrors.isSessionEndedByServer(e) ? Boolean.FALSE
+                    : BackendErrors.isConnectionFailure(e) ? p.applied().committedAfterLostConnection(b, position) : null;
+            if (Boolean.TRUE.equals(committed)) {
+                abandon(c); // it committed before the connection went, which goes back to no pool
+                return;
+            }
             p.applied().unitFailed(b, position);
-            throw e;
+            throw Boolean.FALSE.equals(committed) ? new CommitLostWithSession(b.name(), e.getMessage()) : e;
         }
     }
 

@@ -320,7 +320,7 @@ public final class WriteStage {
                 // failed everywhere, or ran nowhere that answered: a replay may see it fail too
                 p.log().failed(logPosition[0], s.user());
                 LogWriter.awaitDurable(logged[0]);
-                throw t == null && lost ? TransactionControl.outcomeUnknown("write", e) : e;
+                throw !lost ? e : t == null ? TransactionControl.outcomeUnknown("write", e) : t.doomed();
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
             if (keyPlan == null) {
