@@ -95,8 +95,21 @@ final class DateTimes {
         return t.toLocalDate() + " " + format(t.toLocalTime());
     }
 
+    /**
+     * An instant as PostgreSQL writes a {@code timestamptz} (what pgjdbc's getString gives): in the
+     * session's zone, this JVM's (pgjdbc starts its sessions in it), with the offset in hours
+     * ({@code +01}, {@code +05:30}).
+     */
     static String format(OffsetDateTime t) {
-        return format(t.toLocalDateTime()) + t.getOffset().getId();
+        OffsetDateTime here = t.atZoneSameInstant(ZoneId.systemDefault()).toOffsetDateTime();
+        int seconds = here.getOffset().getTotalSeconds();
+        int minutes = Math.abs(seconds) / 60;
+        StringBuilder offset = new StringBuilder(seconds < 0 ? "-" : "+");
+        two(offset, minutes / 60);
+        if (minutes % 60 != 0) {
+            two(offset.append(':'), minutes % 60);
+        }
+        return format(here.toLocalDateTime()) + offset;
     }
 
     private static StringBuilder two(StringBuilder b, int v) {

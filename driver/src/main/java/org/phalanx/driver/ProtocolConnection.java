@@ -127,6 +127,7 @@ final class ProtocolConnection {
             String clientSession = UUID.randomUUID().toString().replace("-", "");
             Map<String, String> properties = new LinkedHashMap<>(url.sessionProperties());
             properties.put(Protocol.CLIENT_SESSION, clientSession);
+            properties.put(Protocol.TIME_ZONE, java.util.TimeZone.getDefault().getID());
             for (ConnectionUrl.HostAndPort host : url.hostsToTry(failed)) {
                 short version = Protocol.VERSION;
                 ProtocolConnection pc;

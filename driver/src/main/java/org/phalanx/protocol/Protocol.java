@@ -33,6 +33,11 @@ public final class Protocol {
      */
     public static final String CLIENT_SESSION = "clientSession";
     /**
+     * HELLO property: the client JVM's time zone id. pgjdbc starts each session in its JVM's zone; a
+     * controller serving PostgreSQL backends gives the session that zone when it is not its own.
+     */
+    public static final String TIME_ZONE = "timeZone";
+    /**
      * HELLO property (the URL's): how current a read-only session a group's follower serves reads,
      * {@value #FOLLOWER_READS_CURRENT} or {@code local} (default; docs/distribution.md).
      */

@@ -37,8 +37,17 @@ class ConversionsTest {
         assertEquals("2024-01-02", Conversions.toStringValue(LocalDate.of(2024, 1, 2)));
         assertEquals("03:04:00", Conversions.toStringValue(LocalTime.of(3, 4)));
         assertEquals("2024-01-02 03:04:05.12", Conversions.toStringValue(LocalDateTime.of(2024, 1, 2, 3, 4, 5, 120_000_000)));
-        assertEquals("2024-01-02 03:04:05+02:00",
-                Conversions.toStringValue(OffsetDateTime.of(2024, 1, 2, 3, 4, 5, 0, ZoneOffset.ofHours(2))));
+        // an instant is written in this JVM's zone, as PostgreSQL writes a timestamptz for pgjdbc
+        OffsetDateTime instant = OffsetDateTime.of(2024, 1, 2, 3, 4, 5, 0, ZoneOffset.ofHours(2));
+        java.util.TimeZone jvmZone = java.util.TimeZone.getDefault();
+        try {
+            java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("Asia/Kolkata"));
+            assertEquals("2024-01-02 06:34:05+05:30", Conversions.toStringValue(instant));
+            java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("America/New_York"));
+            assertEquals("2024-01-01 20:04:05-05", Conversions.toStringValue(instant));
+        } finally {
+            java.util.TimeZone.setDefault(jvmZone);
+        }
         assertEquals("hi", Conversions.toStringValue("hi".getBytes()));
     }
 

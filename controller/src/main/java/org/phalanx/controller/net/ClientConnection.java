@@ -249,6 +249,7 @@ final class ClientConnection implements Runnable {
             }
             admittedUser = user;
             registerClientSession(hello.properties().get(Protocol.CLIENT_SESSION));
+            session.clientTimeZone(hello.properties().get(Protocol.TIME_ZONE));
         } catch (SQLException e) {
             if (SqlState.INVALID_AUTHORIZATION_SPECIFICATION.is(e.getSQLState())) {
                 if (throttle.failed(address, user)) { // the first failure, then each time their number doubles

@@ -1,6 +1,7 @@
 package org.phalanx.controller.result;
 
 import org.phalanx.protocol.ColumnInfo;
+import org.phalanx.requestmanager.api.RowReader;
 
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -45,7 +46,7 @@ public final class ColumnDescriber {
 
     /** The jdbcType of each column, for {@link org.phalanx.requestmanager.api.RowReader}. */
     public static int[] jdbcTypes(List<ColumnInfo> columns) {
-        return columns.stream().mapToInt(ColumnInfo::jdbcType).toArray();
+        return columns.stream().mapToInt(c -> RowReader.readAs(c.jdbcType(), c.typeName())).toArray();
     }
 
     @FunctionalInterface

@@ -42,12 +42,22 @@ public final class RowReader {
         int[] types = new int[md.getColumnCount()];
         for (int i = 0; i < types.length; i++) {
             try {
-                types[i] = md.getColumnType(i + 1);
+                types[i] = readAs(md.getColumnType(i + 1), md.getColumnTypeName(i + 1));
             } catch (SQLException | RuntimeException e) {
                 types[i] = Types.OTHER;
             }
         }
         return new RowReader(types);
+    }
+
+    /**
+     * The type a column's values are read as: its JDBC type, but a PostgreSQL {@code timestamptz}
+     * (which pgjdbc calls a TIMESTAMP) as the instant it is, not as a wall-clock time in the
+     * controller's zone: the client's driver shows it in its own zone, as pgjdbc does.
+     */
+    public static int readAs(int jdbcType, String typeName) {
+        return jdbcType == Types.TIMESTAMP && "timestamptz".equalsIgnoreCase(typeName)
+                ? Types.TIMESTAMP_WITH_TIMEZONE : jdbcType;
     }
 
     /**
@@ -175,8 +185,14 @@ public final class RowReader {
                 Timestamp t = rs.getTimestamp(c);
                 return t == null ? null : t.toLocalDateTime();
             }
-            case Types.TIMESTAMP_WITH_TIMEZONE:
-                return rs.getObject(c, OffsetDateTime.class);
+            case Types.TIMESTAMP_WITH_TIMEZONE: {
+                OffsetDateTime t = rs.getObject(c, OffsetDateTime.class);
+                if (t == null || !t.equals(OffsetDateTime.MAX) && !t.equals(OffsetDateTime.MIN)) {
+                    return t;
+                }
+                // PostgreSQL's infinity (pgjdbc's MAX/MIN, beyond a Timestamp): its far date, as getTimestamp gives it
+                return rs.getTimestamp(c).toInstant().atOffset(ZoneOffset.UTC);
+            }
             case Types.DECIMAL:
             case Types.NUMERIC:
                 return rs.getBigDecimal(c);

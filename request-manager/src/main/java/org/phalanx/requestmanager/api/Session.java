@@ -25,6 +25,13 @@ public interface Session extends AutoCloseable {
 
     int getTransactionIsolation();
 
+    /**
+     * The client JVM's time zone id, told once at login: a session over PostgreSQL backends takes it
+     * as its {@code TimeZone} when it is not the controller's, as pgjdbc starts a session in its JVM's.
+     */
+    default void clientTimeZone(String zoneId) {
+    }
+
     /** A read-only session refuses writes with SQLState 25006. */
     void setReadOnly(boolean readOnly) throws SQLException;
 

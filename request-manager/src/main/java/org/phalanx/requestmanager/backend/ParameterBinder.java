@@ -83,7 +83,13 @@ public final class ParameterBinder {
                 ps.setTime(index, java.sql.Time.valueOf(t));
             }
         } else if (v instanceof LocalDateTime t) {
-            ps.setTimestamp(index, Timestamp.valueOf(t));
+            if (t.getYear() >= 1 && t.getYear() <= 9999 && isPostgres(ps)) {
+                // text of unknown type, as pgjdbc sends a Timestamp but without the controller's offset: a
+                // timestamptz takes it in the session's TimeZone, the client's (session.ClientTimeZone)
+                ps.setObject(index, t.toLocalDate() + " " + t.toLocalTime(), Types.OTHER);
+            } else {
+                ps.setTimestamp(index, Timestamp.valueOf(t));
+            }
         } else if (v instanceof UntypedText u) {
             if (isPostgres(ps)) {
                 ps.setObject(index, u.text(), Types.OTHER); // PostgreSQL's unknown type: a uuid, a jsonb... as the column says

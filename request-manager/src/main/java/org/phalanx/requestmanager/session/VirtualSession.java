@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.Engine;
 import org.phalanx.engine.Isolation;
 import org.phalanx.engine.SqlState;
@@ -41,6 +43,7 @@ import org.phalanx.requestmanager.write.WriteStage;
  * are synchronized so a shutdown closing the session waits for the request in progress.
  */
 final class VirtualSession implements Session {
+    private static final Logger LOG = LogManager.getLogger(VirtualSession.class);
     private final Pipeline p;
     private final ReadStage reads;
     private final WriteStage writes;
@@ -55,6 +58,11 @@ final class VirtualSession implements Session {
     /** The session was made read-only by {@code BEGIN READ ONLY}, for its transaction only. */
     private boolean readOnlyUntilEnd;
     private boolean closed;
+    /**
+     * The {@code SET TIME ZONE} giving the session its client's zone ({@link ClientTimeZone}), or null:
+     * a reset of the time zone goes back to it, as PostgreSQL goes back to the zone pgjdbc started with.
+     */
+    private String clientTimeZone;
 
     VirtualSession(Pipeline p, ReadStage reads, WriteStage writes, TransactionControl transactions, Sessions registry,
                    AdvisoryLocks advisoryLocks, String user, int isolation) {
@@ -67,6 +75,29 @@ final class VirtualSession implements Session {
         this.state = new SessionState(user, isolation);
         this.catalog = registry.catalog();
         this.temporaries = new TemporaryTables(p, reads, state);
+    }
+
+    @Override
+    public synchronized void clientTimeZone(String zoneId) {
+        String set = p.backends().allSpeak(Engine.POSTGRESQL) ? ClientTimeZone.setStatement(zoneId) : null;
+        if (set == null) {
+            return;
+        }
+        try {
+            SessionParameters.run(p, state, Request.of(set), reads);
+            clientTimeZone = set;
+        } catch (SQLException e) {
+            LOG.warn("session of {}: the client's time zone {} was not set ({}): its wall-clock times are the"
+                    + " controller's", state.user(), zoneId, e.getMessage());
+        }
+    }
+
+    /** Runs a session command; a reset of the time zone goes back to the client's. */
+    private void runSessionCommand(Request r) throws SQLException {
+        SessionParameters.run(p, state, r, reads);
+        if (clientTimeZone != null && state.settings().statement("timezone") == null) {
+            SessionParameters.run(p, state, Request.of(clientTimeZone), reads);
+        }
     }
 
     @Override
@@ -164,7 +195,7 @@ final class VirtualSession implements Session {
             SetConfigCall setConfig = p.backends().allSpeak(Engine.POSTGRESQL) && SetConfigCall.mentioned(r.sql())
                     ? SetConfigCall.parse(r.sql(), r.params()) : null;
             if (setConfig != null) {
-                SessionParameters.run(p, state, setConfig.asSet(), reads);
+                runSessionCommand(setConfig.asSet());
                 failed = false;
                 return setConfig.answer();
             }
@@ -267,7 +298,7 @@ final class VirtualSession implements Session {
                 }
                 return new Result.UpdateCount(0, null);
             case SESSION:
-                SessionParameters.run(p, state, r, reads);
+                runSessionCommand(r);
                 return new Result.UpdateCount(0, null);
             case SEVERAL_WITH_CONTROL:
                 throw new SQLFeatureNotSupportedException("a text of several statements may not demarcate transactions"
@@ -417,7 +448,7 @@ final class VirtualSession implements Session {
         }
         if (what.equals("all")) {
             SessionParameters.run(p, state, Request.of("SET SESSION AUTHORIZATION DEFAULT"), reads);
-            SessionParameters.run(p, state, Request.of("RESET ALL"), reads);
+            runSessionCommand(Request.of("RESET ALL"));
             advisoryLocks.release(this, AdvisoryLocks.Holds.ALL);
         }
         temporaries.close();
