@@ -266,6 +266,22 @@ public final class RequestManager implements PrimaryDatabase, AutoCloseable {
         admin.relearnSchema();
     }
 
+    /**
+     * The backends that left service to be caught up (a lost connection, a hang, a queue past its
+     * bound: not an operator's disable, not a disagreement), are replayable from a checkpoint, and
+     * connect again: what {@link #enableBackend} can bring back now.
+     */
+    public List<String> backendsToCatchUp() {
+        List<String> names = new ArrayList<>();
+        for (Backend b : backends.all()) {
+            if (b.state() == BackendState.DISABLED && b.leftToCatchUp() && checkpointOf(b.name()).isPresent()
+                    && b.connects()) {
+                names.add(b.name());
+            }
+        }
+        return names;
+    }
+
     public Optional<Long> checkpointOf(String backendName) {
         return admin.checkpointOf(backendName);
     }

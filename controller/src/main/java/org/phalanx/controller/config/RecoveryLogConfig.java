@@ -16,11 +16,13 @@ import java.time.Duration;
  * @param checkpointEvery       take a checkpoint this often (null: never on a timer)
  * @param checkpointEveryWrites take a checkpoint after this many logged entries (0: never)
  * @param dumpDir               where dumps are written and looked for (absolute)
+ * @param autoEnable            how often to try to enable again the backends that left service to be
+ *                              caught up and connect again (null: only an operator enables them)
  * @param location              where the element is written, for messages
  */
 public record RecoveryLogConfig(Path directory, String url, String user, String password, String tablePrefix,
                                 boolean enableSyncedOnStart, Duration checkpointEvery, long checkpointEveryWrites,
-                                Path dumpDir, ConfigLocation location) {
+                                Path dumpDir, Duration autoEnable, ConfigLocation location) {
 
     public static final String DEFAULT_TABLE_PREFIX = "phalanx_";
     public static final String DEFAULT_DUMP_DIR = "dumps";
@@ -39,6 +41,6 @@ public record RecoveryLogConfig(Path directory, String url, String user, String 
         return "RecoveryLogConfig[" + describe() + (user == null ? "" : ", user " + user)
                 + (password == null ? "" : ", password ***") + ", enableSyncedOnStart " + enableSyncedOnStart
                 + ", checkpointEvery " + checkpointEvery + ", checkpointEveryWrites " + checkpointEveryWrites
-                + ", dumpDir " + dumpDir + (location == null ? "" : ", at " + location) + "]";
+                + ", dumpDir " + dumpDir + ", autoEnable " + autoEnable + (location == null ? "" : ", at " + location) + "]";
     }
 }

@@ -303,18 +303,8 @@ public final class VirtualDatabaseConfigReader {
             problems.add(e.location("tablePrefix"), "tablePrefix '" + prefix + "' must be a plain SQL identifier"
                     + " (letters, digits and '_', not starting with a digit, at most 41 characters) or empty");
         }
-        Duration every = null;
-        if (e.attributes().containsKey("checkpointEvery")) {
-            try {
-                every = Durations.parse(e.required("checkpointEvery"));
-                if (every.isZero()) {
-                    problems.add(e.location("checkpointEvery"), "checkpointEvery must be longer than 0 (leave it"
-                            + " out for no timed checkpoints)");
-                }
-            } catch (IllegalArgumentException ex) {
-                problems.add(e.location("checkpointEvery"), "checkpointEvery: " + ex.getMessage());
-            }
-        }
+        Duration every = positiveDuration(e, "checkpointEvery", "timed checkpoints");
+        Duration autoEnable = positiveDuration(e, "autoEnable", "enabling backends automatically");
         String writes = e.attribute("checkpointEveryWrites", null);
         String enable = e.attribute("enableSyncedOnStart", "true").trim();
         Path dumpDir = e.attributes().containsKey("dumpDir")
@@ -331,7 +321,26 @@ public final class VirtualDatabaseConfigReader {
                 every,
                 writes == null ? 0 : Long.parseLong(writes.trim()),
                 dumpDir,
+                autoEnable,
                 e.location());
+    }
+
+    /** A duration attribute longer than 0, or null when absent (what it is for is then not done). */
+    private Duration positiveDuration(XmlElement e, String attribute, String forWhat) {
+        if (!e.attributes().containsKey(attribute)) {
+            return null;
+        }
+        try {
+            Duration d = Durations.parse(e.required(attribute));
+            if (d.isZero()) {
+                problems.add(e.location(attribute), attribute + " must be longer than 0 (leave it out for no "
+                        + forWhat + ")");
+            }
+            return d;
+        } catch (IllegalArgumentException ex) {
+            problems.add(e.location(attribute), attribute + ": " + ex.getMessage());
+            return null;
+        }
     }
 
     /**

@@ -86,6 +86,8 @@ public final class VirtualDatabase {
     private final Set<Consumer<VerificationReport>> verificationListeners = ConcurrentHashMap.newKeySet();
     /** Runs the configured verification schedule; null without one. */
     private volatile ScheduledVerification scheduledVerification;
+    /** Enables backends again on the recovery log's {@code autoEnable} period; null without one. */
+    private volatile AutoEnable autoEnable;
 
     /** A recovery log's description and counters, for management. */
     public record LogStatus(String description, long lastPosition, long purgedThrough, long appended,
@@ -460,6 +462,27 @@ public final class VirtualDatabase {
         });
     }
 
+    /** The backends that left service to be caught up and connect again (none without a request manager). */
+    List<String> backendsToCatchUp() {
+        RequestManager rm = sessions.requestManager();
+        return rm == null ? List.of() : rm.backendsToCatchUp();
+    }
+
+    /**
+     * Enables a backend on the {@code autoEnable} schedule ({@link AutoEnable}): as an operator's
+     * enable, and like it one operator action at a time (busy: {@code 55006}, tried next period).
+     */
+    void enableBackendAutomatically(String backend) throws SQLException {
+        RequestManager rm = requestManager("enable a backend");
+        operation("enabling backend " + backend + " automatically", () -> {
+            long start = System.nanoTime();
+            rm.enableBackend(backend);
+            LOG.info("Virtual database {}: backend {} connects again and was enabled automatically ({} ms)", name,
+                    backend, (System.nanoTime() - start) / 1_000_000);
+            return null;
+        });
+    }
+
     /**
      * Records a named checkpoint at the current position (writes pause while it is taken);
      * taking it again under the same name moves it. Names starting with {@code backend-} or
@@ -728,12 +751,19 @@ public final class VirtualDatabase {
         if (config != null && config.verification() != null) {
             scheduledVerification = ScheduledVerification.start(this, config.verification());
         }
+        if (config != null && config.recoveryLog() != null && config.recoveryLog().autoEnable() != null) {
+            autoEnable = AutoEnable.start(this, config.recoveryLog().autoEnable());
+        }
     }
 
     public void shutdown(Duration wait) {
         ScheduledVerification schedule = scheduledVerification;
         if (schedule != null) {
             schedule.stop();
+        }
+        AutoEnable auto = autoEnable;
+        if (auto != null) {
+            auto.stop();
         }
         sessions.shutdown(wait);
         LOG.info("Virtual database {} shut down", name);

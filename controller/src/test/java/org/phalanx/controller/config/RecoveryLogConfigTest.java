@@ -64,7 +64,7 @@ class RecoveryLogConfigTest {
         vdb("""
                 <requestManager waitPolicy="all"/>
                 <recoveryLog dir="state/log" enableSyncedOnStart="false" checkpointEvery="10m"
-                             checkpointEveryWrites="100000" dumpDir="/var/backups/phalanx"/>
+                             checkpointEveryWrites="100000" dumpDir="/var/backups/phalanx" autoEnable="30s"/>
                 <cache/>
                 """);
         RecoveryLogConfig log = read();
@@ -75,6 +75,7 @@ class RecoveryLogConfigTest {
         assertEquals(Duration.ofMinutes(10), log.checkpointEvery());
         assertEquals(100_000, log.checkpointEveryWrites());
         assertEquals(Path.of("/var/backups/phalanx"), log.dumpDir());
+        assertEquals(Duration.ofSeconds(30), log.autoEnable());
         assertEquals(6, log.location().line(), "where the start tag ends");
         assertFalse(Files.exists(dir.resolve("state")), "reading the file opens nothing");
     }
@@ -87,6 +88,7 @@ class RecoveryLogConfigTest {
         assertTrue(log.enableSyncedOnStart());
         assertNull(log.checkpointEvery());
         assertEquals(0, log.checkpointEveryWrites());
+        assertNull(log.autoEnable(), "only an operator enables a backend");
         assertEquals(dir.resolve("dumps").toAbsolutePath().normalize(), log.dumpDir());
         assertFalse(Files.exists(dir.resolve("log")), "the log is opened when the virtual database starts");
     }
@@ -170,6 +172,8 @@ class RecoveryLogConfigTest {
         assertOnlyProblem(refused(), file, 5, "checkpointEvery must be longer than 0");
         file = vdb("<recoveryLog dir=\"log\" checkpointEvery=\"10 minutes\"/>\n");
         assertOnlyProblem(refused(), file, 4, "The value '10 minutes' of attribute 'checkpointEvery'");
+        file = vdb("<recoveryLog dir=\"log\" autoEnable=\"0ms\"/>\n");
+        assertOnlyProblem(refused(), file, 4, "autoEnable must be longer than 0");
         file = vdb("<recoveryLog dir=\"log\" checkpointEveryWrites=\"0\"/>\n");
         assertOnlyProblem(refused(), file, 4, "The value '0' of attribute 'checkpointEveryWrites'");
         file = vdb("<recoveryLog dir=\"log\" enableSyncedOnStart=\"yes\"/>\n");

@@ -380,12 +380,17 @@ public final class Backend implements BackendView {
      * @return whether it left service
      */
     public boolean leaveUnlessItConnects(String reason) {
-        if (probe(connectionTimeout) == Probe.CONNECTED) {
+        if (connects()) {
             LOG.info("backend {} still connects after {}: kept in service", name(), reason);
             return false;
         }
         disableToCatchUp(reason);
         return true;
+    }
+
+    /** Whether a new connection passes a validity check within the connection timeout. */
+    public boolean connects() {
+        return probe(connectionTimeout) == Probe.CONNECTED;
     }
 
     private enum Probe { CONNECTED, REFUSED, SILENT }
@@ -417,6 +422,7 @@ public final class Backend implements BackendView {
     public void disableByOperator() {
         BackendState from = leaveService("disabled by an operator");
         if (from != null) {
+            leftToCatchUp = false; // it stays out until an operator enables it
             LOG.info("backend {} disabled by an operator", name());
             changed(from, BackendState.DISABLED, "disabled by an operator", false);
         }
