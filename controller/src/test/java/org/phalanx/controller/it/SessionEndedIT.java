@@ -93,6 +93,56 @@ class SessionEndedIT {
         assertEquals(1, cluster.assertIdentical("t", "id"));
     }
 
+    /**
+     * A DBA ends every session of the backends' databases (PostgreSQL's pg_terminate_backend,
+     * MariaDB's KILL) while the pools hold them: the next writes and reads run on new connections,
+     * once each backend's record (or PostgreSQL's FATAL answer) shows the killed attempt did not
+     * happen. Each such write took its backend out of service.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void aDbaEndingThePoolsSessionsCostsNoWriteAndNoBackend(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_session_killed", "", "", RECOVERY_LOG);
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            for (int round = 0; round < 5; round++) {
+                s.executeUpdate("INSERT INTO t VALUES (" + (2 * round) + ")"); // the pools' connections, just used
+                for (String backend : cluster.backends()) {
+                    killOtherSessions(kind, backend);
+                }
+                assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (" + (2 * round + 1) + ")"));
+                assertEquals(2 * round + 2, count(s));
+                cluster.assertAllEnabled();
+            }
+        }
+        cluster.stopController();
+        assertEquals(10, cluster.assertIdentical("t", "id"));
+    }
+
+    private void killOtherSessions(Kind kind, String backend) throws SQLException {
+        try (Connection dba = cluster.direct(backend); Statement s = dba.createStatement()) {
+            if (kind == Kind.POSTGRESQL) {
+                s.executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        + " WHERE datname = current_database() AND pid <> pg_backend_pid()").close();
+                return;
+            }
+            java.util.List<Long> ids = new java.util.ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT id FROM information_schema.processlist"
+                    + " WHERE db = DATABASE() AND id <> CONNECTION_ID()")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            for (long id : ids) {
+                try {
+                    s.execute("KILL CONNECTION " + id);
+                } catch (SQLException gone) {
+                    // it ended meanwhile
+                }
+            }
+        }
+    }
+
     private static long count(Statement s) throws SQLException {
         try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
             rs.next();

@@ -382,10 +382,25 @@ public final class Backend implements BackendView {
     public boolean leaveUnlessItConnects(String reason) {
         if (connects()) {
             LOG.info("backend {} still connects after {}: kept in service", name(), reason);
+            renewPooledConnections();
             return false;
         }
         disableToCatchUp(reason);
         return true;
+    }
+
+    /**
+     * A pooled connection was found ended by the server: the others may have been too (a DBA ending
+     * every session of the database), so the pools open new ones rather than hand out the dead ones
+     * one failure at a time (idle ones are closed now, busy ones when given back).
+     */
+    public void renewPooledConnections() {
+        for (HikariDataSource pool : pools.values()) {
+            var bean = pool.getHikariPoolMXBean();
+            if (bean != null) {
+                bean.softEvictConnections();
+            }
+        }
     }
 
     /** Whether a new connection passes a validity check within the connection timeout. */
@@ -670,6 +685,14 @@ public final class Backend implements BackendView {
 
     public Credentials credentialsFor(String virtualUser) {
         return config.credentialsFor(virtualUser);
+    }
+
+    /**
+     * A new connection of the backend's own login, outside the pools: for asking the backend after a
+     * lost connection, when the pool may still hold others that died with it (sessions a DBA ended).
+     */
+    public Connection newAdminConnection() throws SQLException {
+        return newConnection(config.credentials());
     }
 
     /** A connection for one client session only ({@link SessionHome}), outside the pools. */

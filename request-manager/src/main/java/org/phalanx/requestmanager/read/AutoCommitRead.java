@@ -37,6 +37,7 @@ final class AutoCommitRead {
     /** @param only the backends that may serve it (the session's home), or null: where routing says */
     Result read(Request r, SqlAnalysis a, SessionState s, List<Backend> only) throws SQLException {
         Set<Backend> tried = new HashSet<>();
+        Set<Backend> sessionEnded = new HashSet<>();
         Set<Engine> refusing = EnumSet.noneOf(Engine.class);
         SQLException firstError = null;
         while (true) {
@@ -60,9 +61,14 @@ final class AutoCommitRead {
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
                 p.statistics().readRetry();
-                if (BackendErrors.isConnectionFailure(e)
-                        && b.leaveUnlessItConnects("connection failed during a read: " + e.getMessage())) {
-                    continue;
+                if (BackendErrors.isConnectionFailure(e)) {
+                    if (b.leaveUnlessItConnects("connection failed during a read: " + e.getMessage())) {
+                        continue;
+                    }
+                    if (sessionEnded.add(b)) {
+                        tried.remove(b); // only that pooled connection was killed: once more there, on a new one
+                        continue;
+                    }
                 }
                 firstError = firstError == null ? e : firstError;
                 if (BackendErrors.isStatementError(e)) {

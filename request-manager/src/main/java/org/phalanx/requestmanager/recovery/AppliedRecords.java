@@ -161,18 +161,23 @@ public final class AppliedRecords {
     }
 
     /**
-     * Whether the unit at {@code position} committed on {@code b}, asked once the connection that
-     * ran its commit was lost: its record row is inserted in a new transaction, then rolled back. A
-     * duplicate key says the unit committed; an insert that passes says it did not, and never will:
-     * a commit still finishing would hold that row's key, and the insert would wait for its outcome.
-     * Null when it cannot be told (no record kept, or the backend does not answer).
+     * Whether the unit at {@code position} committed on {@code b}, asked once {@code lost} said the
+     * connection running it (its statement or its commit) was lost; null when that cannot be told.
+     * With a record, the unit's record row is inserted in a new transaction, then rolled back: a
+     * duplicate key says the unit committed; an insert that passes says it did not, and never will (a
+     * commit still finishing would hold that row's key, and the insert would wait for its outcome).
+     * Without one, a PostgreSQL session the server ended instead of answering ({@code 57P01}...) is
+     * taken as not committed: the server answers what it committed before it ends the session.
      */
-    public Boolean committedAfterLostConnection(Backend b, long position) {
-        if (!recordsApplied(b)) {
+    public Boolean committedAfterLostConnection(Backend b, long position, SQLException lost) {
+        if (!BackendErrors.isConnectionFailure(lost)) {
             return null;
         }
+        if (!recordsApplied(b)) {
+            return BackendErrors.isSessionEndedByServer(lost) ? Boolean.FALSE : null;
+        }
         AppliedTable t = AppliedTable.of(b);
-        try (Connection c = b.connection(b.config().credentials())) {
+        try (Connection c = b.newAdminConnection()) { // the pool's others may have died with the lost one
             if (AppliedPositions.read(c, t).has(position)) {
                 return true;
             }

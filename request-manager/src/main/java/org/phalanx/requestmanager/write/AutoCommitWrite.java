@@ -46,6 +46,7 @@ final class AutoCommitWrite {
                             Agreement agreement, Executed executed) throws Exception {
         long deadline = System.currentTimeMillis() + lockTimeoutMillis;
         long pause = 5;
+        boolean sessionEndedOnce = false;
         while (true) {
             // its connection is aborted if the backend hangs: the thread may be the client's own (WriteStage)
             try (Connection c = b.connectionFor(user, settings); var running = b.running().startOn(c, "a write")) {
@@ -72,6 +73,12 @@ final class AutoCommitWrite {
                     return outcome;
                 });
             } catch (SQLException e) {
+                // (its count, told to executed, is told again: the same position's, replaced)
+                if (!sessionEndedOnce && agreement == null && endedBeforeItRan(e, b, statements, position, applied)) {
+                    sessionEndedOnce = true; // its pooled connection was killed (a DBA's pg_terminate_backend): again on a new one
+                    b.renewPooledConnections();
+                    continue;
+                }
                 if (e instanceof Agreement.Undone || !BackendErrors.isContention(e, b.dialect())
                         || QueryTimeouts.expired(e, r.queryTimeoutSeconds()) || System.currentTimeMillis() + pause > deadline) {
                     applied.unitFailed(b, position);
@@ -81,6 +88,18 @@ final class AutoCommitWrite {
                 pause = Math.min(pause * 2, 200);
             }
         }
+    }
+
+    /**
+     * Whether the write's connection was lost and the write surely did not happen
+     * ({@link AppliedRecords#committedAfterLostConnection}). One statement only (of several run one
+     * by one, the first may have committed), and not one that runs outside a transaction (its record
+     * comes after it).
+     */
+    private static boolean endedBeforeItRan(SQLException e, Backend b, List<String> statements, long position,
+                                            AppliedRecords applied) {
+        return statements.size() == 1 && !AppliedPositions.runsOutsideTransactions(statements.get(0))
+                && Boolean.FALSE.equals(applied.committedAfterLostConnection(b, position, e));
     }
 
     /** Whether the entry is already durable (always, without a recovery log). */

@@ -12,7 +12,6 @@ import org.apache.logging.log4j.Logger;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.backend.Backend;
-import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.BackendTask;
 import org.phalanx.requestmanager.exec.Closeables;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
@@ -287,8 +286,7 @@ public final class TransactionControl {
                 c.commit();
             }
         } catch (SQLException e) {
-            Boolean committed = BackendErrors.isSessionEndedByServer(e) ? Boolean.FALSE
-                    : BackendErrors.isConnectionFailure(e) ? p.applied().committedAfterLostConnection(b, position) : null;
+            Boolean committed = p.applied().committedAfterLostConnection(b, position, e);
             if (Boolean.TRUE.equals(committed)) {
                 abandon(c); // it committed before the connection went, which goes back to no pool
                 return;
