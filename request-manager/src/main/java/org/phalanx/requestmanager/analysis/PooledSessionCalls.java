@@ -14,10 +14,11 @@ import org.phalanx.engine.Engine;
  * connections and backends, so that one would answer another client's value — in a write,
  * possibly a different one on each replica:
  * <ul>
- * <li>PostgreSQL's {@code currval()} and {@code lastval()} (the session's last sequence value): outside a
- * transaction, and in one before its first write. Inside a transaction that has written, statements
- * run on the transaction's own connection on every backend, after its inserts there, and they
- * answer as on one PostgreSQL.</li>
+ * <li>PostgreSQL's {@code currval()} and {@code lastval()}, MariaDB's {@code LASTVAL()} and
+ * {@code PREVIOUS VALUE FOR} (the session's last sequence value): outside a transaction, and in one
+ * before its first write. Inside a transaction that has written, statements run on the
+ * transaction's own connection on every backend, after its inserts there, and they answer as on
+ * one database.</li>
  * <li>MariaDB's {@code ROW_COUNT()} and {@code FOUND_ROWS()}, SQLite's {@code changes()} and
  * {@code total_changes()} (about the connection's previous statements), always: even in a
  * transaction, its reads and writes may run on different backends' connections.</li>
@@ -28,7 +29,9 @@ import org.phalanx.engine.Engine;
  */
 public final class PooledSessionCalls {
     private static final Map<Engine, Set<String>> OUTSIDE_WRITING_TRANSACTIONS =
-            Map.of(Engine.POSTGRESQL, Set.of("currval", "lastval"));
+            Map.of(Engine.POSTGRESQL, Set.of("currval", "lastval"), Engine.MARIADB, Set.of("lastval"));
+    /** MariaDB's other way to ask for a sequence's last value, which is no call. */
+    private static final String PREVIOUS_VALUE = "previous value for";
     private static final Map<Engine, Set<String>> ALWAYS =
             Map.of(Engine.MARIADB, Set.of("row_count", "found_rows"), Engine.SQLITE, Set.of("changes", "total_changes"));
     /** Every name above: one look at a statement's parentheses tells whether any engine's list matters. */
@@ -51,6 +54,10 @@ public final class PooledSessionCalls {
      * @param hasWritten whether the session's transaction has joined the backends (its first write)
      */
     public static String refused(String sql, Supplier<? extends Collection<Engine>> dialects, boolean hasWritten) {
+        if (!hasWritten && SqlLexer.containsIgnoreCase(sql, "previous") && dialects.get().contains(Engine.MARIADB)
+                && asksPreviousValue(sql)) {
+            return PREVIOUS_VALUE;
+        }
         if (!SqlLexer.mayCall(sql, ANY)) {
             return null;
         }
@@ -64,6 +71,24 @@ public final class PooledSessionCalls {
             }
         }
         return null;
+    }
+
+    /** Whether a query or data change says {@code PREVIOUS VALUE FOR} (in code, not in a literal). */
+    static boolean asksPreviousValue(String sql) {
+        String[] last = {"", "", ""}; // the statement's first word, then the two words before this one
+        boolean[] found = {false};
+        SqlLexer.replaceWords(sql, (text, start, end) -> {
+            String word = text.substring(start, end).toLowerCase(Locale.ROOT);
+            if (last[0].isEmpty()) {
+                last[0] = word;
+            } else if (word.equals("for") && last[1].equals("previous") && last[2].equals("value")) {
+                found[0] = true;
+            }
+            last[1] = last[2];
+            last[2] = word;
+            return null;
+        });
+        return found[0] && STATEMENTS.contains(last[0]);
     }
 
     /** The first of {@code functions} a query or data change calls, or null. */

@@ -166,10 +166,11 @@ final class VirtualSession implements Session {
         String refused = PooledSessionCalls.refused(r.sql(), p.backends()::dialects, state.begunTransaction() != null);
         if (refused != null) {
             p.statistics().error();
-            throw new SQLFeatureNotSupportedException(refused + "() answers about the backend connection that runs it, and"
+            throw new SQLFeatureNotSupportedException(refused + (refused.contains(" ") ? "" : "()")
+                    + " answers about the backend connection that runs it, and"
                     + " Phalanx runs a session's statements on pooled connections other clients use too (docs/jdbc-unsupported.md):"
                     + " use the update count, a COUNT(*), INSERT ... RETURNING or the value nextval() returned"
-                    + ("currval".equals(refused) || "lastval".equals(refused)
+                    + ("currval".equals(refused) || "lastval".equals(refused) || refused.contains(" ")
                             ? "; inside a transaction, after its first write, it answers for the transaction's own connections" : ""),
                     SqlState.FEATURE_NOT_SUPPORTED.code());
         }
@@ -234,13 +235,7 @@ final class VirtualSession implements Session {
             } else if (lockCall != null) {
                 result = lockCall.run(advisoryLocks, this, !state.autoCommit(), p.scheduler().lockTimeoutMillis());
             } else if (a.kind() == StatementKind.READ) {
-                CacheStage.Answer answer;
-                try {
-                    answer = read(r, a);
-                } catch (SQLException e) {
-                    abortAsPostgres(e);
-                    throw e;
-                }
+                CacheStage.Answer answer = read(r, a);
                 answeredFromCache = answer.fromCache();
                 result = answer.result();
             } else {
@@ -250,6 +245,7 @@ final class VirtualSession implements Session {
             return result;
         } catch (SQLException e) {
             p.statistics().error();
+            abortAsPostgres(e);
             throw QueryTimeouts.asTimeout(ConflictErrors.asEngine(e, p.backends()), r.queryTimeoutSeconds());
         } finally {
             p.statistics().statements().forSql(r.sql()).record(System.nanoTime() - start, failed, answeredFromCache);
@@ -333,8 +329,11 @@ final class VirtualSession implements Session {
 
     /**
      * On PostgreSQL a statement that fails inside a transaction aborts it: what follows gets
-     * {@code 25P02} until a rollback (to a savepoint). A write's or a joined read's error does so on
-     * the backends already; a read's before the transaction's first write, which runs on a pooled
+     * {@code 25P02} until a rollback (to a savepoint), and its COMMIT rolls back without an error (as
+     * pgjdbc answers it). A write's or a joined read's error aborts the backends' branches already,
+     * but the transaction must know it too: its commit otherwise went to the backends (and its record
+     * of applied positions failed there with 25P02, the COMMIT logged then failed, which a replay
+     * could commit); a read's before the transaction's first write, which runs on a pooled
      * connection, would leave it open, and it would commit what one PostgreSQL rolls back. Refusals
      * that run nothing (a query through executeUpdate, a feature or state refused) abort nothing.
      */

@@ -21,6 +21,18 @@ class PooledSessionCallsTest {
     }
 
     @Test
+    void mariaDbSequenceValuesAreRefusedOutsideATransactionThatHasWritten() {
+        List<Engine> maria = List.of(Engine.MARIADB);
+        assertEquals("previous value for", PooledSessionCalls.refused(
+                "INSERT INTO r VALUES (1, PREVIOUS VALUE FOR s)", () -> maria, false));
+        assertEquals("lastval", PooledSessionCalls.refused("SELECT LASTVAL(s)", () -> maria, false));
+        assertNull(PooledSessionCalls.refused("INSERT INTO r VALUES (1, previous value for s)", () -> maria, true));
+        assertNull(PooledSessionCalls.refused("SELECT 'previous value for s'", () -> maria, false));
+        assertNull(PooledSessionCalls.refused("SELECT NEXT VALUE FOR s", () -> maria, false));
+        assertNull(PooledSessionCalls.refused("INSERT INTO r VALUES (1, previous value for s)", () -> PG, false));
+    }
+
+    @Test
     void previousStatementFunctionsAreRefusedAlways() {
         assertEquals("found_rows", PooledSessionCalls.refused("SELECT FOUND_ROWS()", () -> List.of(Engine.MARIADB), true));
         assertEquals("row_count", PooledSessionCalls.refused("SELECT ROW_COUNT()", () -> List.of(Engine.MARIADB), false));
