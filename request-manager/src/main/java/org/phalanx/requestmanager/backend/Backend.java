@@ -380,6 +380,9 @@ public final class Backend implements BackendView {
      * @return whether it left service
      */
     public boolean leaveUnlessItConnects(String reason) {
+        if (state != BackendState.ENABLED) {
+            return true; // out already (hung: its connections were aborted under it), nothing to ask
+        }
         if (connects()) {
             LOG.info("backend {} still connects after {}: kept in service", name(), reason);
             renewPooledConnections();

@@ -170,11 +170,14 @@ public final class AppliedRecords {
      * taken as not committed: the server answers what it committed before it ends the session.
      */
     public Boolean committedAfterLostConnection(Backend b, long position, SQLException lost) {
-        if (!BackendErrors.isConnectionFailure(lost)) {
-            return null;
+        if (!BackendErrors.isConnectionFailure(lost) || !b.isEnabled()) {
+            return null; // out already (a hang's connections are aborted under it): replay will tell
         }
         if (!recordsApplied(b)) {
             return BackendErrors.isSessionEndedByServer(lost) ? Boolean.FALSE : null;
+        }
+        if (!b.connects()) {
+            return null; // not within the connection timeout: a hung server must not hold the client
         }
         AppliedTable t = AppliedTable.of(b);
         try (Connection c = b.newAdminConnection()) { // the pool's others may have died with the lost one
