@@ -60,6 +60,35 @@ class AbortedTransactionsIT {
         assertEquals(1, cluster.assertIdentical("t", "id"));
     }
 
+    /**
+     * After a failed read every statement gets 25P02 until the transaction ends, and its commit
+     * rolls back: the second statement after the error ran in a new transaction that committed, and
+     * the transaction's first write was gone although its commit succeeded (an outside tester's
+     * finding: an application probing with a read and going on).
+     */
+    @Test
+    void everyStatementAfterAFailedReadIsRefusedUntilTheTransactionEnds() throws Exception {
+        cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_aborted_read", "");
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+            c.setAutoCommit(false);
+            s.executeUpdate("INSERT INTO t VALUES (10)");
+            assertEquals("22012", assertThrows(SQLException.class, () -> s.executeQuery("SELECT 1 / 0")).getSQLState());
+            for (int id = 11; id < 14; id++) {
+                int row = id;
+                assertEquals("25P02", assertThrows(SQLException.class,
+                        () -> s.executeUpdate("INSERT INTO t VALUES (" + row + ")")).getSQLState());
+            }
+            assertEquals("25P02", assertThrows(SQLException.class, () -> s.executeQuery("SELECT count(*) FROM t"))
+                    .getSQLState());
+            c.commit(); // rolls back, as on PostgreSQL
+            c.setAutoCommit(true);
+            assertEquals(0, count(s), "nothing of the aborted transaction is stored");
+        }
+        cluster.stopController();
+        assertEquals(0, cluster.assertIdentical("t", "id"));
+    }
+
     private static long count(Statement s) throws SQLException {
         try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
             rs.next();

@@ -119,28 +119,40 @@ class SessionEndedIT {
         assertEquals(10, cluster.assertIdentical("t", "id"));
     }
 
-    private void killOtherSessions(Kind kind, String backend) throws SQLException {
+    /** Ends every other session of the backend's database, and waits until they are gone. */
+    private void killOtherSessions(Kind kind, String backend) throws SQLException, InterruptedException {
+        boolean postgres = kind == Kind.POSTGRESQL;
+        String others = postgres
+                ? "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                : "SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID()";
         try (Connection dba = cluster.direct(backend); Statement s = dba.createStatement()) {
-            if (kind == Kind.POSTGRESQL) {
-                s.executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                        + " WHERE datname = current_database() AND pid <> pg_backend_pid()").close();
-                return;
-            }
-            java.util.List<Long> ids = new java.util.ArrayList<>();
-            try (ResultSet rs = s.executeQuery("SELECT id FROM information_schema.processlist"
-                    + " WHERE db = DATABASE() AND id <> CONNECTION_ID()")) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-            for (long id : ids) {
+            java.util.Set<Long> killed = sessions(s, others);
+            for (long id : killed) {
                 try {
-                    s.execute("KILL CONNECTION " + id);
+                    s.execute(postgres ? "SELECT pg_terminate_backend(" + id + ")" : "KILL CONNECTION " + id);
                 } catch (SQLException gone) {
                     // it ended meanwhile
                 }
             }
+            for (int i = 0; i < 100; i++) { // the server ends them asynchronously
+                java.util.Set<Long> left = sessions(s, others);
+                left.retainAll(killed);
+                if (left.isEmpty()) {
+                    return;
+                }
+                Thread.sleep(20);
+            }
         }
+    }
+
+    private static java.util.Set<Long> sessions(Statement s, String query) throws SQLException {
+        java.util.Set<Long> ids = new java.util.HashSet<>();
+        try (ResultSet rs = s.executeQuery(query)) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
     }
 
     private static long count(Statement s) throws SQLException {

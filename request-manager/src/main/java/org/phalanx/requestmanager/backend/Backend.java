@@ -613,6 +613,34 @@ public final class Backend implements BackendView {
         return take(virtualUser, settings, false);
     }
 
+    /** Work on a connection, for {@link #onPooledConnection}. */
+    @FunctionalInterface
+    public interface ConnectionWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} on a pooled connection with a session's settings ({@link #connectionFor}),
+     * once more on another if that one was lost while the backend still connects: its session was
+     * ended by the server (a DBA's pg_terminate_backend or KILL of the pool's sessions), and the pool
+     * then replaces the others. For the controller's own reads (catalog lookups before a write),
+     * which must not fail a client's statement for a connection the pool had kept.
+     */
+    public <T> T onPooledConnection(String virtualUser, SessionSettings settings, ConnectionWork<T> work)
+            throws SQLException {
+        try (Connection c = connectionFor(virtualUser, settings)) {
+            return work.run(c);
+        } catch (SQLException e) {
+            if (!BackendErrors.isConnectionFailure(e) || state != BackendState.ENABLED || !connects()) {
+                throw e;
+            }
+            renewPooledConnections();
+        }
+        try (Connection c = connectionFor(virtualUser, settings)) {
+            return work.run(c);
+        }
+    }
+
     /**
      * {@link #connectionFor} for a transaction's branch, whose settings may change while it is open
      * ({@link #switchSettings}): whatever it carries when closed is reset.

@@ -41,6 +41,7 @@ public final class Transaction {
     private List<Touch> cacheWrites = new ArrayList<>();
     /** Set when the transaction can no longer commit everywhere; it must roll back. */
     private volatile SQLException doomed;
+    private volatile boolean doomTold;
     /**
      * Per backend, what undoes this transaction's DDL in the schema view; run by that backend's
      * rollback task, after the DDL itself has run there. Filled from backend threads.
@@ -126,6 +127,18 @@ public final class Transaction {
      */
     public void doom(SQLException reason) {
         doomed = reason;
+        if (reason == null) {
+            doomTold = false;
+        }
+    }
+
+    /** Whether the client has had the reason it is doomed (what it runs next is then told it is aborted). */
+    public boolean doomTold() {
+        return doomTold;
+    }
+
+    public void doomTold(boolean told) {
+        doomTold = told;
     }
 
     /**

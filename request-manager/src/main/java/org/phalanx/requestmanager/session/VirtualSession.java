@@ -354,12 +354,13 @@ final class VirtualSession implements Session {
     /**
      * The transaction was aborted by a statement whose error the client has had ({@code 25P02}
      * since), on PostgreSQL backends only: there the commit is a rollback that does not fail. Not one
-     * the controller doomed for a reason of its own (a backend that disagreed): that commit fails.
+     * the controller doomed for a reason of its own (a backend that disagreed) that the client has
+     * not been told yet: that commit fails with the reason.
      */
     private boolean abortedAsPostgres() {
         Transaction t = state.transaction();
         SQLException doomed = t == null ? null : t.doomed();
-        return doomed != null && SqlState.IN_FAILED_SQL_TRANSACTION.code().equals(doomed.getSQLState())
+        return doomed != null && (SqlState.IN_FAILED_SQL_TRANSACTION.code().equals(doomed.getSQLState()) || t.doomTold())
                 && p.backends().allSpeak(Engine.POSTGRESQL);
     }
 

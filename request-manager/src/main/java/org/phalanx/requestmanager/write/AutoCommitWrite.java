@@ -26,6 +26,9 @@ import org.phalanx.requestmanager.recovery.LogWriter;
  * it runs as a short transaction that commits only once the backends agree on its outcome.
  */
 final class AutoCommitWrite {
+    /** How many times a write whose pooled connection was found ended runs again (the pool may hold several such). */
+    private static final int MAX_SESSIONS_ENDED = 3;
+
     private AutoCommitWrite() {
     }
 
@@ -46,8 +49,9 @@ final class AutoCommitWrite {
                             Agreement agreement, Executed executed) throws Exception {
         long deadline = System.currentTimeMillis() + lockTimeoutMillis;
         long pause = 5;
-        boolean sessionEndedOnce = false;
+        int sessionsEnded = 0;
         while (true) {
+            WriteOutcome[] ran = new WriteOutcome[1]; // what it did, should the commit's answer be lost
             // its connection is aborted if the backend hangs: the thread may be the client's own (WriteStage)
             try (Connection c = b.connectionFor(user, settings); var running = b.running().startOn(c, "a write")) {
                 LocalTransaction.Work<WriteOutcome> work = () -> {
@@ -58,6 +62,7 @@ final class AutoCommitWrite {
                     if (executed != null) {
                         executed.ran(outcome);
                     }
+                    ran[0] = outcome;
                     return outcome;
                 };
                 if (applied.recordsApplied(b)) {
@@ -73,9 +78,13 @@ final class AutoCommitWrite {
                     return outcome;
                 });
             } catch (SQLException e) {
+                Boolean committed = agreement == null ? settled(e, b, statements, position, applied) : null;
+                if (Boolean.TRUE.equals(committed) && ran[0] != null) {
+                    return ran[0]; // its connection went after the commit: the write is done
+                }
                 // (its count, told to executed, is told again: the same position's, replaced)
-                if (!sessionEndedOnce && agreement == null && endedBeforeItRan(e, b, statements, position, applied)) {
-                    sessionEndedOnce = true; // its pooled connection was killed (a DBA's pg_terminate_backend): again on a new one
+                if (Boolean.FALSE.equals(committed) && sessionsEnded < MAX_SESSIONS_ENDED) {
+                    sessionsEnded++; // its pooled connection was killed (a DBA's pg_terminate_backend): again on a new one
                     b.renewPooledConnections();
                     continue;
                 }
@@ -91,15 +100,15 @@ final class AutoCommitWrite {
     }
 
     /**
-     * Whether the write's connection was lost and the write surely did not happen
-     * ({@link AppliedRecords#committedAfterLostConnection}). One statement only (of several run one
-     * by one, the first may have committed), and not one that runs outside a transaction (its record
-     * comes after it).
+     * Whether the write whose connection was lost committed ({@link
+     * AppliedRecords#committedAfterLostConnection}), null when that cannot be told. One statement
+     * only (of several run one by one, the first may have committed alone), and not one that runs
+     * outside a transaction (its record comes after it).
      */
-    private static boolean endedBeforeItRan(SQLException e, Backend b, List<String> statements, long position,
-                                            AppliedRecords applied) {
+    private static Boolean settled(SQLException e, Backend b, List<String> statements, long position,
+                                   AppliedRecords applied) {
         return statements.size() == 1 && !AppliedPositions.runsOutsideTransactions(statements.get(0))
-                && Boolean.FALSE.equals(applied.committedAfterLostConnection(b, position, e));
+                ? applied.committedAfterLostConnection(b, position, e) : null;
     }
 
     /** Whether the entry is already durable (always, without a recovery log). */

@@ -135,9 +135,8 @@ final class DefaultValues {
         if (branch != null) {
             defaults = defaults(branch, b.engine(), table);
         } else {
-            try (Connection c = b.connectionFor(s.user(), s.settings().at(null))) { // not its home: a branch may hold it
-                defaults = defaults(c, b.engine(), table);
-            }
+            // not its home: a branch may hold it
+            defaults = b.onPooledConnection(s.user(), s.settings().at(null), c -> defaults(c, b.engine(), table));
         }
         byTable.put(key, defaults);
         return defaults;

@@ -26,6 +26,7 @@ import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.TableFootprint;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.ResultDescriptions;
 import org.phalanx.requestmanager.scheduler.Access;
 import org.phalanx.requestmanager.scheduler.RowKeys;
@@ -415,8 +416,8 @@ final class RowLocking {
     }
 
     private static TableTraits read(Backend b, String user, String table) {
-        try (Connection c = b.connectionFor(user)) {
-            return TableTraits.read(c, b.engine(), table);
+        try {
+            return b.onPooledConnection(user, SessionSettings.NONE, c -> TableTraits.read(c, b.engine(), table));
         } catch (SQLException | RuntimeException e) {
             LOG.debug("table {} keeps table-level write conflicts: {}", table, e.getMessage());
             return TableTraits.UNKNOWN;

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.phalanx.engine.Engine;
 import org.phalanx.engine.SqlState;
 import org.phalanx.recoverylog.LogEntry;
 import org.phalanx.requestmanager.backend.Backend;
@@ -107,7 +108,10 @@ public final class TransactionControl {
         }
         boolean committed = false;
         try {
-            throwIfDoomed(s, t);
+            if (t.doomed() != null) {
+                rollbackQuietly(s); // a commit that fails rolls back, whatever the engine
+                throw t.doomed();
+            }
             end(s, t, true);
             committed = true;
         } finally {
@@ -153,13 +157,29 @@ public final class TransactionControl {
         }
     }
 
-    /** A doomed transaction rolls back and its statement fails with the reason. */
+    /**
+     * A doomed transaction's statement fails with the reason. On PostgreSQL backends the transaction
+     * then stays open and aborted, as there: every statement after gets {@code 25P02} until the
+     * client ends it (its COMMIT rolls back) or rolls back to a savepoint. Rolled back at once, the
+     * statements after ran in a new transaction that committed, and the client's commit succeeded
+     * with the earlier writes gone (an outside tester's finding). Elsewhere it is rolled back at once,
+     * as MariaDB rolls back a deadlock's victim and goes on in a new transaction.
+     */
     public void throwIfDoomed(SessionState s, Transaction t) throws SQLException {
         SQLException reason = t.doomed();
-        if (reason != null) {
+        if (reason == null) {
+            return;
+        }
+        if (!p.backends().allSpeak(Engine.POSTGRESQL)) {
             rollbackQuietly(s);
             throw reason;
         }
+        if (t.doomTold()) {
+            throw new SQLException("current transaction is aborted, commands ignored until end of transaction block ("
+                    + reason.getMessage() + ")", SqlState.IN_FAILED_SQL_TRANSACTION.code());
+        }
+        t.doomTold(true);
+        throw reason;
     }
 
     /** Queues the commit or rollback on every branch, releases the locks, waits per policy. */
