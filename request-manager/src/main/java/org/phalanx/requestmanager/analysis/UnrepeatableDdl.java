@@ -36,17 +36,27 @@ public final class UnrepeatableDdl {
      * Calls of the clock and of randomness on any of the engines, and the clock's keywords; in the
      * body, literals included (PostgreSQL's body is one, SQLite's clock is {@code 'now'}).
      */
-    private static final Pattern UNREPEATABLE = Pattern.compile("(?i)\\b(now|rand|random|uuid|gen_random_uuid"
-            + "|uuid_generate_v\\w*|randomblob|random_bytes|uuid_short|sys_guid|newid|clock_timestamp|statement_timestamp"
-            + "|transaction_timestamp|timeofday|sysdate|utc_timestamp|utc_date|utc_time|curdate|curtime|unix_timestamp"
-            + "|unixepoch|connection_id|pg_backend_pid|txid_current)\\s*\\("
+    private static final Pattern UNREPEATABLE = Pattern.compile("(?i)\\b(now|rand|random|uuid_generate_v\\w*"
+            + "|clock_timestamp|statement_timestamp|transaction_timestamp|sysdate|utc_timestamp|utc_date|utc_time|curdate"
+            + "|curtime|unix_timestamp|unixepoch|" + String.join("|", UnrepeatableCalls.FUNCTIONS) + ")\\s*\\("
             + "|\\b(current_timestamp|current_date|current_time|localtimestamp|localtime)\\b|('now')");
+    /**
+     * What a PostgreSQL {@code DO} block's body may call that each replica answers its own way: the
+     * calls no replica computes like another ({@link UnrepeatableCalls}). Not the clock: the
+     * controller chooses {@code now()} in the block's text as in any statement.
+     */
+    private static final Pattern UNREPEATABLE_IN_BLOCK = Pattern.compile("(?i)\\b("
+            + String.join("|", UnrepeatableCalls.FUNCTIONS) + "|uuid_generate_v\\w*)\\s*\\(");
 
     private UnrepeatableDdl() {
     }
 
     /** What the routine {@code sql} creates calls that each replica would compute for itself; null if nothing, or not such DDL. */
     public static String unrepeatableCall(String sql) {
+        if (isBlock(sql)) { // PostgreSQL's anonymous block: its body runs now, on each replica
+            Matcher m = UNREPEATABLE_IN_BLOCK.matcher(sql);
+            return m.find() ? m.group(1) + "()" : null;
+        }
         if (!runsInWrites(sql)) {
             return null;
         }
@@ -55,6 +65,36 @@ public final class UnrepeatableDdl {
             return null;
         }
         return m.group(1) != null ? m.group(1) + "()" : m.group(2) != null ? m.group(2) : m.group(3);
+    }
+
+    /** PostgreSQL: a column added as serial or identity, which the engine numbers in its scan order. */
+    private static final Pattern ADDED_NUMBERED = Pattern.compile("(?is)\\s*alter\\s+table\\b.*\\badd\\b.*"
+            + "(?:\\b(?:small|big)?serial\\b|\\bserial[248]\\b|\\bgenerated\\s+(?:always|by\\s+default)\\s+as\\s+identity\\b).*");
+    /** PostgreSQL: a sequence (or identity) declared with a cache of more than one value. */
+    private static final Pattern SEQUENCE_CACHE = Pattern.compile("(?is).*\\bcache\\s+0*(?:[2-9]|[1-9]\\d+)\\b.*");
+
+    /** Whether {@code sql} adds a column PostgreSQL numbers itself (serial, identity) to a table that may hold rows. */
+    public static boolean numbersExistingRows(String sql) {
+        return startsWith(sql, 'a') && ADDED_NUMBERED.matcher(sql).matches();
+    }
+
+    /**
+     * Whether {@code sql} creates or alters a sequence or an identity with a cache above one:
+     * PostgreSQL caches per connection, so pooled connections on each replica hand out other values.
+     */
+    public static boolean cachesSequenceValues(String sql) {
+        return (startsWith(sql, 'c') || startsWith(sql, 'a')) && SqlLexer.containsIgnoreCase(sql, "cache")
+                && SEQUENCE_CACHE.matcher(sql).matches()
+                && (SqlLexer.containsIgnoreCase(sql, "sequence") || SqlLexer.containsIgnoreCase(sql, "identity"));
+    }
+
+    private static boolean startsWith(String sql, char first) {
+        String stripped = sql.stripLeading();
+        return !stripped.isEmpty() && Character.toLowerCase(stripped.charAt(0)) == first;
+    }
+
+    private static boolean isBlock(String sql) {
+        return startsWith(sql, 'd') && SqlLexer.firstWord(sql).equals("do"); // most writes do not start so
     }
 
     /**

@@ -67,6 +67,15 @@ final class UnrepeatableWrites {
                     + " (each backend's server or connection): pass the value as a parameter";
         }
         boolean postgres = p.backends().dialects().contains(Engine.POSTGRESQL);
+        if (postgres && UnrepeatableDdl.numbersExistingRows(sql)) {
+            return "a column added as serial or identity numbers the table's existing rows in each replica's own"
+                    + " physical order, and the replicas would differ: add it as a plain integer column, fill it with"
+                    + " an UPDATE ordered by a unique key, then attach a sequence (CREATE SEQUENCE ... OWNED BY, SET DEFAULT)";
+        }
+        if (postgres && UnrepeatableDdl.cachesSequenceValues(sql)) {
+            return "a sequence with CACHE above 1 hands each backend connection its own block of values, so each replica"
+                    + " (and each client, through pooled connections) would get other numbers: leave CACHE at 1";
+        }
         String systemColumn = postgres ? UnrepeatableCalls.systemColumn(sql) : null;
         if (systemColumn != null) {
             return "a write naming the system column " + systemColumn + ": its value is each replica's own (transaction ids,"
