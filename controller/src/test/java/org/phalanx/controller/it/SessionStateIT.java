@@ -253,6 +253,21 @@ class SessionStateIT {
     }
 
     /**
+     * The same with a recovery log, where the controller chooses the keys and the backends are given
+     * them: after a multi-row INSERT the session's value was the last id, not the first (an outside
+     * tester's finding).
+     */
+    @Test
+    void mariadbLastInsertIdIsTheSessionsWhenTheControllerChoosesTheKeys() throws Exception {
+        cluster = new EngineCluster(dir, Kind.MARIADB, 2, "phalanx_session_lid_keys", "", "", "<recoveryLog dir=\"log\"/>");
+        assertEquals(List.of("0", "2", "4", "2", "2", "11", "5"), lastInsertIdScript(cluster::connect));
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("parent", "id");
+        cluster.assertIdentical("child", "id");
+    }
+
+    /**
      * PostgreSQL's {@code currval()} and {@code lastval()}: inside a transaction that has written they
      * answer the session's own value, as on one PostgreSQL, and a child row inserted with it holds the
      * same parent on every replica; outside one (where a pooled connection would answer another

@@ -64,6 +64,15 @@ public final class LastInsertId {
         return reported == 0 && inGeneratedKeys ? last : reported;
     }
 
+    /**
+     * The session's value after an INSERT whose keys the controller chose: MariaDB's is the first
+     * of a multi-row INSERT's ids, SQLite's the last. (The backends, given the keys, would report
+     * what they make of explicit values: MariaDB the last.)
+     */
+    public long ofChosenKeys(long[] keys) {
+        return inGeneratedKeys ? keys[0] : keys[keys.length - 1];
+    }
+
     /** Whether the text may call it (a look at its parentheses only: every statement of such a session passes here). */
     public boolean mentioned(String sql) {
         return SqlLexer.mayCall(sql, functions);

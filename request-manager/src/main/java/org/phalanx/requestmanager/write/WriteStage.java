@@ -327,7 +327,10 @@ public final class WriteStage {
                 keys.ran(sql, a);
             }
             if (outcome.lastInsertId() != null) {
-                s.lastInsertId(p.backends().lastInsertId().after(outcome.lastInsertId(), s.lastInsertId()));
+                LastInsertId function = p.backends().lastInsertId();
+                long reported = keyPlan != null && chosenKeys[0].length > 0
+                        ? function.ofChosenKeys(chosenKeys[0]) : outcome.lastInsertId();
+                s.lastInsertId(function.after(reported, s.lastInsertId()));
             }
             Result result = keyPlan != null && r.wantsKeys()
                     ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), keyPlan.columnType(), chosenKeys[0]))
