@@ -50,7 +50,8 @@ class QueryTimeoutIT {
             long start = System.nanoTime();
             SQLTimeoutException e = assertThrows(SQLTimeoutException.class, () -> s.executeQuery(slow).close());
             assertEquals("HYT00", e.getSQLState(), e.getMessage());
-            assertEquals(true, System.nanoTime() - start < 4_000_000_000L, "it stopped at its timeout");
+            // stopped at its timeout, on the first backend only (tried on each in turn, it took 2 s here, n s on n backends)
+            assertEquals(true, System.nanoTime() - start < 1_900_000_000L, "it stopped at its timeout");
             assertEquals(1, one(c, "SELECT 1"));
             // a write past its timeout too, in auto-commit
             try (Statement w = c.createStatement()) {

@@ -13,13 +13,15 @@ import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.BackendErrors;
+import org.phalanx.requestmanager.backend.QueryTimeouts;
 import org.phalanx.requestmanager.backend.SqlStates;
 import org.phalanx.requestmanager.pipeline.Pipeline;
 import org.phalanx.requestmanager.pipeline.SessionState;
 
 /**
- * A read outside a begun transaction, on a pooled connection. A read's error never disables a
- * backend: a statement error (the engine refused it: an unknown function, a type error) is tried
+ * A read outside a begun transaction, on a pooled connection. A read its query timeout cancelled
+ * fails at once (tried on each backend in turn, it lasted the timeout times their number). A read's
+ * error never disables a backend: a statement error (the engine refused it: an unknown function, a type error) is tried
  * on a backend of another engine, since in a mixed virtual database one engine may run what
  * another refuses, and reaches the client only once every engine serving the read refused it;
  * any other error is tried on every other backend. Only a failed connection takes a backend out of
@@ -60,6 +62,9 @@ final class AutoCommitRead {
                 return p.reads().run(b, null, r, s.user(), s.settings());
             } catch (SQLException failure) {
                 SQLException e = SqlStates.normalize(failure, b.dialect());
+                if (QueryTimeouts.expired(e, r.queryTimeoutSeconds())) {
+                    throw e; // its time is up: elsewhere it would run as long again (the timeout times the backends)
+                }
                 p.statistics().readRetry();
                 if (BackendErrors.isConnectionFailure(e)) {
                     if (b.leaveUnlessItConnects("connection failed during a read: " + e.getMessage())) {
