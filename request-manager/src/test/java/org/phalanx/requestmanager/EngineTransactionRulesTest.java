@@ -132,8 +132,10 @@ class EngineTransactionRulesTest {
                 assertReplicas("1 2");
                 // a user variable set by a query would live on one backend's connection only
                 // and one set by a write on the backends' pooled connections, not in the session
+                // as would a procedure's OUT parameter, where other sessions saw it
                 for (String assigns : new String[] {"SELECT @m := MAX(id) FROM t", "SELECT MAX(id) INTO @m FROM t",
-                        "UPDATE t SET id = (@m := id) WHERE id = 2", "insert into t values (@m := 9)"}) {
+                        "UPDATE t SET id = (@m := id) WHERE id = 2", "insert into t values (@m := 9)", "CALL p(3, @n)",
+                        "call p(@n)"}) {
                     SQLException refused = assertThrows(SQLFeatureNotSupportedException.class, () -> update(s, assigns));
                     assertEquals("0A000", refused.getSQLState(), assigns);
                 }

@@ -31,7 +31,8 @@ import org.phalanx.requestmanager.backend.Backends;
  *     runs on one backend, so the variable would exist there only, and a later write using it
  *     would store a different value on each replica. {@code SET @m = (SELECT MAX(v) FROM t)} is
  *     the session's, on every connection. A write assigning one ({@code UPDATE t SET rk = (@x := @x + 1)})
- *     likewise: it would set it on the backends' pooled connections, not in the session.</li>
+ *     likewise: it would set it on the backends' pooled connections, not in the session; so would a
+ *     {@code CALL} passing one ({@code CALL p(3, @n)}, an OUT parameter), where other sessions saw it.</li>
  * </ul>
  */
 final class ConnectionBoundStatements {
@@ -47,6 +48,8 @@ final class ConnectionBoundStatements {
             "(?is)\\s*(?:xa\\s+\\w+|prepare\\s+transaction\\b|commit\\s+prepared\\b|rollback\\s+prepared\\b).*");
     private static final Pattern DEALLOCATE_ALL = Pattern.compile("(?is)\\s*deallocate\\s+(?:prepare\\s+)?all[\\s;]*");
     /** {@code @name :=} or {@code INTO @name} (not {@code @@system} variables; literals are left out first). */
+    private static final Pattern CALL = Pattern.compile("(?is)\\s*call\\b.*");
+    private static final Pattern USER_VARIABLE = Pattern.compile("(?<![@\\w])@[`\\w$]");
     private static final Pattern USER_VARIABLE_ASSIGNMENT = Pattern.compile("(?i)(?<!@)@[`\\w$.]+\\s*:=|\\binto\\s+@(?!@)");
 
     private ConnectionBoundStatements() {
@@ -71,6 +74,11 @@ final class ConnectionBoundStatements {
                     + " on one pooled backend connection only; use a JDBC PreparedStatement");
         }
         if (backends.allSpeak(Engine.MARIADB)) {
+            if (first == 'c' && sql.indexOf('@') > 0 && CALL.matcher(sql).matches() && passesUserVariable(sql)) {
+                throw refused("a CALL passing a user variable (CALL p(3, @n)) would set it, as an OUT or INOUT"
+                        + " parameter, on the backends' pooled connections, where other sessions would see it, not in"
+                        + " this session: pass values, and return results as a result set (SELECT in the procedure)");
+            }
             if ("uidr".indexOf(first) >= 0 && sql.indexOf('@') > 0 && assignsUserVariable(sql)) {
                 throw refused("a write assigning a user variable (UPDATE t SET c = (@v := @v + 1)) would set it on"
                         + " the backends' pooled connections, not in this session, whose @v would stay as it was:"
@@ -97,6 +105,11 @@ final class ConnectionBoundStatements {
                     SqlState.NO_ACTIVE_SQL_TRANSACTION.code());
         }
         return null;
+    }
+
+    /** Whether the statement names a user variable ({@code @v}, not {@code @@system}) outside literals and comments. */
+    private static boolean passesUserVariable(String sql) {
+        return USER_VARIABLE.matcher(org.phalanx.requestmanager.analysis.SqlTemplate.of(sql)).find();
     }
 
     /** Whether the statement has {@code @v :=} or {@code INTO @v} outside literals and comments. */
