@@ -303,6 +303,38 @@ class SessionStateIT {
         cluster.assertIdentical("child", "id");
     }
 
+    /**
+     * With a recovery log the controller chooses serial keys, and the backends' sequences never hand
+     * them out: {@code currval()} and {@code lastval()} answered a stale value or 55000, and a child
+     * row inserted with {@code currval} held another parent (an outside tester's finding). Now they
+     * are the session's own values, as on one PostgreSQL, in a transaction or not.
+     */
+    @Test
+    void postgresqlCurrvalIsTheSessionsWhenTheControllerChoosesTheKeys() throws Exception {
+        cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_session_currval_keys", "", "",
+                "<recoveryLog dir=\"log\"/>");
+        try (Connection a = cluster.connect(); Connection other = cluster.connect()) {
+            execute(a, "CREATE TABLE parent (id SERIAL PRIMARY KEY, name VARCHAR(20))");
+            execute(a, "CREATE TABLE child (id SERIAL PRIMARY KEY, parent_id INTEGER)");
+            update(a, "INSERT INTO parent (name) VALUES ('auto-commit')");
+            update(other, "INSERT INTO parent (name) VALUES ('another client')");
+            assertEquals("1", column(a, "SELECT currval('parent_id_seq')"));
+            assertEquals("2", column(other, "SELECT currval('public.parent_id_seq'::regclass)"));
+
+            a.setAutoCommit(false);
+            update(a, "INSERT INTO parent (name) VALUES ('in a transaction')");
+            update(a, "INSERT INTO child (parent_id) VALUES (currval('parent_id_seq'))");
+            assertEquals("3", column(a, "SELECT currval('parent_id_seq')"));
+            assertEquals("1", column(a, "SELECT lastval()")); // the last value taken: the child's own id
+            a.commit();
+            assertEquals("3", column(a, "SELECT parent_id FROM child"));
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        cluster.assertIdentical("parent", "id");
+        cluster.assertIdentical("child", "id");
+    }
+
     /** What two sessions see of {@code LAST_INSERT_ID()} as they insert. */
     private static List<String> lastInsertIdScript(ConnectionSource db) throws SQLException {
         List<String> seen = new ArrayList<>();

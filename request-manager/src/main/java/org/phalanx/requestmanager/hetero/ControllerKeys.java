@@ -31,14 +31,21 @@ public final class ControllerKeys {
     private static final class TableKeys {
         final Optional<String> column;
         final int jdbcType;
+        /** The sequence the column's default takes its values from (PostgreSQL's serial), or null. */
+        final String sequence;
         long last;
 
-        TableKeys(Optional<String> column, int jdbcType, long last) {
+        TableKeys(Optional<String> column, int jdbcType, String sequence, long last) {
             this.column = column;
             this.jdbcType = jdbcType;
+            this.sequence = sequence;
             this.last = last;
         }
     }
+
+    /** {@code nextval('seq')} or {@code nextval('seq'::regclass)} in a column default. */
+    private static final java.util.regex.Pattern NEXTVAL_DEFAULT =
+            java.util.regex.Pattern.compile("(?i)^\\s*nextval\\(\\s*'([^']+)'");
 
     private final Map<String, TableKeys> tables = new ConcurrentHashMap<>();
     private final Map<String, Optional<KeyedInsert>> shapes = new ConcurrentHashMap<>();
@@ -58,13 +65,19 @@ public final class ControllerKeys {
 
     /** Records what {@link #learn} read. */
     public void learned(String tableKey, Learnt learnt) {
-        tables.putIfAbsent(tableKey, new TableKeys(learnt.column(), learnt.jdbcType(), learnt.max()));
+        tables.putIfAbsent(tableKey, new TableKeys(learnt.column(), learnt.jdbcType(), learnt.sequence(), learnt.max()));
     }
 
     /** The JDBC type of a known table's key column ({@code BIGINT} if not known). */
     public int keyType(String tableKey) {
         TableKeys t = tables.get(tableKey);
         return t == null ? Types.BIGINT : t.jdbcType;
+    }
+
+    /** The sequence a known table's key column takes its default from (PostgreSQL's serial), or null. */
+    public String sequence(String tableKey) {
+        TableKeys t = tables.get(tableKey);
+        return t == null ? null : t.sequence;
     }
 
     /** The key column of a known table, if it has one. */
@@ -106,24 +119,26 @@ public final class ControllerKeys {
         tables.clear();
     }
 
-    /** The learnt key column, its JDBC type and its MAX, read from a backend connection. */
-    public record Learnt(Optional<String> column, int jdbcType, long max) {
+    /** The learnt key column, its JDBC type, its MAX and the sequence its default takes values from (or null). */
+    public record Learnt(Optional<String> column, int jdbcType, long max, String sequence) {
     }
 
     /** Reads the table's auto-generated key column (IS_AUTOINCREMENT) and its current MAX. */
     public static Learnt learn(Connection c, String table) throws SQLException {
         String[] found = autoIncrementColumn(c.getMetaData(), table);
         if (found == null) {
-            return new Learnt(Optional.empty(), Types.BIGINT, 0);
+            return new Learnt(Optional.empty(), Types.BIGINT, 0, null);
         }
         try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + found[0])) {
             rs.next();
-            return new Learnt(Optional.of(found[1]), Integer.parseInt(found[2]), rs.getLong(1));
+            java.util.regex.Matcher nextval = found[3] == null ? null : NEXTVAL_DEFAULT.matcher(found[3]);
+            return new Learnt(Optional.of(found[1]), Integer.parseInt(found[2]), rs.getLong(1),
+                    nextval != null && nextval.find() ? nextval.group(1) : null);
         }
     }
 
-    /** {table name as the engine knows it, key column, its JDBC type}, or null when the table has no generated key. */
+    /** {table name as the engine knows it, key column, its JDBC type, its default}, or null when the table has no generated key. */
     /** The table's auto-generated key column (IS_AUTOINCREMENT), if it has one. */
     public static Optional<String> generatedKeyColumn(Connection c, String table) throws SQLException {
         String[] found = autoIncrementColumn(c.getMetaData(), table);
@@ -139,7 +154,7 @@ public final class ControllerKeys {
                     found = true;
                     if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
                         return new String[] {rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME"),
-                                Integer.toString(rs.getInt("DATA_TYPE"))};
+                                Integer.toString(rs.getInt("DATA_TYPE")), rs.getString("COLUMN_DEF")};
                     }
                 }
             }

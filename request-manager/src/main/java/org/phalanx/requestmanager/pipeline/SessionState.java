@@ -1,10 +1,13 @@
 package org.phalanx.requestmanager.pipeline;
 
+import org.phalanx.requestmanager.analysis.SequenceValues;
+
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.phalanx.engine.Isolation;
+import org.phalanx.requestmanager.analysis.SequenceValues;
 import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionHome;
@@ -35,6 +38,7 @@ public final class SessionState {
     private RequestId requestId;
     /** This session's last inserted id (SQLite's {@code last_insert_rowid()}, MariaDB's {@code LAST_INSERT_ID()}; 0 before any, as they say). */
     private long lastInsertId;
+    private final SequenceValues sequenceValues = new SequenceValues();
 
     /** @param isolation the virtual database's default level */
     public SessionState(String user, int isolation) {
@@ -58,6 +62,11 @@ public final class SessionState {
     /** The id as the auto-commit statement or commit the request logs carries it; or null. */
     public String requestIdForLog() {
         return requestId == null ? null : requestId.toString();
+    }
+
+    /** PostgreSQL's currval() and lastval() for the keys the controller chose for this session's INSERTs. */
+    public SequenceValues sequenceValues() {
+        return sequenceValues;
     }
 
     public long lastInsertId() {

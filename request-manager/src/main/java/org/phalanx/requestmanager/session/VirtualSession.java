@@ -163,6 +163,10 @@ final class VirtualSession implements Session {
         if (lastInsertId != null && lastInsertId.mentioned(r.sql())) {
             r = r.withSql(lastInsertId.substitute(r.sql(), state.lastInsertId())); // this session's, not a pooled connection's
         }
+        String known = state.sequenceValues().substitute(r.sql()); // the keys the controller chose for this session
+        if (!known.equals(r.sql())) {
+            r = r.withSql(known);
+        }
         String refused = PooledSessionCalls.refused(r.sql(), p.backends()::dialects, state.begunTransaction() != null);
         if (refused != null) {
             p.statistics().error();

@@ -35,7 +35,8 @@ public interface ChosenKeys {
     record Keyed(String sql, Request request) {
     }
 
-    record Plan(KeyedInsert insert, String tableKey, String column, int columnType, boolean overriding) {
+    /** {@code sequence}: the one the key column's default takes its values from (PostgreSQL's serial), or null. */
+    record Plan(KeyedInsert insert, String tableKey, String column, int columnType, boolean overriding, String sequence) {
         /**
          * The statement carrying {@code keys}, and {@code r} as the backends run it: with the keys
          * among its parameters, asking them for no keys (their counters are not used).
@@ -133,7 +134,7 @@ public interface ChosenKeys {
                 keys.given(tableKey, insert.keysGiven(column, params));
                 return null;
             }
-            return new Plan(insert, tableKey, column, keys.keyType(tableKey), overriding);
+            return new Plan(insert, tableKey, column, keys.keyType(tableKey), overriding, keys.sequence(tableKey));
         }
 
         private void learn(Backend b, SessionState s, Access access, String table, String tableKey)

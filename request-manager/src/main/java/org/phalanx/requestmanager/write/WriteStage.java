@@ -326,6 +326,9 @@ public final class WriteStage {
             if (keyPlan == null) {
                 keys.ran(sql, a);
             }
+            if (keyPlan != null && keyPlan.sequence() != null) {
+                s.sequenceValues().chosen(keyPlan.sequence(), chosenKeys[0]);
+            }
             if (outcome.lastInsertId() != null) {
                 LastInsertId function = p.backends().lastInsertId();
                 long reported = keyPlan != null && chosenKeys[0].length > 0
