@@ -101,6 +101,47 @@ class DefaultValuesIT {
         assertEquals(42, cluster.assertIdentical("d", "id"));
     }
 
+    /**
+     * {@code SET c = DEFAULT} in an UPDATE, an upsert's update and a MERGE, of a column whose default
+     * is the clock or a random number: each replica computed its own value (an outside tester's
+     * finding). The controller chooses it once; a MERGE that would insert without such a column is refused.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
+    void assigningTheDefaultIsTheSameOnEveryReplica(Kind kind) throws Exception {
+        cluster = new EngineCluster(dir, kind, 2, "phalanx_assigned_defaults", "");
+        boolean postgres = kind == Kind.POSTGRESQL;
+        try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate(postgres
+                    ? "CREATE TABLE d (id INTEGER PRIMARY KEY, at TIMESTAMP(6) DEFAULT now(),"
+                            + " stamp TIMESTAMPTZ DEFAULT clock_timestamp(), r DOUBLE PRECISION DEFAULT random(), note TEXT)"
+                    : "CREATE TABLE d (id INTEGER PRIMARY KEY, at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6),"
+                            + " r DOUBLE DEFAULT (RAND()), n INTEGER NOT NULL DEFAULT 0,"
+                            + " dt DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), note TEXT)");
+            for (int i = 1; i <= 4; i++) {
+                update(c, "INSERT INTO d (id, note) VALUES (?, 'row')", i);
+            }
+            List<String> assignments = postgres
+                    ? List.of("UPDATE d SET at = DEFAULT WHERE id = 1", "UPDATE d SET r = DEFAULT, stamp = DEFAULT WHERE id = 2",
+                            "INSERT INTO d (id, note) VALUES (3, 'x') ON CONFLICT (id) DO UPDATE SET at = DEFAULT, r = default",
+                            "MERGE INTO d USING (SELECT 4 AS id) src ON d.id = src.id WHEN MATCHED THEN UPDATE SET r = DEFAULT")
+                    : List.of("UPDATE d SET at = DEFAULT WHERE id = 1", "UPDATE d SET r = DEFAULT(r) WHERE id = 2",
+                            "INSERT INTO d (id, note) VALUES (3, 'x') ON DUPLICATE KEY UPDATE at = DEFAULT, dt = DEFAULT",
+                            "UPDATE d SET n = n + 1, dt = DEFAULT WHERE id = 4");
+            for (String sql : assignments) {
+                update(c, sql);
+            }
+            if (postgres) {
+                SQLException refused = assertThrows(SQLException.class, () -> update(c, "MERGE INTO d USING (SELECT 5 AS id)"
+                        + " src ON d.id = src.id WHEN NOT MATCHED THEN INSERT (id, note) VALUES (src.id, 'merged')"));
+                assertEquals("0A000", refused.getSQLState(), refused.getMessage());
+            }
+        }
+        cluster.assertAllEnabled();
+        cluster.stopController();
+        assertEquals(4, cluster.assertIdentical("d", "id"));
+    }
+
     /** MariaDB's ON UPDATE CURRENT_TIMESTAMP(6): each replica would stamp its own microsecond. */
     @org.junit.jupiter.api.Test
     void mariadbOnUpdateTimestampsAreTheSameOnEveryReplica() throws Exception {

@@ -19,6 +19,7 @@ import org.phalanx.requestmanager.analysis.MacroRewriter;
 import org.phalanx.requestmanager.analysis.UnrepeatableCalls;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
 import org.phalanx.requestmanager.analysis.SqlAnalyzer;
+import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.UpdateText;
 import org.phalanx.requestmanager.backend.Backend;
@@ -35,7 +36,9 @@ import org.phalanx.requestmanager.scheduler.LockManager;
  * the controller cannot choose (a random UUID) refuses the INSERT: it must give the column. Only
  * {@code INSERT ... VALUES} with a column list is completed; the other forms that would leave such
  * a column to its default ({@code INSERT ... SELECT} without it, {@code DEFAULT} or
- * {@code DEFAULT VALUES}, PostgreSQL's row of fewer values than columns) are refused.
+ * {@code DEFAULT VALUES}, PostgreSQL's row of fewer values than columns) are refused. An
+ * assignment {@code c = DEFAULT} (an UPDATE's, an upsert's, a MERGE's; MariaDB's {@code DEFAULT(c)})
+ * gets the value chosen likewise, and a MERGE whose INSERT leaves such a column out is refused.
  *
  * <p>MariaDB's {@code ON UPDATE CURRENT_TIMESTAMP} columns likewise: on a virtual database with
  * MariaDB backends, a single-table UPDATE that does not assign such a column assigns it the time
@@ -88,7 +91,10 @@ final class DefaultValues {
             written = Set.of(table);
         }
         boolean update = !insert && UpdateText.mayBe(sql) && targets.stream().anyMatch(b -> b.engine() == Engine.MARIADB);
-        if (!insert && !update) {
+        boolean merge = !insert && startsWith(sql, "merge");
+        // SET c = DEFAULT (an UPDATE, an upsert's update, a MERGE's): the column's default, computed where it runs
+        boolean assignsDefault = !insert && !merge && SqlLexer.containsWord(sql, "default");
+        if (!insert && !update && !merge && !assignsDefault) {
             return sql;
         }
         if (schemaChanges != schemaSeen) {
@@ -103,8 +109,16 @@ final class DefaultValues {
         }
         String table = written.iterator().next();
         TableDefaults defaults = defaults(table, s, t, targets);
+        sql = assignedDefaults(sql, table, defaults.varying(), macros);
+        if (merge) {
+            refuseMergeLeaving(sql, table, defaults.varying());
+            return sql;
+        }
         if (update) {
             return completeUpdate(sql, table, defaults.onUpdate(), macros);
+        }
+        if (!insert) {
+            return sql;
         }
         String completed = completeInsert(sql, table, defaults, targets, macros);
         // (the search is skipped for most tables: it went through every INSERT's text)
@@ -198,6 +212,66 @@ final class DefaultValues {
             values.add(value);
         }
         return columns.isEmpty() ? sql : insert.with(columns, values);
+    }
+
+    /**
+     * {@code sql} with each {@code c = DEFAULT} (and MariaDB's {@code DEFAULT(c)}) of a column whose
+     * default varies replaced by a value chosen now: an UPDATE's, an upsert's ({@code ON CONFLICT DO
+     * UPDATE}, {@code ON DUPLICATE KEY UPDATE}) and a MERGE's assignment each backend would compute
+     * for itself (an outside tester's finding). A default the controller cannot choose refuses it.
+     */
+    private static String assignedDefaults(String sql, String table, Map<String, String> varying, MacroRewriter macros)
+            throws SQLException {
+        if (varying.isEmpty() || !SqlLexer.containsWord(sql, "default")) {
+            return sql;
+        }
+        String result = sql;
+        for (Map.Entry<String, String> d : varying.entrySet()) {
+            String column = Pattern.quote(d.getKey());
+            Pattern assigned = Pattern.compile("(?i)((?<![\\w.$])[`\"]?" + column + "[`\"]?\\s*=\\s*)default\\b(?!\\s*\\()"
+                    + "|\\bdefault\\s*\\(\\s*[`\"]?" + column + "[`\"]?\\s*\\)");
+            java.util.regex.Matcher m = assigned.matcher(result);
+            if (!m.find()) {
+                continue;
+            }
+            String value = chosen(d.getValue(), macros);
+            if (value == null) {
+                throw leftToDefault(table, d.getKey(), d.getValue(), "instead of DEFAULT");
+            }
+            StringBuilder out = new StringBuilder();
+            do {
+                m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(
+                        (m.group(1) != null ? m.group(1) : "") + "(" + value + ")"));
+            } while (m.find());
+            result = m.appendTail(out).toString();
+        }
+        return result;
+    }
+
+    /** A MERGE whose INSERT leaves a varying default to each backend (no column list, or one without it) is refused. */
+    private static void refuseMergeLeaving(String sql, String table, Map<String, String> varying) throws SQLException {
+        java.util.regex.Matcher insert = MERGE_INSERT.matcher(sql);
+        while (insert.find()) {
+            Set<String> listed = new java.util.HashSet<>();
+            if (insert.group(1) != null) {
+                for (String c : insert.group(1).split(",")) {
+                    listed.add(SqlAnalyzer.normalize(c.strip()));
+                }
+            }
+            for (Map.Entry<String, String> d : varying.entrySet()) {
+                if (!listed.contains(d.getKey())) {
+                    throw leftToDefault(table, d.getKey(), d.getValue(), "in the MERGE's INSERT");
+                }
+            }
+        }
+    }
+
+    /** A MERGE's {@code THEN INSERT [(columns)]}. */
+    private static final Pattern MERGE_INSERT = Pattern.compile("(?is)\\bthen\\s+insert\\s*(?:\\(([^)]*)\\))?");
+
+    private static boolean startsWith(String sql, String word) {
+        String stripped = sql.stripLeading();
+        return stripped.regionMatches(true, 0, word, 0, word.length());
     }
 
     /** An INSERT that is not VALUES with a column list: refused if it leaves a varying default to each backend. */
