@@ -101,6 +101,9 @@ final class RowLocking {
      * foreign-key relatives of its tables.
      */
     Access refine(Access tableLevel, SqlAnalysis a, String sql, List<Object> params, List<Backend> backends, String user) {
+        if (reachesOtherTables(tableLevel, a, backends, user)) {
+            return Access.EVERYTHING;
+        }
         if (!appliesTo(tableLevel, backends)) {
             return tableLevel;
         }
@@ -136,6 +139,26 @@ final class RowLocking {
         }
         SqlAnalysis unknown = new SqlAnalysis(StatementKind.WRITE, Set.of(), Set.of(), false, false, false);
         return withRelatives(tables, unknown, "", backends.get(0), user);
+    }
+
+    /**
+     * Whether the write touches a table whose writes reach others beyond what the statement names
+     * (a trigger filling an audit table, a sequence two tables draw from): conflicting with nothing
+     * but its own tables, it ran beside another table's write doing the same, and each replica
+     * handed out the shared counter in its own order (an outside tester's finding). Such writes
+     * conflict with everything. SQLite's are in one order anyway (one writer per database).
+     */
+    private boolean reachesOtherTables(Access tableLevel, SqlAnalysis a, List<Backend> backends, String user) {
+        if (tableLevel.writesAll() || tableLevel.writes().isEmpty() || backends.isEmpty()
+                || backends.stream().anyMatch(b -> b.engine() != Engine.POSTGRESQL && b.engine() != Engine.MARIADB)) {
+            return false;
+        }
+        for (String table : tableLevel.writes()) {
+            if (!RowKeys.isRow(table) && traits(writtenAs(a, table), backends.get(0), user).reachesOtherTables()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Key-level conflicts apply to a write of some tables when every backend locks rows. */

@@ -36,16 +36,19 @@ import org.phalanx.engine.Engine;
  * @param parents      the foreign keys this table holds, each as its parent and this table's
  *                     columns in the order of the parent's key
  * @param children     tables holding a foreign key to this one (lower case)
+ * @param reachesOtherTables its writes change what other tables' writes depend on, beyond what a
+ *                     statement names: a trigger or rule (which may write anywhere), a default
+ *                     drawing from a sequence other tables may draw from too
  */
 record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute, Set<String> computedDefaults,
-                   List<ForeignKey> parents, Set<String> children) {
+                   List<ForeignKey> parents, Set<String> children, boolean reachesOtherTables) {
 
     /** A foreign key: the parent table and this table's columns matching the parent's key, in its order. */
     record ForeignKey(String parent, List<String> columns) {
     }
 
     /** Nothing known: writes of the table keep table-level conflicts, and it has no relatives. */
-    static final TableTraits UNKNOWN = new TableTraits(List.of(), false, false, Set.of(), List.of(), Set.of());
+    static final TableTraits UNKNOWN = new TableTraits(List.of(), false, false, Set.of(), List.of(), Set.of(), false);
 
     private static final Set<Integer> INTEGER_TYPES = Set.of(Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT);
     /** A constant default (with PostgreSQL's cast): the same on every replica, whatever the order. */
@@ -69,7 +72,9 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
         String schema = t.schema();
         String name = t.name();
         List<String> key = primaryKey(md, catalog, schema, name);
-        boolean rowsCommute = uniqueIndexesContain(md, catalog, schema, name, key) && !hasTriggers(c, engine, t);
+        boolean triggered = hasTriggers(c, engine, t);
+        boolean rowsCommute = uniqueIndexesContain(md, catalog, schema, name, key) && !triggered;
+        boolean sharedCounter = false;
         boolean insertsCommute = true;
         Set<String> computed = new HashSet<>();
         Set<String> integers = new HashSet<>();
@@ -84,6 +89,7 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
                         || "YES".equalsIgnoreCase(rs.getString("IS_GENERATEDCOLUMN"))
                         || def != null && COUNTER_DEFAULT.matcher(def).matches()) {
                     insertsCommute = false;
+                    sharedCounter |= def != null && COUNTER_DEFAULT.matcher(def).matches() && !ownSerial(def, name, column);
                 } else if (def != null && !LITERAL_DEFAULT.matcher(def).matches()) {
                     computed.add(column);
                 }
@@ -112,7 +118,18 @@ record TableTraits(List<String> key, boolean rowsCommute, boolean insertsCommute
             }
         }
         return new TableTraits(key, rowsCommute, insertsCommute, Set.copyOf(computed), List.copyOf(parents),
-                Set.copyOf(children));
+                Set.copyOf(children), triggered || sharedCounter);
+    }
+
+    /**
+     * Whether a counter default is PostgreSQL's serial of that very column ({@code
+     * nextval('t_c_seq'::regclass)}), which no other table draws from; any other sequence (MariaDB's
+     * {@code nextval(s)}, one named by hand) may be shared.
+     */
+    private static boolean ownSerial(String def, String table, String column) {
+        String serial = (table + "_" + column + "_seq").toLowerCase(Locale.ROOT);
+        String d = def.toLowerCase(Locale.ROOT).replace("\"", "");
+        return d.contains("nextval('" + serial + "'") || d.contains("nextval('public." + serial + "'");
     }
 
     private static List<String> primaryKey(DatabaseMetaData md, String catalog, String schema, String table)
