@@ -73,6 +73,15 @@ public final class UnrepeatableDdl {
     /** PostgreSQL: a sequence (or identity) declared with a cache of more than one value. */
     private static final Pattern SEQUENCE_CACHE = Pattern.compile("(?is).*\\bcache\\s+0*(?:[2-9]|[1-9]\\d+)\\b.*");
 
+    /** MariaDB's scheduled events: each server would run them on its own clock, outside any order. */
+    private static final Pattern EVENT = Pattern.compile("(?is)\\s*(?:create|alter)\\s+(?:or\\s+replace\\s+)?"
+            + "(?:definer\\s*=\\s*\\S+\\s+)?event\\b.*");
+
+    /** Whether {@code sql} creates or alters a MariaDB event, which every backend's scheduler would run for itself. */
+    public static boolean schedulesEvent(String sql) {
+        return (startsWith(sql, 'c') || startsWith(sql, 'a')) && EVENT.matcher(sql).matches();
+    }
+
     /** Whether {@code sql} adds a column PostgreSQL numbers itself (serial, identity) to a table that may hold rows. */
     public static boolean numbersExistingRows(String sql) {
         return startsWith(sql, 'a') && ADDED_NUMBERED.matcher(sql).matches();

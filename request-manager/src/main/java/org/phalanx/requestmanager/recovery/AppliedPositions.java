@@ -32,11 +32,11 @@ import org.phalanx.requestmanager.backend.LocalTransaction;
 public final class AppliedPositions {
     /**
      * Statements the engines refuse inside a transaction (SQLite's VACUUM, ATTACH, DETACH;
-     * PostgreSQL's database commands and CONCURRENTLY variants): run on their own, their
+     * PostgreSQL's database and tablespace commands and CONCURRENTLY variants): run on their own, their
      * position recorded right after.
      */
     private static final Pattern OUTSIDE_TRANSACTIONS = Pattern.compile(
-            "^\\s*(VACUUM|ATTACH|DETACH|(CREATE|DROP|ALTER)\\s+DATABASE|ALTER\\s+SYSTEM)\\b|\\bCONCURRENTLY\\b",
+            "^\\s*(VACUUM|ATTACH|DETACH|(CREATE|DROP|ALTER)\\s+(DATABASE|TABLESPACE)|ALTER\\s+SYSTEM)\\b|\\bCONCURRENTLY\\b",
             Pattern.CASE_INSENSITIVE);
 
     /** What a backend's table says: the floor and the positions applied above it. */

@@ -66,6 +66,10 @@ final class UnrepeatableWrites {
             return variable + " in a write would give each replica, and each replay of the recovery log, a value of its own"
                     + " (each backend's server or connection): pass the value as a parameter";
         }
+        if (UnrepeatableDdl.schedulesEvent(sql)) {
+            return "an EVENT runs on each backend's own event scheduler, outside the controller's order and the recovery"
+                    + " log, so the replicas would differ: run the work from the application on a schedule instead";
+        }
         boolean postgres = p.backends().dialects().contains(Engine.POSTGRESQL);
         if (postgres && UnrepeatableDdl.numbersExistingRows(sql)) {
             return "a column added as serial or identity numbers the table's existing rows in each replica's own"

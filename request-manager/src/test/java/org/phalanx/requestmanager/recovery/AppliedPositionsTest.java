@@ -101,4 +101,14 @@ class AppliedPositionsTest {
             }
         }
     }
+
+    /** PostgreSQL refuses these inside a transaction (25001): they run on their own, their record after. */
+    @org.junit.jupiter.api.Test
+    void statementsTheEnginesRefuseInATransactionRunOnTheirOwn() {
+        for (String sql : new String[] {"VACUUM", "CREATE DATABASE x", "DROP DATABASE x", "CREATE TABLESPACE ts LOCATION '/x'",
+                "drop tablespace ts", "CREATE INDEX CONCURRENTLY i ON t (a)"}) {
+            org.junit.jupiter.api.Assertions.assertTrue(AppliedPositions.runsOutsideTransactions(sql), sql);
+        }
+        org.junit.jupiter.api.Assertions.assertFalse(AppliedPositions.runsOutsideTransactions("CREATE TABLE tablespaces (id INT)"));
+    }
 }
