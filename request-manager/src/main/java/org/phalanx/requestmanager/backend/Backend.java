@@ -495,7 +495,7 @@ public final class Backend implements BackendView {
         try {
             return pool.getConnection();
         } catch (SQLException e) {
-            throw explained(e);
+            throw BackendErrors.isPoolExhausted(e) ? new PoolExhausted(name(), config.poolSize(), e) : explained(e);
         }
     }
 

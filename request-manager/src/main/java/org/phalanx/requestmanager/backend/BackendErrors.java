@@ -146,6 +146,9 @@ public final class BackendErrors {
      * not open any connection in time (total=0) is not this: the backend may be unreachable.
      */
     static boolean isPoolExhausted(SQLException e) {
+        if (e instanceof PoolExhausted) {
+            return true;
+        }
         if (!(e instanceof SQLTransientConnectionException) || e.getCause() != null || e.getMessage() == null) {
             return false;
         }

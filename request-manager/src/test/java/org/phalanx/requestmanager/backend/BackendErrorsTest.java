@@ -37,6 +37,29 @@ class BackendErrorsTest {
         }
     }
 
+    /**
+     * A backend's pool with every connection held (an outside tester held 30 streaming result sets):
+     * the error names the backend and what to do, with SQLState 53300, where HikariCP's named its pool
+     * and came as HY000; still busy, not broken.
+     */
+    @Test
+    void aBackendsExhaustedPoolSaysWhichBackendAndWhatToDo() throws SQLException {
+        org.phalanx.requestmanager.backend.Backend b = new org.phalanx.requestmanager.backend.Backend(
+                org.phalanx.requestmanager.config.BackendConfig.builder("db1", "jdbc:sqlite:" + dir.resolve("pool.db"))
+                        .poolSize(1).build(), java.time.Duration.ofMillis(300), x -> { });
+        try {
+            try (Connection held = b.connectionFor("u")) {
+                SQLException e = assertThrows(SQLException.class, () -> b.connectionFor("u"));
+                org.junit.jupiter.api.Assertions.assertEquals("53300", e.getSQLState(), e.toString());
+                assertTrue(e.getMessage().startsWith("backend db1: all its 1 pooled connections are in use"), e.getMessage());
+                assertTrue(BackendErrors.isContention(e, Engine.SQLITE), e.toString());
+                assertFalse(BackendErrors.isConnectionFailure(e), e.toString());
+            }
+        } finally {
+            b.close(java.time.Duration.ZERO);
+        }
+    }
+
     /** HikariCP's timeout while it held connections, one of them idle at that instant: busy, not broken. */
     @Test
     void aPoolTimeoutWithAnIdleConnectionIsContentionToo() {
