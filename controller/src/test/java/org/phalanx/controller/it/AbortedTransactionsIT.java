@@ -3,14 +3,11 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.it.EngineCluster.Kind;
 
 /**
@@ -20,18 +17,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * failed in the aborted transaction), and the COMMIT stayed in the log: a replay committed what
  * the client was told had failed (two outside testers' finding).
  */
-class AbortedTransactionsIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class AbortedTransactionsIT extends WithEngineCluster {
     @Test
     void aTransactionAFailedWriteAbortedRollsBackAtCommitAndStaysRolledBackThroughReplay() throws Exception {
         cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_aborted_tx", "", "", "<recoveryLog dir=\"log\"/>");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,9 +12,7 @@ import java.sql.SQLException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.it.EngineCluster.Kind;
 
 /**
@@ -24,18 +21,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * exactly one holder at a time, released by unlock, by the end of the transaction for the
  * transaction-level ones, and by the session's close.
  */
-class AdvisoryLocksIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class AdvisoryLocksIT extends WithEngineCluster {
     @Test
     void postgresqlAdvisoryLocks() throws Exception {
         cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_advisory_pg", "");

@@ -3,11 +3,8 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -18,18 +15,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * active transaction), and SQLite's refusal is kept ({@code 25000}). Pool and framework code calls
  * them defensively; on MariaDB they failed.
  */
-class AutoCommitEndsIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class AutoCommitEndsIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void commitAndRollbackInAutoCommitModeAsTheEnginesDriver(Kind kind) throws Exception {

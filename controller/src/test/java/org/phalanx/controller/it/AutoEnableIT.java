@@ -2,12 +2,9 @@ package org.phalanx.controller.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.it.EngineCluster.Kind;
 import org.phalanx.requestmanager.api.BackendState;
 
@@ -15,18 +12,7 @@ import org.phalanx.requestmanager.api.BackendState;
  * {@code <recoveryLog autoEnable="...">}: a backend that lost its connection comes back by itself
  * once it connects again, caught up by replay while clients write; one an operator disabled stays out.
  */
-class AutoEnableIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class AutoEnableIT extends WithEngineCluster {
     @Test
     void aBackendThatConnectsAgainIsEnabledAgainButNotOneAnOperatorDisabled() throws Exception {
         cluster = new EngineCluster(dir, Kind.SQLITE, 2, "phalanx_auto_enable", "", "",

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
 
-import java.nio.file.Path;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,8 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -29,19 +26,8 @@ import org.phalanx.driver.PhalanxConnection;
  * enabled. An auto-commit batch is one unit too; should an element fail, what is left committed is
  * what the engine's own driver leaves on one database (measured here on one).
  */
-class BatchesIT {
+class BatchesIT extends WithEngineCluster {
     private static final int ROWS = 50;
-
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private Connection start(Kind kind) throws Exception {
         cluster = new EngineCluster(dir, kind, 3, "phalanx_batches", "");

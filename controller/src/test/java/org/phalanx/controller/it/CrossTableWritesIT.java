@@ -2,7 +2,6 @@ package org.phalanx.controller.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -11,8 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -23,18 +20,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * and each replica numbered the audit rows, or handed out the sequence, in its own order (an outside
  * tester's finding: 224 of 300 audit rows differed).
  */
-class CrossTableWritesIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class CrossTableWritesIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void triggersAndSharedSequencesNumberTheSameOnEveryReplica(Kind kind) throws Exception {

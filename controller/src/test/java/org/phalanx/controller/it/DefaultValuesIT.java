@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.phalanx.controller.it.Sql.update;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -22,18 +19,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * values; a default the controller cannot choose (a random UUID) refuses an INSERT that leaves
  * its column out, with the reason.
  */
-class DefaultValuesIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class DefaultValuesIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"SQLITE", "POSTGRESQL", "MARIADB"})
     void replicasStoreTheSameDefaults(Kind kind) throws Exception {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
 import static org.phalanx.controller.it.Sql.update;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,8 +19,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -33,22 +30,11 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * total; at SERIALIZABLE and REPEATABLE READ a transaction's reads never see a foreign write; the
  * levels a connection reports are the engine's and a level the vdb cannot give is refused.
  */
-class IsolationAnomaliesIT {
+class IsolationAnomaliesIT extends WithEngineCluster {
     private static final int ACCOUNTS = 10;
     private static final long INITIAL = 1_000;
     private static final int CLIENTS = 16;
     private static final int TRANSFERS = 10;
-
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     /** The cluster with tables {@code acc} (ACCOUNTS accounts of INITIAL) and {@code doctors}; its last replica slow. */
     private void start(Kind kind) throws Exception {

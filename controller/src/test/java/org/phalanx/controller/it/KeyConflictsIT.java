@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
 import static org.phalanx.controller.it.Sql.update;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,8 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -34,23 +31,12 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * identical with every backend enabled, the only errors being the ones one database gives
  * (duplicate keys) and 40001 refusals of lock cycles.
  */
-class KeyConflictsIT {
+class KeyConflictsIT extends WithEngineCluster {
     private static final int CLIENTS = 12;
     private static final long RUN_MILLIS = Long.getLong("keyConflicts.millis", 4_000);
     private static final int ACCOUNTS = 20;
     private static final int WAREHOUSES = 2;
     private static final int DISTRICTS = 3;
-
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     private void start(Kind kind) throws Exception {
         cluster = new EngineCluster(dir, kind, 3, "phalanx_keys", "lockGranularity=\"key\"");

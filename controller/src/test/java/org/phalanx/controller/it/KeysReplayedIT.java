@@ -3,7 +3,6 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,9 +11,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -28,18 +25,7 @@ import org.phalanx.requestmanager.api.BackendState;
  * recovery log the controller chooses those keys and the log carries them (docs/heterogeneous.md,
  * Generated keys): the replica ends identical, and the application got the keys the rows hold.
  */
-class KeysReplayedIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class KeysReplayedIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void aBackendThatFailedAfterAnInsertReplaysItWithTheSameKey(Kind kind) throws Exception {

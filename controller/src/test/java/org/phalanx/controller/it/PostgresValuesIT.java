@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,9 +15,7 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.it.EngineCluster.Kind;
 
 /**
@@ -29,18 +26,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * what pgjdbc reads from one of the replicas directly; the replicas end identical. On other engines,
  * which have no arrays, a clear refusal.
  */
-class PostgresValuesIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class PostgresValuesIT extends WithEngineCluster {
     private static final String[] ODD_TEXT = {"plain", "a b", "say \"hi\"", "back\\slash", "", "NULL", null, "{x,y}", "é"};
 
     @Test

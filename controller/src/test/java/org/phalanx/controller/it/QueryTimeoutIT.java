@@ -5,14 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.one;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -22,18 +19,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * (SQLState HYT00) whichever engine ran it, as JDBC asks; the connection goes on and no backend
  * leaves service.
  */
-class QueryTimeoutIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class QueryTimeoutIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void aQueryPastItsTimeoutFailsWithSqlTimeoutException(Kind kind) throws Exception {

@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.phalanx.controller.it.Sql.update;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -22,18 +19,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * writes later, and after a failed statement a rollback to a savepoint lets the transaction go on
  * (PostgreSQL's way out of an aborted transaction). Outside a transaction a savepoint is refused.
  */
-class SavepointsIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class SavepointsIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void savepointsRollBackAndReleaseOnEveryReplica(Kind kind) throws Exception {

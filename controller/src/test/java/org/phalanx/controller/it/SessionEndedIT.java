@@ -3,14 +3,11 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -22,19 +19,8 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * took every replica out of service in turn (an outside tester's finding), since a lost connection
  * was taken for a lost backend.
  */
-class SessionEndedIT {
+class SessionEndedIT extends WithEngineCluster {
     private static final String RECOVERY_LOG = "<recoveryLog dir=\"log\"/>";
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
     @Test
     void aSessionThatTerminatesItselfDisablesNoBackend() throws Exception {
         cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_session_ended", "", "", RECOVERY_LOG);

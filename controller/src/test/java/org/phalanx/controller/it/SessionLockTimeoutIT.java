@@ -3,12 +3,9 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -20,18 +17,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * the controller's lock manager for the virtual database's lock timeout instead, and succeeded once
  * the holder committed.
  */
-class SessionLockTimeoutIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class SessionLockTimeoutIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"POSTGRESQL", "MARIADB"})
     void aWriteGivesUpAtTheSessionsLockTimeout(Kind kind) throws Exception {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.phalanx.controller.it.Sql.update;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,9 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -29,20 +26,9 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * waits for another client's open writing transaction; a wrong parameter fails as the engine
  * says and changes nothing. Two backends of PostgreSQL, then of MariaDB.
  */
-class SessionStateIT {
+class SessionStateIT extends WithEngineCluster {
     /** Reads repeated so both backends serve some (least-pending balancing alternates between idle ones). */
     private static final int READS = 20;
-
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     @Test
     void postgresqlSearchPathIsTheSessionsOnEveryBackend() throws Exception {

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.phalanx.controller.it.Sql.one;
 import static org.phalanx.controller.it.Sql.update;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -27,18 +24,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * session sees it, it disappears with the session, and nothing of it reaches the other backends
  * or the recovery log. Two backends of each engine, with a recovery log.
  */
-class TemporaryTablesIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class TemporaryTablesIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void aTemporaryTableIsTheSessions(Kind kind) throws Exception {

@@ -2,7 +2,6 @@ package org.phalanx.controller.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,9 +9,7 @@ import java.sql.Statement;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.phalanx.controller.it.EngineCluster.Kind;
 
 /**
@@ -21,18 +18,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * MariaDB's TIME, a duration, keeps values no time of day holds ({@code 838:59:59}, negative
  * ones), which were read as a time of day modulo 24 hours.
  */
-class TimeValuesIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class TimeValuesIT extends WithEngineCluster {
     @Test
     void postgresTimesKeepTheirMicroseconds() throws Exception {
         cluster = new EngineCluster(dir, Kind.POSTGRESQL, 2, "phalanx_times", "");

@@ -3,7 +3,6 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -17,8 +16,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,21 +33,10 @@ import org.phalanx.controller.it.Tpcc.Type;
  * hold on the first replica, the only errors the terminals met were 40001 refusals besides TPC-C's
  * own rollbacks, and a fair number of transactions committed. Per-run counts go to stdout.
  */
-class TpccIT {
+class TpccIT extends WithEngineCluster {
     private static final int TERMINALS = 8;
     private static final int WAREHOUSES = 2;
     private static final long RUN_MILLIS = Long.getLong("tpcc.millis", 3_000);
-
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
 
     /**
      * PostgreSQL and MariaDB, two and three backends, each at SERIALIZABLE and READ COMMITTED; SQLite

@@ -3,15 +3,12 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.phalanx.controller.it.Sql.update;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -23,18 +20,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * expression is of type character varying"); elsewhere they are text. A {@code uuid} column reads
  * back as a {@code UUID}. Replicas end identical.
  */
-class UntypedParametersIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class UntypedParametersIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void uuidsAndOtherTypedTextReachTheirColumns(Kind kind) throws Exception {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.sql.CallableStatement;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -13,8 +12,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.phalanx.controller.it.EngineCluster.Kind;
@@ -27,18 +24,7 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * {@code DATABASE()}/{@code current_database()} report, which Flyway passes); another catalog
  * finds nothing; {@code getCatalogs()} lists the virtual database alone.
  */
-class VirtualCatalogIT {
-    @TempDir
-    Path dir;
-    private EngineCluster cluster;
-
-    @AfterEach
-    void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
+class VirtualCatalogIT extends WithEngineCluster {
     @ParameterizedTest
     @EnumSource(Kind.class)
     void metadataReportsAndAcceptsTheVirtualDatabaseAsCatalog(Kind kind) throws Exception {
