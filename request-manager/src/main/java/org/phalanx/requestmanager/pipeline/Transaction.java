@@ -42,6 +42,8 @@ public final class Transaction {
     /** Set when the transaction can no longer commit everywhere; it must roll back. */
     private volatile SQLException doomed;
     private volatile boolean doomTold;
+    /** Its commit or rollback has begun (guarded by this). */
+    private boolean ending;
     /**
      * Per backend, what undoes this transaction's DDL in the schema view; run by that backend's
      * rollback task, after the DDL itself has run there. Filled from backend threads.
@@ -130,6 +132,28 @@ public final class Transaction {
         if (reason == null) {
             doomTold = false;
         }
+    }
+
+    /**
+     * Dooms it unless its end (commit or rollback) has begun, atomically with {@link #beginEnding}:
+     * whether it did. A branch lost on a backend that stays in service is safe only so: a doom that
+     * came after the commit's check let the commit go on elsewhere, and the backend kept in service
+     * lacked the transaction's write.
+     */
+    public synchronized boolean doomUnlessEnding(SQLException reason) {
+        if (ending) {
+            return false;
+        }
+        if (doomed == null) {
+            doom(reason);
+        }
+        return true;
+    }
+
+    /** Its end begins: what doomed it so far (null: nothing), and no {@link #doomUnlessEnding} counts after this. */
+    public synchronized SQLException beginEnding() {
+        ending = true;
+        return doomed;
     }
 
     /** Whether the client has had the reason it is doomed (what it runs next is then told it is aborted). */

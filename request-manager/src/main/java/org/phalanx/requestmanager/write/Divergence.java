@@ -38,9 +38,12 @@ final class Divergence {
                     return;
                 }
                 if (t != null && BackendErrors.isConnectionFailure(e)) {
-                    if (!b.leaveUnlessItConnects(lostConnection(b, e, "a write"))) {
-                        // only the branch's session ended, and its server rolled the branch back: so must the others
-                        t.doom(Transaction.sessionEnded(b.name(), e));
+                    // only the branch's session ended (the backend still connects) and its server rolled the branch
+                    // back: so must the others, unless the transaction's commit has begun (then the backend lacks it)
+                    if (b.isEnabled() && b.connects() && t.doomUnlessEnding(Transaction.sessionEnded(b.name(), e))) {
+                        b.renewPooledConnections();
+                    } else {
+                        b.disableToCatchUp(lostConnection(b, e, "a write"));
                     }
                     return;
                 }

@@ -108,9 +108,10 @@ public final class TransactionControl {
         }
         boolean committed = false;
         try {
-            if (t.doomed() != null) {
+            SQLException doomed = t.beginEnding(); // a doom from now on no longer counts: the commit goes on
+            if (doomed != null) {
                 rollbackQuietly(s); // a commit that fails rolls back, whatever the engine
-                throw t.doomed();
+                throw doomed;
             }
             end(s, t, true);
             committed = true;
