@@ -42,6 +42,7 @@ public final class Transaction {
     /** Set when the transaction can no longer commit everywhere; it must roll back. */
     private volatile SQLException doomed;
     private volatile boolean doomTold;
+    private final Set<Backend> lostBranches = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Its commit or rollback has begun (guarded by this). */
     private boolean ending;
     /**
@@ -132,6 +133,21 @@ public final class Transaction {
         if (reason == null) {
             doomTold = false;
         }
+    }
+
+    /**
+     * A statement of it lost its connection on {@code b}: the branch there is gone (its server rolled
+     * it back), so its commit must not run there. Run anyway on a branch opened again (a lazy one
+     * opens at its first use, the commit's record included), it committed an empty transaction with
+     * the record of the commit's position, and replay then skipped what the backend lacked (seen
+     * when that backend's connection came back while the commit waited for it).
+     */
+    public void branchLost(Backend b) {
+        lostBranches.add(b);
+    }
+
+    public boolean lostBranchOn(Backend b) {
+        return lostBranches.contains(b);
     }
 
     /**

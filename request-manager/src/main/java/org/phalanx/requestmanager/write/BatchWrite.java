@@ -20,6 +20,7 @@ import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.RequestId;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.exec.ReplicatedWrite;
 import org.phalanx.requestmanager.exec.StatementRunner;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
@@ -260,6 +261,11 @@ final class BatchWrite {
                                 try (var running = b.running().startOn(branch, "a batch")) {
                                     return prepared ? StatementRunner.executeBatch(branch, e.getValue(), batch)
                                             : StatementRunner.executeTexts(branch, e.getValue(), batch.get(0).queryTimeoutSeconds());
+                                } catch (java.sql.SQLException failure) {
+                                    if (BackendErrors.isConnectionFailure(failure)) {
+                                        t.branchLost(b); // its commit must not run there (Transaction.branchLost)
+                                    }
+                                    throw failure;
                                 }
                             }));
                         }

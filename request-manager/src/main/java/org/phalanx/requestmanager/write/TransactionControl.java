@@ -225,6 +225,11 @@ public final class TransactionControl {
                     BackendTask<Void> ended = copy.enqueue(s.tails(), b, t.access(), 0, () -> {
                         // its connection is aborted if the backend hangs: the thread may be the client's
                         try (var running = b.running().startOn(c, commit ? "a commit" : "a rollback")) {
+                            if (commit && t.lostBranchOn(b)) {
+                                throw new java.sql.SQLNonTransientConnectionException("the transaction's branch on backend "
+                                        + b.name() + " lost its connection before its commit: nothing of it is there",
+                                        SqlState.CONNECTION_FAILURE.code());
+                            }
                             if (commit) {
                                 commitBranch(b, c, position, durable);
                             } else {

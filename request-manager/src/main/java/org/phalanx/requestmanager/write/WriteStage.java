@@ -27,6 +27,7 @@ import org.phalanx.requestmanager.api.BatchOutcome;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.BackendErrors;
 import org.phalanx.requestmanager.backend.BackendDisabledException;
 import org.phalanx.requestmanager.backend.BackendTask;
 import org.phalanx.requestmanager.backend.SessionSettings;
@@ -254,7 +255,7 @@ public final class WriteStage {
                         Callable<WriteOutcome> work = implicit
                                 ? () -> AutoCommitWrite.run(b, s.user(), settings, statements, run, lastInsertId, position, durable, p.applied(),
                                         p.scheduler().lockTimeoutMillis(), agreed, counting)
-                                : () -> onBranch(b, t.branches().get(b), statements, run, lastInsertId,
+                                : () -> onBranch(t, b, statements, run, lastInsertId,
                                         p.descriptions().before(b, statements.get(statements.size() - 1), run, settings));
                         // held in memory while queued: Java text takes two bytes a character
                         long bytes = 2 * run.approximateBytes();
@@ -359,11 +360,17 @@ public final class WriteStage {
     }
 
     /** A write on a transaction's branch; if the backend hangs its connection is aborted (see {@link ClientThreadCopy}). */
-    private static WriteOutcome onBranch(Backend b, java.sql.Connection branch, List<String> statements, Request r,
+    private static WriteOutcome onBranch(Transaction t, Backend b, List<String> statements, Request r,
                                          LastInsertId lastInsertId, ResultDescriptions.Describing describing)
             throws SQLException {
+        java.sql.Connection branch = t.branches().get(b);
         try (var running = b.running().startOn(branch, "a write")) {
             return StatementRunner.executeWrite(branch, statements, r, lastInsertId, describing);
+        } catch (SQLException e) {
+            if (BackendErrors.isConnectionFailure(e)) {
+                t.branchLost(b); // before its commit there can run: nothing of the transaction is there to commit
+            }
+            throw e;
         }
     }
 
