@@ -101,9 +101,6 @@ final class RowLocking {
      * foreign-key relatives of its tables.
      */
     Access refine(Access tableLevel, SqlAnalysis a, String sql, List<Object> params, List<Backend> backends, String user) {
-        if (reachesOtherTables(tableLevel, a, backends, user)) {
-            return Access.EVERYTHING;
-        }
         if (!appliesTo(tableLevel, backends)) {
             return tableLevel;
         }
@@ -112,6 +109,9 @@ final class RowLocking {
         }
         if (touchesSettling(tableLevel)) {
             return tableLevel;
+        }
+        if (reachesOtherTables(tableLevel, backends, user)) {
+            return Access.EVERYTHING;
         }
         Backend source = backends.get(0);
         Access rows = rowLevel(tableLevel, a, sql, params, source, user);
@@ -146,15 +146,13 @@ final class RowLocking {
      * (a trigger filling an audit table, a sequence two tables draw from): conflicting with nothing
      * but its own tables, it ran beside another table's write doing the same, and each replica
      * handed out the shared counter in its own order (an outside tester's finding). Such writes
-     * conflict with everything. SQLite's are in one order anyway (one writer per database).
+     * conflict with everything. Read where key-level conflicts apply (PostgreSQL and MariaDB by default),
+     * after the schema-change guards, from the traits the relatives are found from: read earlier, for
+     * a table a migration's open transaction had altered, it waited for that transaction's lock.
      */
-    private boolean reachesOtherTables(Access tableLevel, SqlAnalysis a, List<Backend> backends, String user) {
-        if (tableLevel.writesAll() || tableLevel.writes().isEmpty() || backends.isEmpty()
-                || backends.stream().anyMatch(b -> b.engine() != Engine.POSTGRESQL && b.engine() != Engine.MARIADB)) {
-            return false;
-        }
-        for (String table : tableLevel.writes()) {
-            if (!RowKeys.isRow(table) && traits(writtenAs(a, table), backends.get(0), user).reachesOtherTables()) {
+    private boolean reachesOtherTables(Access tableLevel, List<Backend> backends, String user) {
+        for (String table : tableLevel.writes()) { // the traits the relatives are found from (withRelatives)
+            if (traits(table, backends.get(0), user).reachesOtherTables()) {
                 return true;
             }
         }
