@@ -74,7 +74,9 @@ class QueryTimeoutIT extends WithEngineCluster {
                     () -> s.executeUpdate("INSERT INTO t SELECT seq FROM seq_1_to_100000000"));
             assertEquals(1969, interrupted.getErrorCode(), interrupted.toString());
             long ran = cluster.slow().executions.get() - before;
-            assertTrue(ran <= once, "run once on the backend, not retried: " + ran + " executions against " + once);
+            // retried as contention it ran again and again until the lock timeout; the margin is the controller's
+            // one catalog read of t (at the first write after its creation settled), when it lands on this backend
+            assertTrue(ran <= once + 3, "run once on the backend, not retried: " + ran + " executions against " + once);
         }
         assertEquals(1, cluster.assertIdentical("t", "n"));
     }
