@@ -110,6 +110,18 @@ class RecoveryTest {
             update(s, "CREATE TABLE t (id INTEGER PRIMARY KEY)");
             update(s, "INSERT INTO t VALUES (1)");
         }
+        settled();
+    }
+
+    /**
+     * Until the schema changes have run on every backend: with wait policy first, a slower backend
+     * finishing its CREATE TABLE later makes the next write read the table's defaults again, and a
+     * test breaking the backends meanwhile had that read fail, not the write it meant to lose.
+     */
+    private void settled() {
+        while (rm.schemaChangesSettling() > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+        }
     }
 
     /**
@@ -466,6 +478,29 @@ class RecoveryTest {
         }
         stopAndAssertIdentical("t");
         assertEquals(Set.of(1, 4), ids("b1"));
+    }
+
+    /**
+     * A write reads what it needs of its table first (its defaults, after a schema change) from a
+     * backend whose connection is lost and that no longer connects: that backend leaves service to
+     * catch up and the next one answers, and the write runs on the others (it failed with the lost
+     * connection, the dead backend kept in service, and so would every such write).
+     */
+    @Test
+    void aWriteWhoseCatalogReadFindsItsFirstBackendDeadReadsFromTheNext() throws Exception {
+        start(WaitPolicy.ALL);
+        tableWithRowOne();
+        try (Session s = rm.openSession("u")) {
+            update(s, "CREATE TABLE u (id INTEGER PRIMARY KEY)"); // t's defaults are read again at its next insert
+            settled();
+            FaultyDriver.fault("b1").broken = true;
+            update(s, "INSERT INTO t VALUES (2)");
+            assertEquals(BackendState.DISABLED, rm.backendStates().get("b1"));
+            FaultyDriver.fault("b1").broken = false;
+            rm.enableBackend("b1");
+        }
+        stopAndAssertIdentical("t");
+        assertEquals(Set.of(1, 2), ids("b1"), "caught up when enabled");
     }
 
     /**

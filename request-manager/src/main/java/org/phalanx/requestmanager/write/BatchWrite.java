@@ -204,13 +204,13 @@ final class BatchWrite {
             Element e = elements.get(i);
             if (prepared && i > 0) {
                 if (keyPlan == null) { // the keys it gives itself move the counter past them
-                    keys.plan(completed.get(0), e.request().params(), e.a(), targets.get(0), s, access);
+                    keys.plan(completed.get(0), e.request().params(), e.a(), targets, s, access);
                 }
                 continue;
             }
             String sql = defaults.complete(e.sql(), e.a(), s, t, targets, rows.schemaChanges(),
                     SessionTimeZone.of(p.macros(), s.settings(), p.backends().dialects()));
-            ChosenKeys.Plan plan = keys.plan(sql, e.request().params(), e.a(), targets.get(0), s, access);
+            ChosenKeys.Plan plan = keys.plan(sql, e.request().params(), e.a(), targets, s, access);
             if (plan != null) {
                 sql = prepared ? plan.template(e.request().params()) : null;
                 if (sql == null) {

@@ -12,6 +12,7 @@ import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.Request;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.FirstAnswering;
 import org.phalanx.requestmanager.hetero.ControllerKeys;
 import org.phalanx.requestmanager.hetero.KeyedInsert;
 import org.phalanx.requestmanager.pipeline.SessionState;
@@ -55,10 +56,11 @@ public interface ChosenKeys {
 
     /**
      * The plan of a statement, or null for any statement whose keys the backends choose. A table
-     * not seen yet is learnt first on {@code backend}, which has applied every earlier write on it
-     * (this transaction's own ones included); the scheduler lock held on the table keeps others out.
+     * not seen yet is learnt first on the first of {@code backends} that answers, once it has applied
+     * every earlier write on it (this transaction's own ones included); the scheduler lock held on the
+     * table keeps others out.
      */
-    Plan plan(String sql, List<Object> params, SqlAnalysis a, Backend backend, SessionState s, Access access)
+    Plan plan(String sql, List<Object> params, SqlAnalysis a, List<Backend> backends, SessionState s, Access access)
             throws SQLException;
 
     /** The next keys for a planned INSERT of {@code rows} rows; inside the write ordering. */
@@ -78,7 +80,7 @@ public interface ChosenKeys {
 
     ChosenKeys NONE = new ChosenKeys() {
         @Override
-        public Plan plan(String sql, List<Object> params, SqlAnalysis a, Backend backend, SessionState s,
+        public Plan plan(String sql, List<Object> params, SqlAnalysis a, List<Backend> backends, SessionState s,
                          Access access) {
             return null;
         }
@@ -113,7 +115,7 @@ public interface ChosenKeys {
         }
 
         @Override
-        public Plan plan(String sql, List<Object> params, SqlAnalysis a, Backend backend, SessionState s,
+        public Plan plan(String sql, List<Object> params, SqlAnalysis a, List<Backend> backends, SessionState s,
                          Access access) throws SQLException {
             if (a.kind() != StatementKind.WRITE) {
                 return null;
@@ -124,7 +126,7 @@ public interface ChosenKeys {
             }
             String tableKey = SchemaView.key(insert.table());
             if (!keys.known(tableKey)) {
-                learn(backend, s, access, insert.table(), tableKey);
+                keys.learned(tableKey, FirstAnswering.read(backends, b -> learn(b, s, access, insert.table())));
             }
             String column = keys.keyColumn(tableKey).orElse(null);
             if (column == null) {
@@ -137,22 +139,16 @@ public interface ChosenKeys {
             return new Plan(insert, tableKey, column, keys.keyType(tableKey), overriding, keys.sequence(tableKey));
         }
 
-        private void learn(Backend b, SessionState s, Access access, String table, String tableKey)
-                throws SQLException {
+        private ControllerKeys.Learnt learn(Backend b, SessionState s, Access access, String table) throws SQLException {
             Transaction t = s.transaction();
             Connection branch = t == null ? null : t.branches().get(b);
             List<CompletableFuture<ControllerKeys.Learnt>> learnt = new ArrayList<>(1);
-            scheduler.order(position -> learnt.add(s.tails().enqueue(b, access, () -> {
-                if (branch != null) {
-                    return ControllerKeys.learn(branch, table);
-                }
-                try (Connection c = b.connectionFor(s.user(), s.settings().at(null))) { // not its home: a branch may hold it
-                    return ControllerKeys.learn(c, table);
-                }
-            })));
+            scheduler.order(position -> learnt.add(s.tails().enqueue(b, access, () -> branch != null
+                    ? ControllerKeys.learn(branch, table)
+                    // not its home: a branch may hold it
+                    : b.onPooledConnection(s.user(), s.settings().at(null), c -> ControllerKeys.learn(c, table)))));
             try {
-                ControllerKeys.Learnt l = learnt.get(0).join();
-                keys.learned(tableKey, l);
+                return learnt.get(0).join();
             } catch (CompletionException e) {
                 throw e.getCause() instanceof SQLException sql ? sql
                         : new SQLException("could not read the keys of table " + table + ": " + e.getCause(),

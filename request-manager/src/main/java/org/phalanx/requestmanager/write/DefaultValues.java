@@ -23,6 +23,7 @@ import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.analysis.UpdateText;
 import org.phalanx.requestmanager.backend.Backend;
+import org.phalanx.requestmanager.backend.FirstAnswering;
 import org.phalanx.requestmanager.pipeline.SessionState;
 import org.phalanx.requestmanager.pipeline.Transaction;
 import org.phalanx.requestmanager.routing.SchemaView;
@@ -142,16 +143,14 @@ final class DefaultValues {
         }
         // where the session's earlier statements are done; inside its transaction once that has
         // written (its own DDL shows only there), never before: that would begin it early
-        Backend b = s.tails().caughtUp(targets).get(0);
         boolean written = t != null && (t.writtenTables().contains(LockManager.ALL)
                 || t.writtenTables().contains(SchemaView.key(table)));
-        Connection branch = written ? t.branches().get(b) : null;
-        if (branch != null) {
-            defaults = defaults(branch, b.engine(), table);
-        } else {
-            // not its home: a branch may hold it
-            defaults = b.onPooledConnection(s.user(), s.settings().at(null), c -> defaults(c, b.engine(), table));
-        }
+        defaults = FirstAnswering.read(s.tails().caughtUp(targets), b -> {
+            Connection branch = written ? t.branches().get(b) : null;
+            return branch != null ? defaults(branch, b.engine(), table)
+                    // not its home: a branch may hold it
+                    : b.onPooledConnection(s.user(), s.settings().at(null), c -> defaults(c, b.engine(), table));
+        });
         byTable.put(key, defaults);
         return defaults;
     }

@@ -205,7 +205,7 @@ public final class WriteStage {
             String sql = defaults.complete(a.hasMacros() ? macros.rewrite(r.sql(), p.backends().dialects()) : r.sql(), a, s, t,
                     targets, rows.schemaChanges(), macros);
             List<Backend> chosen = targets;
-            ChosenKeys.Plan keyPlan = keys.plan(sql, r.params(), a, chosen.get(0), s, access);
+            ChosenKeys.Plan keyPlan = keys.plan(sql, r.params(), a, chosen, s, access);
             boolean ddl = a.kind() == StatementKind.DDL;
             Map<Backend, CompletableFuture<WriteOutcome>> futures = new LinkedHashMap<>();
             long[] logPosition = new long[1];
