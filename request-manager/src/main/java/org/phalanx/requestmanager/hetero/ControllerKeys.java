@@ -27,19 +27,14 @@ import org.phalanx.requestmanager.api.Result;
  * reused. The application gets the keys through {@code getGeneratedKeys()}.
  */
 public final class ControllerKeys {
-    /** What is known of a table: its key column (empty: none), the column's JDBC type and the last key handed out. */
+    /** What is known of a table ({@link Learnt}), and the last key handed out. */
     private static final class TableKeys {
-        final Optional<String> column;
-        final int jdbcType;
-        /** The sequence the column's default takes its values from (PostgreSQL's serial), or null. */
-        final String sequence;
+        final Learnt learnt;
         long last;
 
-        TableKeys(Optional<String> column, int jdbcType, String sequence, long last) {
-            this.column = column;
-            this.jdbcType = jdbcType;
-            this.sequence = sequence;
-            this.last = last;
+        TableKeys(Learnt learnt) {
+            this.learnt = learnt;
+            this.last = learnt.max();
         }
     }
 
@@ -65,25 +60,31 @@ public final class ControllerKeys {
 
     /** Records what {@link #learn} read. */
     public void learned(String tableKey, Learnt learnt) {
-        tables.putIfAbsent(tableKey, new TableKeys(learnt.column(), learnt.jdbcType(), learnt.sequence(), learnt.max()));
+        tables.putIfAbsent(tableKey, new TableKeys(learnt));
     }
 
     /** The JDBC type of a known table's key column ({@code BIGINT} if not known). */
     public int keyType(String tableKey) {
         TableKeys t = tables.get(tableKey);
-        return t == null ? Types.BIGINT : t.jdbcType;
+        return t == null ? Types.BIGINT : t.learnt.jdbcType();
     }
 
-    /** The sequence a known table's key column takes its default from (PostgreSQL's serial), or null. */
+    /** The sequence a known table's key column takes its values from (PostgreSQL's serial or identity), or null. */
     public String sequence(String tableKey) {
         TableKeys t = tables.get(tableKey);
-        return t == null ? null : t.sequence;
+        return t == null ? null : t.learnt.sequence();
+    }
+
+    /** That sequence, if the keys handed out may move it ({@link KeyedInsert.PostgresKeys}); else null. */
+    public String movableSequence(String tableKey) {
+        TableKeys t = tables.get(tableKey);
+        return t == null || !t.learnt.sequenceWritable() ? null : t.learnt.sequence();
     }
 
     /** The key column of a known table, if it has one. */
     public Optional<String> keyColumn(String tableKey) {
         TableKeys t = tables.get(tableKey);
-        return t == null ? Optional.empty() : t.column;
+        return t == null ? Optional.empty() : t.learnt.column();
     }
 
     /** The next keys for a known table; call inside the total order so keys follow it. */
@@ -115,30 +116,90 @@ public final class ControllerKeys {
         tables.remove(tableKey);
     }
 
-    public void forgetAll() {
-        tables.clear();
+    /** Learn every table again but {@code kept} (null: none) at its next insert. */
+    public void forgetAllBut(String kept) {
+        tables.keySet().removeIf(t -> !t.equals(kept));
     }
 
-    /** The learnt key column, its JDBC type, its MAX and the sequence its default takes values from (or null). */
-    public record Learnt(Optional<String> column, int jdbcType, long max, String sequence) {
+    /**
+     * The learnt key column, its JDBC type, the last key used, the sequence it takes values from (or
+     * null) and whether the user may move that sequence ({@code setval} needs its UPDATE privilege).
+     */
+    public record Learnt(Optional<String> column, int jdbcType, long max, String sequence, boolean sequenceWritable) {
     }
 
-    /** Reads the table's auto-generated key column (IS_AUTOINCREMENT) and its current MAX. */
+    /**
+     * Reads the table's auto-generated key column (IS_AUTOINCREMENT), its sequence, and the last key
+     * used: its MAX, or the sequence's last value where that is further (values drawn by {@code
+     * nextval} outside the controller's inserts, or given up by rollbacks).
+     */
     public static Learnt learn(Connection c, String table) throws SQLException {
         String[] found = autoIncrementColumn(c.getMetaData(), table);
         if (found == null) {
-            return new Learnt(Optional.empty(), Types.BIGINT, 0, null);
+            return new Learnt(Optional.empty(), Types.BIGINT, 0, null, false);
         }
+        String sequence = sequenceOf(c, found);
+        long max;
         try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + found[0])) {
             rs.next();
-            java.util.regex.Matcher nextval = found[3] == null ? null : NEXTVAL_DEFAULT.matcher(found[3]);
-            return new Learnt(Optional.of(found[1]), Integer.parseInt(found[2]), rs.getLong(1),
-                    nextval != null && nextval.find() ? nextval.group(1) : null);
+            max = rs.getLong(1);
+        }
+        boolean readable = false;
+        boolean writable = false;
+        if (sequence != null) {
+            try (java.sql.PreparedStatement ps = c.prepareStatement(
+                    "SELECT has_sequence_privilege(?, 'SELECT'), has_sequence_privilege(?, 'UPDATE')")) {
+                ps.setString(1, sequence);
+                ps.setString(2, sequence);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    readable = rs.getBoolean(1);
+                    writable = rs.getBoolean(2);
+                }
+            }
+        }
+        return new Learnt(Optional.of(found[1]), Integer.parseInt(found[2]),
+                readable ? Math.max(max, lastValue(c, sequence)) : max, sequence, writable);
+    }
+
+    /**
+     * The sequence the key column takes its values from: the one its default draws from (a
+     * PostgreSQL serial), or on PostgreSQL an identity column's; null if none.
+     */
+    private static String sequenceOf(Connection c, String[] found) throws SQLException {
+        java.util.regex.Matcher nextval = found[3] == null ? null : NEXTVAL_DEFAULT.matcher(found[3]);
+        if (nextval != null && nextval.find()) {
+            return nextval.group(1);
+        }
+        if (!"PostgreSQL".equals(c.getMetaData().getDatabaseProductName())) {
+            return null;
+        }
+        try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT pg_get_serial_sequence(?, ?)")) {
+            ps.setString(1, quoted(found[4]) + "." + quoted(found[0]));
+            ps.setString(2, found[1]);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 
-    /** {table name as the engine knows it, key column, its JDBC type, its default}, or null when the table has no generated key. */
+    private static String quoted(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    /** The last value the sequence handed out (one less than its start if it never did). */
+    private static long lastValue(Connection c, String sequence) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT last_value, is_called FROM " + sequence)) {
+            rs.next();
+            return rs.getBoolean(2) ? rs.getLong(1) : rs.getLong(1) - 1;
+        }
+    }
+
+    /**
+     * {table name as the engine knows it, key column, its JDBC type, its default, the table's schema},
+     * or null when the table has no generated key.
+     */
     /** The table's auto-generated key column (IS_AUTOINCREMENT), if it has one. */
     public static Optional<String> generatedKeyColumn(Connection c, String table) throws SQLException {
         String[] found = autoIncrementColumn(c.getMetaData(), table);
@@ -154,7 +215,8 @@ public final class ControllerKeys {
                     found = true;
                     if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
                         return new String[] {rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME"),
-                                Integer.toString(rs.getInt("DATA_TYPE")), rs.getString("COLUMN_DEF")};
+                                Integer.toString(rs.getInt("DATA_TYPE")), rs.getString("COLUMN_DEF"),
+                                rs.getString("TABLE_SCHEM")};
                     }
                 }
             }

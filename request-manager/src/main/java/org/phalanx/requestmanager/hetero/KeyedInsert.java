@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.function.IntFunction;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
@@ -26,8 +28,21 @@ public final class KeyedInsert {
     public record Keyed(String sql, List<Object> params) {
     }
 
+    /**
+     * How keys are written for PostgreSQL backends that receive the text untranslated. An identity
+     * column declared {@code GENERATED ALWAYS} takes a given value only with {@code OVERRIDING SYSTEM
+     * VALUE} (a serial or {@code BY DEFAULT} one takes it either way). A given value leaves the
+     * column's sequence behind, where {@code nextval} would hand it out again (to a trigger, a function,
+     * an application reaching the database directly): each key is written as {@code setval(sequence,
+     * key)}, which stores the key and moves the sequence to it, in the backend's own order of inserts.
+     *
+     * @param sequence the sequence of the key column, or null if it has none
+     */
+    public record PostgresKeys(String sequence) {
+    }
+
     /** The keyed text with one parameter per key, for one key column. */
-    private record Template(String column, boolean overriding, String sql) {
+    private record Template(String column, PostgresKeys postgres, String sql) {
     }
 
     /** Where the rows' keys come from, for one key column ({@link #givenKeys}). */
@@ -88,26 +103,24 @@ public final class KeyedInsert {
     }
 
     /**
-     * The statement with {@code column} first and one key per row, run with {@code params}.
-     * {@code overridingSystemValue} for PostgreSQL: an identity column declared
-     * {@code GENERATED ALWAYS} takes a given value only so (a serial or {@code BY DEFAULT} one
-     * takes it either way).
+     * The statement with {@code column} first and one key per row, run with {@code params};
+     * {@code postgres} (or null) says how PostgreSQL backends take them.
      *
      * <p>The keys are parameters wherever they can come first (one row, or rows without
      * parameters of their own): then every insert of a statement has one text, parsed here once,
      * prepared once by the backend, and a prepared batch stays one JDBC batch. Rows with
      * parameters of their own get their keys as literals.
      */
-    public Keyed withKeys(String column, long[] keys, List<Object> params, boolean overridingSystemValue) {
+    public Keyed withKeys(String column, long[] keys, List<Object> params, PostgresKeys postgres) {
         if (!keysAsParameters(params)) {
-            return new Keyed(keyed(column, i -> new LongValue(keys[i]), overridingSystemValue), params);
+            return new Keyed(keyed(column, i -> new LongValue(keys[i]), postgres), params);
         }
         List<Object> keyed = new ArrayList<>(keys.length + params.size());
         for (long k : keys) {
             keyed.add(k);
         }
         keyed.addAll(params);
-        return new Keyed(template(column, overridingSystemValue), keyed);
+        return new Keyed(template(column, postgres), keyed);
     }
 
     /** Whether {@link #withKeys} gives the keys as parameters, so its text is {@link #template}. */
@@ -116,28 +129,37 @@ public final class KeyedInsert {
     }
 
     /** The statement with {@code column} first, its keys as parameters before any of the rows' own. */
-    public String template(String column, boolean overriding) {
+    public String template(String column, PostgresKeys postgres) {
         Template t = template;
-        if (t == null || !t.column().equals(column) || t.overriding() != overriding) {
-            t = new Template(column, overriding, keyed(column, i -> new JdbcParameter(), overriding));
+        if (t == null || !t.column().equals(column) || !java.util.Objects.equals(t.postgres(), postgres)) {
+            t = new Template(column, postgres, keyed(column, i -> new JdbcParameter(), postgres));
             template = t;
         }
         return t.sql();
     }
 
-    private String keyed(String column, IntFunction<Expression> key, boolean overridingSystemValue) {
+    private String keyed(String column, IntFunction<Expression> key, PostgresKeys postgres) {
         Insert insert = parse(sql); // a fresh tree: parsed statements are not shared between threads
         insert.getColumns().add(0, new Column(column));
         List<ExpressionList<?>> rows = rows((Values) insert.getSelect());
+        String sequence = postgres == null ? null : postgres.sequence();
         for (int i = 0; i < rows.size(); i++) {
             @SuppressWarnings("unchecked")
             ExpressionList<Expression> row = (ExpressionList<Expression>) rows.get(i);
-            row.add(0, key.apply(i));
+            row.add(0, sequence == null ? key.apply(i) : setval(sequence, key.apply(i)));
         }
         String keyed = insert.toString();
         int values = keyed.indexOf(") VALUES ");
-        return overridingSystemValue && values > 0
+        return postgres != null && values > 0
                 ? keyed.substring(0, values + 1) + " OVERRIDING SYSTEM VALUE" + keyed.substring(values + 1) : keyed;
+    }
+
+    /** {@code setval('sequence', key)}: the key, with the sequence moved to it. */
+    private static Expression setval(String sequence, Expression key) {
+        Function f = new Function();
+        f.setName("setval");
+        f.setParameters(new ExpressionList<>(new StringValue(sequence), key));
+        return f;
     }
 
     /**

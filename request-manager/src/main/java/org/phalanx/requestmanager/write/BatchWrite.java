@@ -288,8 +288,8 @@ final class BatchWrite {
                 outcome = new ReplicatedWrite<>(futures, p.waitPolicy(), o -> Arrays.hashCode(o.counts()),
                         Divergence.ofWrite(t, b -> false)).await();
             } finally {
-                if (plan == null) { // the engines may have chosen keys: see ChosenKeys.ran
-                    elements.forEach(e -> keys.ran(e.sql(), e.a()));
+                for (Element e : elements) { // the engines may have chosen keys
+                    keys.ran(e.sql(), e.a(), access, plan);
                 }
             }
             if (plan != null && requests.get(0).wantsKeys()) {

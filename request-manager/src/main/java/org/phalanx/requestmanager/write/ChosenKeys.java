@@ -28,29 +28,31 @@ import org.phalanx.requestmanager.scheduler.Scheduler;
  */
 public interface ChosenKeys {
 
-    /**
-     * An INSERT whose key the controller chooses: its shape, its table and the key column it leaves
-     * out; {@code overriding}: the keyed statement says OVERRIDING SYSTEM VALUE (PostgreSQL backends).
-     */
     /** A planned statement with its keys: the text, and the request the backends run. */
     record Keyed(String sql, Request request) {
     }
 
-    /** {@code sequence}: the one the key column's default takes its values from (PostgreSQL's serial), or null. */
-    record Plan(KeyedInsert insert, String tableKey, String column, int columnType, boolean overriding, String sequence) {
+    /**
+     * An INSERT whose key the controller chooses: its shape, its table and the key column it leaves
+     * out; {@code postgres}: how PostgreSQL backends receiving it untranslated take the keys (else
+     * null); {@code sequence}: the one the key column takes its values from (PostgreSQL's serial or
+     * identity), or null.
+     */
+    record Plan(KeyedInsert insert, String tableKey, String column, int columnType, KeyedInsert.PostgresKeys postgres,
+                String sequence) {
         /**
          * The statement carrying {@code keys}, and {@code r} as the backends run it: with the keys
          * among its parameters, asking them for no keys (their counters are not used).
          */
         public Keyed withKeys(long[] keys, Request r) {
-            KeyedInsert.Keyed k = insert.withKeys(column, keys, r.params(), overriding);
+            KeyedInsert.Keyed k = insert.withKeys(column, keys, r.params(), postgres);
             return new Keyed(k.sql(), new Request(r.sql(), k.params(), r.expect(), null, r.maxRows(), r.fetchSize(),
                     r.queryTimeoutSeconds()));
         }
 
         /** The text of every statement of this plan, if it gives its keys as parameters (else null). */
         public String template(List<Object> params) {
-            return insert.keysAsParameters(params) ? insert.template(column, overriding) : null;
+            return insert.keysAsParameters(params) ? insert.template(column, postgres) : null;
         }
     }
 
@@ -70,13 +72,14 @@ public interface ChosenKeys {
     void forget(SqlAnalysis a);
 
     /**
-     * A write the controller did not key ({@code plan} gave null) has run: where it inserted rows
-     * ({@code INSERT ... SELECT}, {@code VALUES (NULL, ...)}, {@code REPLACE}, {@code ON DUPLICATE
-     * KEY UPDATE}...) the engine chose their keys past the controller's counter, which would hand
-     * them out again (a duplicate key; under {@code INSERT IGNORE} a row silently lost). Its tables'
-     * counters are learnt again, from their MAX, at their next insert.
+     * A write has run, keyed by {@code plan} (or null: not keyed by the controller). Where the engine
+     * chose keys itself ({@code INSERT ... SELECT}, {@code VALUES (NULL, ...)}, {@code REPLACE},
+     * {@code ON DUPLICATE KEY UPDATE}...) it took them past the controller's counter, which would hand
+     * them out again (a duplicate key; under {@code INSERT IGNORE} a row silently lost); so may a write
+     * locking everything ({@code access}), whose functions or triggers may draw from any table's
+     * sequence. Those tables' counters are learnt again, from their MAX and sequence, at their next insert.
      */
-    void ran(String sql, SqlAnalysis a);
+    void ran(String sql, SqlAnalysis a, Access access, Plan plan);
 
     ChosenKeys NONE = new ChosenKeys() {
         @Override
@@ -95,7 +98,7 @@ public interface ChosenKeys {
         }
 
         @Override
-        public void ran(String sql, SqlAnalysis a) {
+        public void ran(String sql, SqlAnalysis a, Access access, Plan plan) {
         }
     };
 
@@ -103,15 +106,15 @@ public interface ChosenKeys {
     final class Controller implements ChosenKeys {
         private final ControllerKeys keys = new ControllerKeys();
         private final Scheduler scheduler;
-        private final boolean overriding;
+        private final boolean postgres;
 
         /**
-         * @param overridingSystemValue the keyed statements go to PostgreSQL backends untranslated,
-         *                              where a {@code GENERATED ALWAYS} identity takes a key only so
+         * @param postgres the keyed statements go to PostgreSQL backends untranslated ({@link
+         *                 KeyedInsert.PostgresKeys})
          */
-        public Controller(Scheduler scheduler, boolean overridingSystemValue) {
+        public Controller(Scheduler scheduler, boolean postgres) {
             this.scheduler = scheduler;
-            this.overriding = overridingSystemValue;
+            this.postgres = postgres;
         }
 
         @Override
@@ -136,7 +139,9 @@ public interface ChosenKeys {
                 keys.given(tableKey, insert.keysGiven(column, params));
                 return null;
             }
-            return new Plan(insert, tableKey, column, keys.keyType(tableKey), overriding, keys.sequence(tableKey));
+            String sequence = keys.sequence(tableKey);
+            return new Plan(insert, tableKey, column, keys.keyType(tableKey),
+                    postgres ? new KeyedInsert.PostgresKeys(keys.movableSequence(tableKey)) : null, sequence);
         }
 
         private ControllerKeys.Learnt learn(Backend b, SessionState s, Access access, String table) throws SQLException {
@@ -170,10 +175,10 @@ public interface ChosenKeys {
         }
 
         @Override
-        public void ran(String sql, SqlAnalysis a) {
-            if (a.allTables()) {
-                keys.forgetAll(); // it may have inserted anywhere
-            } else if (INSERTING.contains(SqlLexer.firstWord(sql))) {
+        public void ran(String sql, SqlAnalysis a, Access access, Plan plan) {
+            if (a.allTables() || access.writesAll()) {
+                keys.forgetAllBut(plan == null ? null : plan.tableKey()); // it may have inserted anywhere
+            } else if (plan == null && INSERTING.contains(SqlLexer.firstWord(sql))) {
                 a.writtenTables().forEach(table -> keys.forget(SchemaView.key(table)));
             }
         }

@@ -61,10 +61,22 @@ class ControllerKeysTest {
                 s.execute(sql);
             }
             // PostgreSQL's serial takes its values from a sequence, which currval() names
-            String sequence = engine == Engine.POSTGRESQL ? "things_id_seq" : null;
-            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.INTEGER, 0, sequence), ControllerKeys.learn(c, "things"));
+            boolean postgres = engine == Engine.POSTGRESQL;
+            String sequence = postgres ? "things_id_seq" : null;
+            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.INTEGER, 0, sequence, postgres),
+                    ControllerKeys.learn(c, "things"));
             s.execute("INSERT INTO things (id, name) VALUES (41, 'x')");
-            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.INTEGER, 41, sequence), ControllerKeys.learn(c, "THINGS"));
+            assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.INTEGER, 41, sequence, postgres),
+                    ControllerKeys.learn(c, "THINGS"));
+            if (postgres) {
+                // values the sequence handed out past the MAX (a function's nextval, rolled-back inserts) are not reused
+                s.execute("SELECT setval('things_id_seq', 50)");
+                assertEquals(50, ControllerKeys.learn(c, "things").max());
+                // an identity column's sequence is found too
+                s.execute("CREATE TABLE native (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT)");
+                assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.BIGINT, 0, "public.native_id_seq", true),
+                        ControllerKeys.learn(c, "native"));
+            }
             s.execute("CREATE TABLE plain (id INTEGER PRIMARY KEY, name VARCHAR(20))");
             assertEquals(Optional.empty(), ControllerKeys.learn(c, "plain").column(), "no generated key");
         }

@@ -18,10 +18,10 @@ class KeyedInsertTest {
         assertEquals(List.of("owner", "what"), i.columns());
         assertEquals(1, i.rows());
         assertFalse(i.names("ID"));
-        KeyedInsert.Keyed keyed = i.withKeys("id", new long[] {41}, List.of(7, "x"), false);
+        KeyedInsert.Keyed keyed = i.withKeys("id", new long[] {41}, List.of(7, "x"), null);
         assertEquals("INSERT INTO events (id, owner, what) VALUES (?, ?, ?)", keyed.sql());
         assertEquals(List.of(41L, 7, "x"), keyed.params());
-        assertSame(keyed.sql(), i.withKeys("id", new long[] {42}, List.of(8, "y"), false).sql(),
+        assertSame(keyed.sql(), i.withKeys("id", new long[] {42}, List.of(8, "y"), null).sql(),
                 "one text for every insert of the statement");
     }
 
@@ -29,7 +29,7 @@ class KeyedInsertTest {
     void rowsWithoutParametersGetOneKeyParameterEach() {
         KeyedInsert i = KeyedInsert.of("INSERT INTO t (a) VALUES ('x'), ('y')");
         assertEquals(2, i.rows());
-        KeyedInsert.Keyed keyed = i.withKeys("k", new long[] {7, 8}, List.of(), false);
+        KeyedInsert.Keyed keyed = i.withKeys("k", new long[] {7, 8}, List.of(), null);
         assertEquals("INSERT INTO t (k, a) VALUES (?, 'x'), (?, 'y')", keyed.sql());
         assertEquals(List.of(7L, 8L), keyed.params());
     }
@@ -38,7 +38,7 @@ class KeyedInsertTest {
     void rowsWithParametersGetTheirKeysAsLiterals() {
         KeyedInsert i = KeyedInsert.of("INSERT INTO t (a) VALUES (?), (?)");
         assertFalse(i.keysAsParameters(List.of("x", "y")));
-        KeyedInsert.Keyed keyed = i.withKeys("k", new long[] {7, 8}, List.of("x", "y"), false);
+        KeyedInsert.Keyed keyed = i.withKeys("k", new long[] {7, 8}, List.of("x", "y"), null);
         assertEquals("INSERT INTO t (k, a) VALUES (7, ?), (8, ?)", keyed.sql());
         assertEquals(List.of("x", "y"), keyed.params());
     }
@@ -47,9 +47,20 @@ class KeyedInsertTest {
     void forPostgresqlTheKeysOverrideAGeneratedAlwaysIdentity() {
         KeyedInsert i = KeyedInsert.of("insert into author (name) values (?) returning id");
         assertEquals("INSERT INTO author (id, name) OVERRIDING SYSTEM VALUE VALUES (?, ?) RETURNING id",
-                i.withKeys("id", new long[] {61}, List.of("n"), true).sql());
+                i.withKeys("id", new long[] {61}, List.of("n"), new KeyedInsert.PostgresKeys(null)).sql());
         assertEquals("INSERT INTO author (id, name) VALUES (?, ?) RETURNING id",
-                i.withKeys("id", new long[] {61}, List.of("n"), false).sql());
+                i.withKeys("id", new long[] {61}, List.of("n"), null).sql());
+    }
+
+    @Test
+    void forPostgresqlEachKeyMovesTheColumnsSequenceToIt() {
+        KeyedInsert.PostgresKeys serial = new KeyedInsert.PostgresKeys("author_id_seq");
+        assertEquals("INSERT INTO author (id, name) OVERRIDING SYSTEM VALUE VALUES (setval('author_id_seq', ?), ?)",
+                KeyedInsert.of("INSERT INTO author (name) VALUES (?)").withKeys("id", new long[] {61}, List.of("n"), serial).sql());
+        assertEquals("INSERT INTO author (id, name) OVERRIDING SYSTEM VALUE"
+                        + " VALUES (setval('author_id_seq', 7), ?), (setval('author_id_seq', 8), ?)",
+                KeyedInsert.of("INSERT INTO author (name) VALUES (?), (?)")
+                        .withKeys("id", new long[] {7, 8}, List.of("a", "b"), serial).sql());
     }
 
     @Test
