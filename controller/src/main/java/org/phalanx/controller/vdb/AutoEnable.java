@@ -4,9 +4,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -23,23 +20,17 @@ final class AutoEnable {
     private static final int MAX_BACKOFF = 16;
 
     private final VirtualDatabase vdb;
-    private final ScheduledExecutorService thread;
+    private volatile PeriodicTask thread;
     /** Per backend whose last enable failed: periods to skip before the next try, and the next backoff. */
     private final Map<String, int[]> backoff = new HashMap<>();
 
-    private AutoEnable(VirtualDatabase vdb, ScheduledExecutorService thread) {
+    private AutoEnable(VirtualDatabase vdb) {
         this.vdb = vdb;
-        this.thread = thread;
     }
 
     static AutoEnable start(VirtualDatabase vdb, Duration every) {
-        ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "phalanx-auto-enable-" + vdb.name());
-            t.setDaemon(true);
-            return t;
-        });
-        AutoEnable auto = new AutoEnable(vdb, s);
-        s.scheduleWithFixedDelay(auto::run, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        AutoEnable auto = new AutoEnable(vdb);
+        auto.thread = PeriodicTask.start("phalanx-auto-enable-" + vdb.name(), every, auto::run);
         LOG.info("Virtual database {}: backends that left service to be caught up are enabled again when they"
                 + " connect (tried every {})", vdb.name(), every);
         return auto;
@@ -71,6 +62,6 @@ final class AutoEnable {
     }
 
     void stop() {
-        thread.shutdownNow();
+        thread.stop();
     }
 }

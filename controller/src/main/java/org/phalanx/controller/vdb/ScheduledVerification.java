@@ -1,9 +1,6 @@
 package org.phalanx.controller.vdb;
 
 import java.sql.SQLException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.phalanx.controller.config.VerificationSchedule;
@@ -16,25 +13,19 @@ import org.phalanx.controller.config.VerificationSchedule;
 final class ScheduledVerification {
     private static final Logger LOG = LogManager.getLogger(ScheduledVerification.class);
 
-    private final ScheduledExecutorService thread;
+    private final PeriodicTask thread;
 
-    private ScheduledVerification(ScheduledExecutorService thread) {
+    private ScheduledVerification(PeriodicTask thread) {
         this.thread = thread;
     }
 
     static ScheduledVerification start(VirtualDatabase vdb, VerificationSchedule schedule) {
-        ScheduledExecutorService s = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "phalanx-verification-" + vdb.name());
-            t.setDaemon(true);
-            return t;
-        });
-        long every = schedule.every().toMillis();
-        s.scheduleWithFixedDelay(() -> run(vdb, schedule), every, every, TimeUnit.MILLISECONDS);
+        PeriodicTask t = PeriodicTask.start("phalanx-verification-" + vdb.name(), schedule.every(), () -> run(vdb, schedule));
         LOG.info("Virtual database {}: replicas verified every {} ({}, {} rows/s at most, on difference: {})",
                 vdb.name(), schedule.every(), schedule.tables().isEmpty() ? "every table" : schedule.tables(),
                 schedule.rowsPerSecond() == 0 ? "no limit" : schedule.rowsPerSecond(),
                 schedule.onDifference().name().toLowerCase(java.util.Locale.ROOT));
-        return new ScheduledVerification(s);
+        return new ScheduledVerification(t);
     }
 
     private static void run(VirtualDatabase vdb, VerificationSchedule schedule) {
@@ -49,6 +40,6 @@ final class ScheduledVerification {
     }
 
     void stop() {
-        thread.shutdownNow();
+        thread.stop();
     }
 }

@@ -380,10 +380,18 @@ public final class Backend implements BackendView {
      * @return whether it left service
      */
     public boolean leaveUnlessItConnects(String reason) {
+        return leaveUnlessItConnects(reason, () -> true);
+    }
+
+    /**
+     * {@link #leaveUnlessItConnects(String)}, staying only if {@code mayStay} also agrees once it
+     * connects (a transaction whose branch the lost session rolled back must be doomed first).
+     */
+    public boolean leaveUnlessItConnects(String reason, java.util.function.BooleanSupplier mayStay) {
         if (state != BackendState.ENABLED) {
             return true; // out already (hung: its connections were aborted under it), nothing to ask
         }
-        if (connects()) {
+        if (connects() && mayStay.getAsBoolean()) {
             LOG.info("backend {} still connects after {}: kept in service", name(), reason);
             renewPooledConnections();
             return false;

@@ -40,11 +40,8 @@ final class Divergence {
                 if (t != null && BackendErrors.isConnectionFailure(e)) {
                     // only the branch's session ended (the backend still connects) and its server rolled the branch
                     // back: so must the others, unless the transaction's commit has begun (then the backend lacks it)
-                    if (b.isEnabled() && b.connects() && t.doomUnlessEnding(Transaction.sessionEnded(b.name(), e))) {
-                        b.renewPooledConnections();
-                    } else {
-                        b.disableToCatchUp(lostConnection(b, e, "a write"));
-                    }
+                    b.leaveUnlessItConnects(lostConnection(b, e, "a write"),
+                            () -> t.doomUnlessEnding(Transaction.sessionEnded(b.name(), e)));
                     return;
                 }
                 disableFailed(b, e, "a write");
