@@ -196,16 +196,16 @@ public final class ControllerKeys {
         }
     }
 
-    /**
-     * {table name as the engine knows it, key column, its JDBC type, its default, the table's schema},
-     * or null when the table has no generated key.
-     */
     /** The table's auto-generated key column (IS_AUTOINCREMENT), if it has one. */
     public static Optional<String> generatedKeyColumn(Connection c, String table) throws SQLException {
         String[] found = autoIncrementColumn(c.getMetaData(), table);
         return found == null ? Optional.empty() : Optional.of(found[1]);
     }
 
+    /**
+     * {table name as the engine knows it, key column, its JDBC type, its default, the table's schema},
+     * or null when the table has no generated key.
+     */
     private static String[] autoIncrementColumn(DatabaseMetaData md, String table) throws SQLException {
         // the name as written, then as PostgreSQL (lower case) and others (upper case) fold it
         for (String name : new String[] {table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT)}) {

@@ -101,8 +101,12 @@ final class RowLocking {
      * foreign-key relatives of its tables.
      */
     Access refine(Access tableLevel, SqlAnalysis a, String sql, List<Object> params, List<Backend> backends, String user) {
-        if (!appliesTo(tableLevel, backends)) {
+        if (!locksRows(tableLevel, backends)) {
             return tableLevel;
+        }
+        if (!enabled) { // table-level conflicts: only the tables reaching others need more, once their traits can be read
+            return settling.get() == 0 && !touchesSettling(tableLevel) && reachesOtherTables(tableLevel, backends, user)
+                    ? Access.EVERYTHING : tableLevel;
         }
         if (settling.get() > 0) {
             return Access.EVERYTHING;
@@ -128,7 +132,7 @@ final class RowLocking {
         Set<String> reads = new HashSet<>(tableLevel.reads());
         refined.reads().forEach(r -> reads.add(RowKeys.tableOf(r)));
         Access tables = Access.of(reads, writes);
-        if (!appliesTo(tables, backends)) {
+        if (!enabled || !locksRows(tables, backends)) {
             return tables;
         }
         if (settling.get() > 0) {
@@ -146,8 +150,8 @@ final class RowLocking {
      * (a trigger filling an audit table, a sequence two tables draw from): conflicting with nothing
      * but its own tables, it ran beside another table's write doing the same, and each replica
      * handed out the shared counter in its own order (an outside tester's finding). Such writes
-     * conflict with everything. Read where key-level conflicts apply (PostgreSQL and MariaDB by default),
-     * after the schema-change guards, from the traits the relatives are found from: read earlier, for
+     * conflict with everything, at key or table granularity (SQLite's database granularity has them
+     * so already). Read where every backend locks rows (PostgreSQL, MariaDB), after the schema-change guards, from the traits the relatives are found from: read earlier, for
      * a table a migration's open transaction had altered, it waited for that transaction's lock.
      */
     private boolean reachesOtherTables(Access tableLevel, List<Backend> backends, String user) {
@@ -159,9 +163,12 @@ final class RowLocking {
         return false;
     }
 
-    /** Key-level conflicts apply to a write of some tables when every backend locks rows. */
-    private boolean appliesTo(Access tableLevel, List<Backend> backends) {
-        if (!enabled || tableLevel.writesAll() || tableLevel.writes().isEmpty() || backends.isEmpty()) {
+    /**
+     * Whether the write is of some tables and every backend locks rows: key-level conflicts may apply
+     * (where {@code enabled}), and writes reaching other tables must be found, at either granularity.
+     */
+    private static boolean locksRows(Access tableLevel, List<Backend> backends) {
+        if (tableLevel.writesAll() || tableLevel.writes().isEmpty() || backends.isEmpty()) {
             return false;
         }
         for (Backend b : backends) {
