@@ -369,6 +369,9 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         if (v instanceof Boolean b && "bool".equals(typeName)) {
             return b ? "t" : "f"; // PostgreSQL's text of a boolean, as pgjdbc gives it
         }
+        if (v instanceof Boolean b && "BOOLEAN".equals(typeName)) {
+            return b ? "1" : "0"; // MariaDB's TINYINT(1) (Connector/J's BOOLEAN): the digit it holds
+        }
         if (v instanceof byte[] bytes && "bytea".equals(typeName)) {
             return "\\x" + java.util.HexFormat.of().formatHex(bytes); // PostgreSQL's hex output
         }
@@ -444,7 +447,19 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
     @Override
     public Date getDate(int column, Calendar cal) throws SQLException {
         Object v = value(column);
+        if (v instanceof Integer year && isYear(column)) {
+            return yearAsDate(year);
+        }
         return v == null ? null : Conversions.toSqlDate(v, zone(cal));
+    }
+
+    /** A MariaDB YEAR, sent as its number: Connector/J's DATE for it is its first of January. */
+    private boolean isYear(int column) {
+        return "YEAR".equals(columns.get(column - 1).typeName());
+    }
+
+    private static Date yearAsDate(int year) {
+        return Date.valueOf(java.time.LocalDate.of(year, 1, 1));
     }
 
     @Override
@@ -542,6 +557,12 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         }
         if (v instanceof String s && UUID_CLASS.equals(columns.get(column - 1).className())) {
             return Conversions.toClass(s, java.util.UUID.class); // as the backend's driver said it would (pgjdbc's uuid)
+        }
+        if (v instanceof Integer i && jdbcType == Types.BOOLEAN) {
+            return i != 0; // MariaDB's TINYINT(1), sent as its number (getInt 2), a Boolean to Connector/J
+        }
+        if (v instanceof Integer year && isYear(column)) {
+            return yearAsDate(year);
         }
         return Conversions.toNatural(v);
     }

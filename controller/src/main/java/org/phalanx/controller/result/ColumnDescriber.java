@@ -46,7 +46,7 @@ public final class ColumnDescriber {
 
     /** The jdbcType of each column, for {@link org.phalanx.requestmanager.api.RowReader}. */
     public static int[] jdbcTypes(List<ColumnInfo> columns) {
-        return columns.stream().mapToInt(c -> RowReader.readAs(c.jdbcType(), c.typeName())).toArray();
+        return columns.stream().mapToInt(c -> RowReader.readAs(c.jdbcType(), c.typeName(), c.precision())).toArray();
     }
 
     @FunctionalInterface

@@ -42,7 +42,7 @@ public final class RowReader {
         int[] types = new int[md.getColumnCount()];
         for (int i = 0; i < types.length; i++) {
             try {
-                types[i] = readAs(md.getColumnType(i + 1), md.getColumnTypeName(i + 1));
+                types[i] = readAs(md.getColumnType(i + 1), md.getColumnTypeName(i + 1), md.getPrecision(i + 1));
             } catch (SQLException | RuntimeException e) {
                 types[i] = Types.OTHER;
             }
@@ -51,14 +51,40 @@ public final class RowReader {
     }
 
     /**
-     * The type a column's values are read as: its JDBC type, but a PostgreSQL {@code timestamptz}
-     * (which pgjdbc calls a TIMESTAMP) as the instant it is, not as a wall-clock time in the
-     * controller's zone: the client's driver shows it in its own zone, as pgjdbc does.
+     * The type a column's values are read as: its JDBC type, with these exceptions, where that type
+     * would lose the value:
+     * <ul>
+     *   <li>a PostgreSQL {@code timestamptz} (which pgjdbc calls a TIMESTAMP) as the instant it is, not
+     *       as a wall-clock time in the controller's zone: the client's driver shows it in its own
+     *       zone, as pgjdbc does;</li>
+     *   <li>MariaDB's {@code BIT(n)} wider than one bit (Connector/J's BIT) as its bytes, not as a boolean;</li>
+     *   <li>a column MariaDB's Connector/J calls {@code BOOLEAN} ({@code TINYINT(1)}, which holds -128..127)
+     *       as its number where that is not 0 or 1 ({@link #NUMBERED_BOOLEAN}; the client's driver still
+     *       answers getObject with a Boolean, as Connector/J);</li>
+     *   <li>MariaDB's {@code YEAR} (a DATE to Connector/J) as its number.</li>
+     * </ul>
      */
-    public static int readAs(int jdbcType, String typeName) {
-        return jdbcType == Types.TIMESTAMP && "timestamptz".equalsIgnoreCase(typeName)
-                ? Types.TIMESTAMP_WITH_TIMEZONE : jdbcType;
+    public static int readAs(int jdbcType, String typeName, int precision) {
+        if (jdbcType == Types.TIMESTAMP && "timestamptz".equalsIgnoreCase(typeName)) {
+            return Types.TIMESTAMP_WITH_TIMEZONE;
+        }
+        if (jdbcType == Types.BIT && precision > 1 && "BIT".equals(typeName)) {
+            return Types.VARBINARY;
+        }
+        if (jdbcType == Types.BOOLEAN && "BOOLEAN".equals(typeName)) {
+            return NUMBERED_BOOLEAN;
+        }
+        if (jdbcType == Types.DATE && "YEAR".equals(typeName)) {
+            return Types.SMALLINT;
+        }
+        return jdbcType;
     }
+
+    /**
+     * Read as a boolean, but kept as the number it is where that is neither 0 nor 1 (MariaDB's
+     * {@code TINYINT(1)} holding 2): a type code no JDBC type uses.
+     */
+    static final int NUMBERED_BOOLEAN = Integer.MIN_VALUE + 16;
 
     /**
      * A copy of the metadata that outlives the backend result (cached results are served long
@@ -120,7 +146,7 @@ public final class RowReader {
         } catch (SQLException | RuntimeException e) {
             v = looselyTyped(toWire(rs.getObject(column)), jdbcType);
         }
-        return v == null || rs.wasNull() ? new TypedNull(jdbcType) : v;
+        return v == null || rs.wasNull() ? new TypedNull(jdbcType == NUMBERED_BOOLEAN ? Types.BOOLEAN : jdbcType) : v;
     }
 
     /**
@@ -214,6 +240,17 @@ public final class RowReader {
             case Types.BOOLEAN:
             case Types.BIT:
                 return rs.getBoolean(c);
+            case NUMBERED_BOOLEAN: {
+                String text = rs.getString(c);
+                if (text == null) {
+                    return null;
+                }
+                if (!text.isEmpty() && (Character.isDigit(text.charAt(0)) || text.charAt(0) == '-')) {
+                    int n = Integer.parseInt(text);
+                    return n == 0 || n == 1 ? (Object) (n == 1) : (Object) n;
+                }
+                return rs.getBoolean(c); // PostgreSQL's t, true (a heterogeneous virtual database's column)
+            }
             case Types.TINYINT:
             case Types.SMALLINT:
                 // JDBC maps both to Integer; getInt also covers unsigned TINYINT (0..255)
