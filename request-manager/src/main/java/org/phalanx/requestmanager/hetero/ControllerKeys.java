@@ -111,9 +111,14 @@ public final class ControllerKeys {
         }
     }
 
-    /** A DDL statement changed the table: learn it again at its next insert. */
-    public void forget(String tableKey) {
-        tables.remove(tableKey);
+    /** A statement changed a table (named with or without its schema): learn every table of that name again. */
+    public void forget(String table) {
+        String bare = bare(table);
+        tables.keySet().removeIf(k -> bare(k).equals(bare));
+    }
+
+    private static String bare(String table) {
+        return table.substring(table.lastIndexOf('.') + 1);
     }
 
     /** Learn every table again but {@code kept} (null: none) at its next insert. */
@@ -134,14 +139,14 @@ public final class ControllerKeys {
      * nextval} outside the controller's inserts, or given up by rollbacks).
      */
     public static Learnt learn(Connection c, String table) throws SQLException {
-        String[] found = autoIncrementColumn(c.getMetaData(), table);
+        String[] found = autoIncrementColumn(c, table);
         if (found == null) {
             return new Learnt(Optional.empty(), Types.BIGINT, 0, null, false);
         }
         String sequence = sequenceOf(c, found);
         long max;
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + found[0])) {
+        try (Statement s = c.createStatement(); // the table as the statement names it, resolved as it will be
+             ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + table)) {
             rs.next();
             max = rs.getLong(1);
         }
@@ -198,7 +203,7 @@ public final class ControllerKeys {
 
     /** The table's auto-generated key column (IS_AUTOINCREMENT), if it has one. */
     public static Optional<String> generatedKeyColumn(Connection c, String table) throws SQLException {
-        String[] found = autoIncrementColumn(c.getMetaData(), table);
+        String[] found = autoIncrementColumn(c, table);
         return found == null ? Optional.empty() : Optional.of(found[1]);
     }
 
@@ -206,11 +211,36 @@ public final class ControllerKeys {
      * {table name as the engine knows it, key column, its JDBC type, its default, the table's schema},
      * or null when the table has no generated key.
      */
-    private static String[] autoIncrementColumn(DatabaseMetaData md, String table) throws SQLException {
+    private static String[] autoIncrementColumn(Connection c, String table) throws SQLException {
+        DatabaseMetaData md = c.getMetaData();
+        // a table named with its schema is looked for there; one named alone, in the connection's
+        // current schema first (a PostgreSQL table of that name in another schema is another table)
+        int dot = table.lastIndexOf('.');
+        String bare = dot < 0 ? table : table.substring(dot + 1);
+        List<String> schemas = new ArrayList<>();
+        schemas.add(dot < 0 ? c.getSchema() : unquoted(table.substring(0, dot)));
+        if (dot < 0 && schemas.get(0) != null) {
+            schemas.add(null);
+        }
+        for (String schema : schemas) {
+            String[] found = autoIncrementColumn(md, schema, unquoted(bare));
+            if (found != null) {
+                return found[0] == null ? null : found;
+            }
+        }
+        return null;
+    }
+
+    private static String unquoted(String name) {
+        return name.replace("\"", "").replace("`", "");
+    }
+
+    /** The table's key column in {@code schema} (null: any), {null} if it has none, or null if no such table. */
+    private static String[] autoIncrementColumn(DatabaseMetaData md, String schema, String table) throws SQLException {
         // the name as written, then as PostgreSQL (lower case) and others (upper case) fold it
         for (String name : new String[] {table, table.toLowerCase(Locale.ROOT), table.toUpperCase(Locale.ROOT)}) {
             boolean found = false;
-            try (ResultSet rs = md.getColumns(null, null, name, "%")) {
+            try (ResultSet rs = md.getColumns(null, schema, name, "%")) {
                 while (rs.next()) {
                     found = true;
                     if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
@@ -221,7 +251,7 @@ public final class ControllerKeys {
                 }
             }
             if (found) {
-                return null;
+                return new String[1]; // a table without a generated key
             }
         }
         return null;

@@ -63,11 +63,17 @@ public final class KeyedInsert {
         this.rows = rows;
     }
 
-    /** The shape, or null for anything else (INSERT ... SELECT, no column list, not an INSERT). */
+    /**
+     * The shape, or null for anything else (INSERT ... SELECT, no column list, not an INSERT), and for
+     * an insert that may leave rows out ({@code ON CONFLICT}, {@code ON DUPLICATE KEY UPDATE},
+     * {@code INSERT IGNORE}): keys chosen for rows it did not insert were answered as generated keys
+     * (and as MariaDB's {@code LAST_INSERT_ID()}) though no row held them.
+     */
     public static KeyedInsert of(String sql) {
         Insert insert = parse(sql);
         if (insert == null || insert.getColumns() == null || insert.getColumns().isEmpty()
                 || !(insert.getSelect() instanceof Values values) || insert.isUseDuplicate()
+                || insert.getConflictAction() != null || insert.isModifierIgnore()
                 || insert.getWithItemsList() != null) {
             return null;
         }

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.phalanx.engine.SqlState;
 import org.phalanx.requestmanager.analysis.SqlAnalysis;
+import org.phalanx.requestmanager.analysis.SqlAnalyzer;
 import org.phalanx.requestmanager.analysis.SqlLexer;
 import org.phalanx.requestmanager.analysis.StatementKind;
 import org.phalanx.requestmanager.api.Request;
@@ -127,7 +128,8 @@ public interface ChosenKeys {
             if (insert == null) {
                 return null;
             }
-            String tableKey = SchemaView.key(insert.table());
+            // its schema kept: tables of one name in two schemas have counters (and sequences) of their own
+            String tableKey = SqlAnalyzer.normalize(insert.table());
             if (!keys.known(tableKey)) {
                 keys.learned(tableKey, FirstAnswering.read(backends, b -> learn(b, s, access, insert.table())));
             }
@@ -176,12 +178,15 @@ public interface ChosenKeys {
 
         @Override
         public void ran(String sql, SqlAnalysis a, Access access, Plan plan) {
-            if (a.allTables() || access.writesAll()) {
-                keys.forgetAllBut(plan == null ? null : plan.tableKey()); // it may have inserted anywhere
+            if (a.allTables() || access.writesAll() || SqlLexer.mayCall(sql, SEQUENCE_CALLS)) {
+                // it may have inserted anywhere, or drawn keys from a sequence (SELECT nextval(...), to insert later)
+                keys.forgetAllBut(plan == null ? null : plan.tableKey());
             } else if (plan == null && INSERTING.contains(SqlLexer.firstWord(sql))) {
                 a.writtenTables().forEach(table -> keys.forget(SchemaView.key(table)));
             }
         }
+
+        private static final java.util.Set<String> SEQUENCE_CALLS = java.util.Set.of("nextval", "setval");
 
         /** First words of statements that may insert rows. */
         private static final java.util.Set<String> INSERTING = java.util.Set.of("insert", "replace", "merge", "upsert", "with");

@@ -75,6 +75,10 @@ class KeyedInsertTest {
         assertNull(KeyedInsert.of("INSERT INTO t VALUES (1, 2)"), "no column list");
         assertNull(KeyedInsert.of("INSERT INTO t (a) SELECT a FROM u"), "insert from a select");
         assertNull(KeyedInsert.of("UPDATE t SET a = 1"), "not an insert");
+        assertNull(KeyedInsert.of("INSERT INTO t (a) VALUES (1) ON CONFLICT DO NOTHING"), "may insert no row");
+        assertNull(KeyedInsert.of("INSERT INTO t (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET b = 2"), "may update");
+        assertNull(KeyedInsert.of("INSERT IGNORE INTO t (a) VALUES (1)"), "may insert no row");
+        assertNull(KeyedInsert.of("INSERT INTO t (a) VALUES (1) ON DUPLICATE KEY UPDATE b = 2"), "may update");
         assertTrue(KeyedInsert.of("INSERT INTO t (ID, a) VALUES (5, 1)").names("id"), "the key given by the application");
     }
 }
