@@ -145,8 +145,9 @@ public final class ControllerKeys {
         }
         String sequence = sequenceOf(c, found);
         long max;
-        try (Statement s = c.createStatement(); // the table as the statement names it, resolved as it will be
-             ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + table)) {
+        // the table found, in its schema where the engine has them (PostgreSQL's names quoted, as found)
+        String from = found[4] == null ? found[0] : quoted(found[4]) + "." + quoted(found[0]);
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(" + found[1] + ") FROM " + from)) {
             rs.next();
             max = rs.getLong(1);
         }
