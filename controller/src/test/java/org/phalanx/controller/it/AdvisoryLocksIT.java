@@ -3,12 +3,15 @@ package org.phalanx.controller.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,6 +77,19 @@ class AdvisoryLocksIT extends WithEngineCluster {
             assertNull(value(b, "SELECT RELEASE_LOCK('nobody')"), "held by no one");
             assertEquals("1", value(a, "SELECT RELEASE_LOCK('migration')"));
             assertEquals("1", value(b, "SELECT IS_FREE_LOCK('migration')"));
+            try (Statement s = a.createStatement(); ResultSet rs = s.executeQuery("SELECT GET_LOCK('aliased', 0) AS got")) {
+                rs.next();
+                assertEquals(1, rs.getInt("got"), "the alias labels the answer");
+            }
+            assertEquals("1", value(a, "SELECT RELEASE_LOCK('aliased')"));
+            // anywhere else a call would take its lock on a pooled backend connection, for no session
+            for (String elsewhere : List.of("SELECT GET_LOCK('x', 1), GET_LOCK('y', 1)",
+                    "SELECT COALESCE(GET_LOCK('x', 0), -1)", "SELECT IS_USED_LOCK('x') IS NOT NULL")) {
+                SQLException refused = assertThrows(SQLException.class, () -> value(a, elsewhere), elsewhere);
+                assertEquals("0A000", refused.getSQLState(), elsewhere);
+            }
+            assertEquals("1", value(b, "SELECT GET_LOCK('x', 0)"), "no lock left behind");
+            assertEquals("1", value(b, "SELECT RELEASE_LOCK('x')"));
 
             // many sessions contend: never two holders at once
             AtomicInteger holders = new AtomicInteger();

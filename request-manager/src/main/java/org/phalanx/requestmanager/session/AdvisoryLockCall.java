@@ -23,13 +23,34 @@ import org.phalanx.requestmanager.session.AdvisoryLocks.Holds;
  * @param function the function's name, lower case
  * @param key      the lock's name in {@link AdvisoryLocks} ({@code pg:} key(s), {@code my:} name), or null
  * @param timeoutSeconds GET_LOCK's timeout (negative: none)
+ * @param label    the result column's label: the alias given, else the function's name
  */
-record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
+record AdvisoryLockCall(String function, String key, long timeoutSeconds, String label) {
     private static final Pattern CALL = Pattern.compile(
-            "(?is)\\s*select\\s+([a-z_]+)\\s*\\(([^()]*)\\)\\s*(?:as\\s+\\w+)?[\\s;]*");
+            "(?is)\\s*select\\s+([a-z_]+)\\s*\\(([^()]*)\\)\\s*(?:as\\s+(\\w+))?[\\s;]*");
     private static final List<String> FUNCTIONS = List.of("pg_advisory_lock", "pg_try_advisory_lock",
             "pg_advisory_xact_lock", "pg_try_advisory_xact_lock", "pg_advisory_unlock", "pg_advisory_unlock_all",
             "get_lock", "release_lock", "is_free_lock", "is_used_lock", "release_all_locks");
+    /** Every advisory-lock function, the shared PostgreSQL ones too. */
+    private static final List<String> ALL_FUNCTIONS = java.util.stream.Stream.concat(FUNCTIONS.stream(),
+            java.util.stream.Stream.of("pg_advisory_lock_shared", "pg_try_advisory_lock_shared",
+                    "pg_advisory_xact_lock_shared", "pg_try_advisory_xact_lock_shared", "pg_advisory_unlock_shared"))
+            .toList();
+
+    /**
+     * Refuses a query or data change calling an advisory-lock function other than alone in a {@code
+     * SELECT} ({@link #parse}): run on a pooled backend connection, its lock outlived the statement,
+     * held by that connection for no session, while another session's call, answered by the
+     * controller, did not see it (two sessions both got the lock; an outside tester's finding).
+     * DDL (a procedure's body calling them) is left alone: it runs inside its caller's statement.
+     */
+    static void refuseElsewhere(String sql) throws SQLException {
+        if (SqlLexer.containsIgnoreCase(sql, "lock") && SqlLexer.mayCall(sql, ALL_FUNCTIONS)) {
+            throw new SQLFeatureNotSupportedException("advisory-lock functions are supported alone in a SELECT"
+                    + " (SELECT GET_LOCK('name', 10), SELECT pg_advisory_lock(42)), not inside expressions, beside"
+                    + " other columns or in data changes", SqlState.FEATURE_NOT_SUPPORTED.code());
+        }
+    }
 
     /** The call in {@code sql} with {@code params}, or null when it is not one. */
     static AdvisoryLockCall parse(String sql, List<Object> params) throws SQLException {
@@ -52,17 +73,19 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
         if (args == null) {
             return null;
         }
+        String label = m.group(3) != null ? m.group(3) : function;
         if (function.endsWith("_all") || function.equals("release_all_locks")) {
-            return new AdvisoryLockCall(function, null, -1);
+            return new AdvisoryLockCall(function, null, -1, label);
         }
         if (function.startsWith("pg_")) {
-            return args.isEmpty() || args.size() > 2 ? null : new AdvisoryLockCall(function, "pg:" + String.join(",", args), -1);
+            return args.isEmpty() || args.size() > 2 ? null
+                    : new AdvisoryLockCall(function, "pg:" + String.join(",", args), -1, label);
         }
         if (args.isEmpty() || function.equals("get_lock") != (args.size() == 2)) {
             return null;
         }
         long timeout = function.equals("get_lock") ? (long) Double.parseDouble(args.get(1)) : -1;
-        return new AdvisoryLockCall(function, "my:" + args.get(0).toLowerCase(Locale.ROOT), timeout);
+        return new AdvisoryLockCall(function, "my:" + args.get(0).toLowerCase(Locale.ROOT), timeout, label);
     }
 
     /**
@@ -124,6 +147,6 @@ record AdvisoryLockCall(String function, String key, long timeoutSeconds) {
     }
 
     private Result row(int type, String typeName, Object value) throws SQLException {
-        return SelectedCall.row(function, type, typeName, value);
+        return SelectedCall.row(label, type, typeName, value);
     }
 }

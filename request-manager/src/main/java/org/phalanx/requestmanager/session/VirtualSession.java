@@ -233,6 +233,9 @@ final class VirtualSession implements Session {
             Result result;
             AdvisoryLockCall lockCall = a.kind() == StatementKind.READ && a.readTables().isEmpty()
                     ? AdvisoryLockCall.parse(r.sql(), r.params()) : null;
+            if (lockCall == null && (a.kind() == StatementKind.READ || a.kind() == StatementKind.WRITE)) {
+                AdvisoryLockCall.refuseElsewhere(r.sql());
+            }
             if (temporaries.concern(r.sql(), a)) {
                 Request regular = temporaries.asRegularWrite(r, a);
                 result = regular != null ? dispatch(regular, p.analyzer().analyze(regular.sql())) : temporaries.run(r, a);
