@@ -165,8 +165,26 @@ public final class ControllerKeys {
                 }
             }
         }
-        return new Learnt(Optional.of(found[1]), Integer.parseInt(found[2]),
-                readable ? Math.max(max, lastValue(c, sequence)) : max, sequence, writable);
+        long last = readable ? Math.max(max, lastValue(c, sequence)) : Math.max(max, autoIncrementBefore(c, found[0]));
+        return new Learnt(Optional.of(found[1]), Integer.parseInt(found[2]), last, sequence, writable);
+    }
+
+    /**
+     * On MariaDB, one less than the table's AUTO_INCREMENT (where a table declared {@code
+     * AUTO_INCREMENT=1000}, or altered so, starts); elsewhere 0.
+     */
+    private static long autoIncrementBefore(Connection c, String table) throws SQLException {
+        String product = c.getMetaData().getDatabaseProductName();
+        if (!"MariaDB".equalsIgnoreCase(product) && !"MySQL".equalsIgnoreCase(product)) {
+            return 0;
+        }
+        try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT AUTO_INCREMENT FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Math.max(0, rs.getLong(1) - 1) : 0;
+            }
+        }
     }
 
     /**

@@ -68,6 +68,11 @@ class ControllerKeysTest {
             s.execute("INSERT INTO things (id, name) VALUES (41, 'x')");
             assertEquals(new ControllerKeys.Learnt(Optional.of("id"), Types.INTEGER, 41, sequence, postgres),
                     ControllerKeys.learn(c, "THINGS"));
+            if (engine == Engine.MARIADB) {
+                // where the table's AUTO_INCREMENT says its keys start
+                s.execute("ALTER TABLE things AUTO_INCREMENT = 1000");
+                assertEquals(999, ControllerKeys.learn(c, "things").max());
+            }
             if (postgres) {
                 // values the sequence handed out past the MAX (a function's nextval, rolled-back inserts) are not reused
                 s.execute("SELECT setval('things_id_seq', 50)");
