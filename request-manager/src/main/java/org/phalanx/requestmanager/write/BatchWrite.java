@@ -181,7 +181,7 @@ final class BatchWrite {
         Access tableLevel = Access.unionOf(tables);
         Access access = Access.unionOf(refined);
         p.scheduler().acquire(t.id(), access);
-        if (rows.schemaChanges() != schemaSeen) { // see WriteStage
+        if (rows.schemaChangedSince(schemaSeen, access)) { // see WriteStage
             access = rows.afterSchemaChange(tableLevel, access, enabled, s.user());
             p.scheduler().acquire(t.id(), access);
             rowLevel = 0;

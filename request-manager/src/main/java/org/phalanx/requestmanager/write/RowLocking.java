@@ -29,6 +29,7 @@ import org.phalanx.requestmanager.backend.Backend;
 import org.phalanx.requestmanager.backend.SessionSettings;
 import org.phalanx.requestmanager.exec.ResultDescriptions;
 import org.phalanx.requestmanager.scheduler.Access;
+import org.phalanx.requestmanager.scheduler.LockManager;
 import org.phalanx.requestmanager.scheduler.RowKeys;
 
 /**
@@ -85,6 +86,10 @@ final class RowLocking {
     private final AtomicInteger settling = new AtomicInteger();
     /** The tables of the other schema changes ordered and not yet finished everywhere (a count per table). */
     private final Map<String, Integer> settlingTables = new ConcurrentHashMap<>();
+    /** The tables of the latest schema changes, by their count ({@link LockManager#ALL}: any table). */
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Set<String>> recentChanges =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
+    private static final int MAX_RECENT_CHANGES = 1000;
     /** Names the rows inserted into tables without a key. */
     private final AtomicLong freshRows = new AtomicLong();
 
@@ -380,10 +385,10 @@ final class RowLocking {
         } else {
             access.writes().forEach(t -> settlingTables.merge(t, 1, Integer::sum));
         }
-        forget();
+        forget(access);
         descriptions.schemaChanging();
         CompletableFuture.allOf(onEveryBackend.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
-            forget();
+            forget(access);
             descriptions.schemaChanged();
             if (anyTable) {
                 settling.decrementAndGet();
@@ -415,9 +420,41 @@ final class RowLocking {
         return settling.get() + settlingTables.size();
     }
 
-    private synchronized void forget() {
-        schemaChanges.incrementAndGet();
+    private synchronized void forget(Access changed) {
+        long n = schemaChanges.incrementAndGet();
+        recentChanges.put(n, changed.writesAll() ? Set.of(LockManager.ALL) : Set.copyOf(changed.writes()));
+        while (recentChanges.size() > MAX_RECENT_CHANGES) {
+            recentChanges.pollFirstEntry();
+        }
         traits.clear();
+    }
+
+    /**
+     * Whether a schema change counted after {@code seen} may concern the tables of {@code access}
+     * (its rows' tables included): one of any table, or one naming one of them. A write refined to
+     * rows before such a change locks its tables again ({@link #afterSchemaChange}); one that only
+     * another table's DDL came before goes on: taking its table while it held rows, beside another
+     * transaction doing the same, was a deadlock (40001 under a migration of unrelated tables, an
+     * outside tester's finding).
+     */
+    boolean schemaChangedSince(long seen, Access access) {
+        long now = schemaChanges.get();
+        if (now == seen) {
+            return false;
+        }
+        Map<Long, Set<String>> since = recentChanges.tailMap(seen, false);
+        if (since.size() < now - seen) {
+            return true; // some were forgotten: they may have
+        }
+        Set<String> tables = new HashSet<>();
+        access.writes().forEach(r -> tables.add(RowKeys.tableOf(r)));
+        access.reads().forEach(r -> tables.add(RowKeys.tableOf(r)));
+        for (Set<String> changed : since.values()) {
+            if (changed.contains(LockManager.ALL) || changed.stream().anyMatch(tables::contains)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

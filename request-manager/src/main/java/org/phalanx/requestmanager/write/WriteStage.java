@@ -187,7 +187,7 @@ public final class WriteStage {
                 acquire(txId, refined, r, t, s);
             }
             // a schema change came between the row-level decision and the lock: the table may no longer qualify
-            Access access = refined != tableLevel && rows.schemaChanges() != schemaSeen
+            Access access = refined != tableLevel && rows.schemaChangedSince(schemaSeen, refined)
                     ? rows.afterSchemaChange(tableLevel, refined, p.backends().enabled(), s.user()) : refined;
             if (access != refined) {
                 p.scheduler().acquire(txId, access);
