@@ -190,6 +190,12 @@ public final class WriteStage {
             Access access = refined != tableLevel && rows.schemaChangedSince(schemaSeen, refined)
                     ? rows.afterSchemaChange(tableLevel, refined, p.backends().enabled(), s.user()) : refined;
             if (access != refined) {
+                if (implicit) {
+                    // it holds nothing else: it waits for the wider locks holding none (two such writes, each
+                    // holding its rows and waiting for the table, deadlocked: 40001 beside statements the
+                    // parser could not read, which count as schema changes)
+                    p.scheduler().releaseAll(txId);
+                }
                 p.scheduler().acquire(txId, access);
             } else if (RowLocking.isRowLevel(access)) {
                 p.statistics().rowLevelWrite();
