@@ -28,13 +28,30 @@ import org.phalanx.requestmanager.api.Result;
  */
 public final class ControllerKeys {
     /** What is known of a table ({@link Learnt}), and the last key handed out. */
-    private static final class TableKeys {
-        final Learnt learnt;
-        long last;
+    public static final class TableKeys {
+        private final Learnt learnt;
+        private long last;
 
         TableKeys(Learnt learnt) {
             this.learnt = learnt;
             this.last = learnt.max();
+        }
+
+        /** What was learnt of the table. */
+        public Learnt learnt() {
+            return learnt;
+        }
+
+        /**
+         * The next keys; call inside the total order so keys follow it. A planned insert keeps its
+         * table's counter: the table may be forgotten (to be learnt again) before its keys are chosen.
+         */
+        public synchronized long[] next(int count) {
+            long[] keys = new long[count];
+            for (int i = 0; i < count; i++) {
+                keys[i] = ++last;
+            }
+            return keys;
         }
     }
 
@@ -63,40 +80,9 @@ public final class ControllerKeys {
         tables.putIfAbsent(tableKey, new TableKeys(learnt));
     }
 
-    /** The JDBC type of a known table's key column ({@code BIGINT} if not known). */
-    public int keyType(String tableKey) {
-        TableKeys t = tables.get(tableKey);
-        return t == null ? Types.BIGINT : t.learnt.jdbcType();
-    }
-
-    /** The sequence a known table's key column takes its values from (PostgreSQL's serial or identity), or null. */
-    public String sequence(String tableKey) {
-        TableKeys t = tables.get(tableKey);
-        return t == null ? null : t.learnt.sequence();
-    }
-
-    /** That sequence, if the keys handed out may move it ({@link KeyedInsert.PostgresKeys}); else null. */
-    public String movableSequence(String tableKey) {
-        TableKeys t = tables.get(tableKey);
-        return t == null || !t.learnt.sequenceWritable() ? null : t.learnt.sequence();
-    }
-
-    /** The key column of a known table, if it has one. */
-    public Optional<String> keyColumn(String tableKey) {
-        TableKeys t = tables.get(tableKey);
-        return t == null ? Optional.empty() : t.learnt.column();
-    }
-
-    /** The next keys for a known table; call inside the total order so keys follow it. */
-    public long[] next(String tableKey, int count) {
-        TableKeys t = tables.get(tableKey);
-        long[] keys = new long[count];
-        synchronized (t) {
-            for (int i = 0; i < count; i++) {
-                keys[i] = ++t.last;
-            }
-        }
-        return keys;
+    /** A known table's counter (null if not known). */
+    public TableKeys counter(String tableKey) {
+        return tables.get(tableKey);
     }
 
     /** Keys an INSERT gave itself: the counter moves past them so it never hands them out. */

@@ -289,7 +289,7 @@ final class BatchWrite {
                         Divergence.ofWrite(t, b -> false)).await();
             } finally {
                 for (Element e : elements) { // the engines may have chosen keys
-                    keys.ran(e.sql(), e.a(), access, plan);
+                    keys.ran(e.sql(), e.a(), ChosenKeys.reachesOtherTables(e.a(), tableLevel, access), plan);
                 }
             }
             if (plan != null && requests.get(0).wantsKeys()) {

@@ -37,10 +37,11 @@ public interface ChosenKeys {
      * An INSERT whose key the controller chooses: its shape, its table and the key column it leaves
      * out; {@code postgres}: how PostgreSQL backends receiving it untranslated take the keys (else
      * null); {@code sequence}: the one the key column takes its values from (PostgreSQL's serial or
-     * identity), or null.
+     * identity), or null; {@code counter}: the table's, kept (the table may be forgotten before the
+     * keys are chosen).
      */
     record Plan(KeyedInsert insert, String tableKey, String column, int columnType, KeyedInsert.PostgresKeys postgres,
-                String sequence) {
+                String sequence, ControllerKeys.TableKeys counter) {
         /**
          * The statement carrying {@code keys}, and {@code r} as the backends run it: with the keys
          * among its parameters, asking them for no keys (their counters are not used).
@@ -77,10 +78,19 @@ public interface ChosenKeys {
      * chose keys itself ({@code INSERT ... SELECT}, {@code VALUES (NULL, ...)}, {@code REPLACE},
      * {@code ON DUPLICATE KEY UPDATE}...) it took them past the controller's counter, which would hand
      * them out again (a duplicate key; under {@code INSERT IGNORE} a row silently lost); so may a write
-     * locking everything ({@code access}), whose functions or triggers may draw from any table's
-     * sequence. Those tables' counters are learnt again, from their MAX and sequence, at their next insert.
+     * that {@code reachesOtherTables} (its functions or triggers may draw from any table's sequence).
+     * Those tables' counters are learnt again, from their MAX and sequence, at their next insert.
      */
-    void ran(String sql, SqlAnalysis a, Access access, Plan plan);
+    void ran(String sql, SqlAnalysis a, boolean reachesOtherTables, Plan plan);
+
+    /**
+     * Whether a write may reach tables it does not name: a statement not understood, or one whose
+     * table-level access was widened to everything (a table with triggers, rules or a shared sequence,
+     * {@link RowLocking}) — not one locking everything only because the backends lock whole databases.
+     */
+    static boolean reachesOtherTables(SqlAnalysis a, Access tableLevel, Access locked) {
+        return a.allTables() || locked.writesAll() && !tableLevel.writesAll();
+    }
 
     ChosenKeys NONE = new ChosenKeys() {
         @Override
@@ -99,7 +109,7 @@ public interface ChosenKeys {
         }
 
         @Override
-        public void ran(String sql, SqlAnalysis a, Access access, Plan plan) {
+        public void ran(String sql, SqlAnalysis a, boolean reachesOtherTables, Plan plan) {
         }
     };
 
@@ -133,17 +143,19 @@ public interface ChosenKeys {
             if (!keys.known(tableKey)) {
                 keys.learned(tableKey, FirstAnswering.read(backends, b -> learn(b, s, access, insert.table())));
             }
-            String column = keys.keyColumn(tableKey).orElse(null);
+            ControllerKeys.TableKeys counter = keys.counter(tableKey);
+            String column = counter == null ? null : counter.learnt().column().orElse(null);
             if (column == null) {
-                return null;
+                return null; // no generated key (or forgotten at once: the engines choose this one)
             }
             if (insert.names(column)) {
                 keys.given(tableKey, insert.keysGiven(column, params));
                 return null;
             }
-            String sequence = keys.sequence(tableKey);
-            return new Plan(insert, tableKey, column, keys.keyType(tableKey),
-                    postgres ? new KeyedInsert.PostgresKeys(keys.movableSequence(tableKey)) : null, sequence);
+            ControllerKeys.Learnt learnt = counter.learnt();
+            return new Plan(insert, tableKey, column, learnt.jdbcType(), postgres
+                    ? new KeyedInsert.PostgresKeys(learnt.sequenceWritable() ? learnt.sequence() : null) : null,
+                    learnt.sequence(), counter);
         }
 
         private ControllerKeys.Learnt learn(Backend b, SessionState s, Access access, String table) throws SQLException {
@@ -165,7 +177,7 @@ public interface ChosenKeys {
 
         @Override
         public long[] next(Plan plan, int rows) {
-            return keys.next(plan.tableKey(), rows);
+            return plan.counter().next(rows);
         }
 
         @Override
@@ -177,8 +189,8 @@ public interface ChosenKeys {
         }
 
         @Override
-        public void ran(String sql, SqlAnalysis a, Access access, Plan plan) {
-            if (a.allTables() || access.writesAll() || SqlLexer.mayCall(sql, SEQUENCE_CALLS)) {
+        public void ran(String sql, SqlAnalysis a, boolean reachesOtherTables, Plan plan) {
+            if (reachesOtherTables || SqlLexer.mayCall(sql, SEQUENCE_CALLS)) {
                 // it may have inserted anywhere, or drawn keys from a sequence (SELECT nextval(...), to insert later)
                 keys.forgetAllBut(plan == null ? null : plan.tableKey());
             } else if (plan == null && INSERTING.contains(SqlLexer.firstWord(sql))) {

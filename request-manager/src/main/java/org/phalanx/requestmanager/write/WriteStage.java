@@ -311,7 +311,7 @@ public final class WriteStage {
             try {
                 outcome = await(futures, mixed, agreement, count, disagreement);
             } catch (SQLException e) {
-                keys.ran(sql, a, access, keyPlan);
+                keys.ran(sql, a, ChosenKeys.reachesOtherTables(a, tableLevel, access), keyPlan);
                 for (int i = schemaUndo.size() - 1; i >= 0; i--) {
                     schemaUndo.get(i).run(); // the DDL failed everywhere: the schema view goes back
                 }
@@ -328,7 +328,7 @@ public final class WriteStage {
                 throw !lost ? e : t == null ? TransactionControl.outcomeUnknown("write", e) : t.doomed();
             }
             LogWriter.awaitDurable(logged[0]); // durable in the recovery log before the reply
-            keys.ran(sql, a, access, keyPlan);
+            keys.ran(sql, a, ChosenKeys.reachesOtherTables(a, tableLevel, access), keyPlan);
             if (keyPlan != null && keyPlan.sequence() != null) {
                 s.sequenceValues().chosen(keyPlan.sequence(), chosenKeys[0]);
             }
