@@ -179,8 +179,24 @@ public final class AppliedRecords {
         if (!b.connects()) {
             return null; // not within the connection timeout: a hung server must not hold the client
         }
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return committed(b, position);
+            } catch (SQLException | RuntimeException e) {
+                if (attempt == 1 && e instanceof SQLException sql && BackendErrors.isConnectionFailure(sql)) {
+                    continue; // the sessions were being ended (a DBA's kill still reaching new ones): once more
+                }
+                LOG.warn("virtual database {}: backend {}: could not tell whether position {} committed: {}",
+                        virtualDatabase, b.name(), position, e.getMessage());
+                return null;
+            }
+        }
+    }
+
+    /** Asks a connection of its own: the pool's others may have died with the lost one. */
+    private static boolean committed(Backend b, long position) throws SQLException {
         AppliedTable t = AppliedTable.of(b);
-        try (Connection c = b.newAdminConnection()) { // the pool's others may have died with the lost one
+        try (Connection c = b.newAdminConnection()) {
             if (AppliedPositions.read(c, t).has(position)) {
                 return true;
             }
@@ -197,10 +213,6 @@ public final class AppliedRecords {
                 c.rollback();
                 c.setAutoCommit(true);
             }
-        } catch (SQLException | RuntimeException e) {
-            LOG.warn("virtual database {}: backend {}: could not tell whether position {} committed: {}", virtualDatabase,
-                    b.name(), position, e.getMessage());
-            return null;
         }
     }
 
