@@ -70,11 +70,6 @@ public final class ControllerKeys {
         return shapes.computeIfAbsent(sql, s -> Optional.ofNullable(KeyedInsert.of(s))).orElse(null);
     }
 
-    /** Whether the table's key column and counter are known. */
-    public boolean known(String tableKey) {
-        return tables.containsKey(tableKey);
-    }
-
     /** Records what {@link #learn} read. */
     public void learned(String tableKey, Learnt learnt) {
         tables.putIfAbsent(tableKey, new TableKeys(learnt));

@@ -36,12 +36,20 @@ public interface ChosenKeys {
     /**
      * An INSERT whose key the controller chooses: its shape, its table and the key column it leaves
      * out; {@code postgres}: how PostgreSQL backends receiving it untranslated take the keys (else
-     * null); {@code sequence}: the one the key column takes its values from (PostgreSQL's serial or
-     * identity), or null; {@code counter}: the table's, kept (the table may be forgotten before the
-     * keys are chosen).
+     * null); {@code counter}: the table's, kept (the table may be forgotten before the keys are chosen).
      */
-    record Plan(KeyedInsert insert, String tableKey, String column, int columnType, KeyedInsert.PostgresKeys postgres,
-                String sequence, ControllerKeys.TableKeys counter) {
+    record Plan(KeyedInsert insert, String tableKey, String column, KeyedInsert.PostgresKeys postgres,
+                ControllerKeys.TableKeys counter) {
+        /** The key column's JDBC type. */
+        public int columnType() {
+            return counter.learnt().jdbcType();
+        }
+
+        /** The sequence the key column takes its values from (PostgreSQL's serial or identity), or null. */
+        public String sequence() {
+            return counter.learnt().sequence();
+        }
+
         /**
          * The statement carrying {@code keys}, and {@code r} as the backends run it: with the keys
          * among its parameters, asking them for no keys (their counters are not used).
@@ -140,7 +148,7 @@ public interface ChosenKeys {
             }
             // its schema kept: tables of one name in two schemas have counters (and sequences) of their own
             String tableKey = SqlAnalyzer.normalize(insert.table());
-            if (!keys.known(tableKey)) {
+            if (keys.counter(tableKey) == null) {
                 keys.learned(tableKey, FirstAnswering.read(backends, b -> learn(b, s, access, insert.table())));
             }
             ControllerKeys.TableKeys counter = keys.counter(tableKey);
@@ -153,9 +161,8 @@ public interface ChosenKeys {
                 return null;
             }
             ControllerKeys.Learnt learnt = counter.learnt();
-            return new Plan(insert, tableKey, column, learnt.jdbcType(), postgres
-                    ? new KeyedInsert.PostgresKeys(learnt.sequenceWritable() ? learnt.sequence() : null) : null,
-                    learnt.sequence(), counter);
+            return new Plan(insert, tableKey, column, postgres
+                    ? new KeyedInsert.PostgresKeys(learnt.sequenceWritable() ? learnt.sequence() : null) : null, counter);
         }
 
         private ControllerKeys.Learnt learn(Backend b, SessionState s, Access access, String table) throws SQLException {

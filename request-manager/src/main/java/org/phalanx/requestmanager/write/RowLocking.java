@@ -156,8 +156,9 @@ final class RowLocking {
      * but its own tables, it ran beside another table's write doing the same, and each replica
      * handed out the shared counter in its own order (an outside tester's finding). Such writes
      * conflict with everything, at key or table granularity (SQLite's database granularity has them
-     * so already). Read where every backend locks rows (PostgreSQL, MariaDB), after the schema-change guards, from the traits the relatives are found from: read earlier, for
-     * a table a migration's open transaction had altered, it waited for that transaction's lock.
+     * so already). Read where every backend locks rows (PostgreSQL, MariaDB), after the schema-change
+     * guards, from the traits the relatives are found from: read earlier, for a table a migration's
+     * open transaction had altered, it waited for that transaction's lock.
      */
     private boolean reachesOtherTables(Access tableLevel, List<Backend> backends, String user) {
         for (String table : tableLevel.writes()) { // the traits the relatives are found from (withRelatives)
