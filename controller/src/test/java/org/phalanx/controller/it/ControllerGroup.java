@@ -120,7 +120,6 @@ final class ControllerGroup implements AutoCloseable {
         return names.get(owner) + "-db" + (b + 1);
     }
 
-    /** JMX on member i (admin/secret). */
     /** Waits until the first index member i's log still holds is above {@code index} (its log was compacted past it). */
     void awaitFirstIndexAbove(int member, long index, Duration timeout) throws Exception {
         long end = System.nanoTime() + timeout.toNanos();
@@ -135,6 +134,21 @@ final class ControllerGroup implements AutoCloseable {
         throw new AssertionError(name(member) + "'s log still holds index " + index + outputs());
     }
 
+    /** Waits until member i is connected to {@code count} members of the group (itself included). */
+    void awaitConnected(int member, int count) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try (ControllerJmx jmx = jmx(member)) {
+            while (System.nanoTime() < end) {
+                if (((String[]) jmx.group().get("connected")).length == count) {
+                    return;
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError(name(member) + " is not connected to " + count + " members" + outputs());
+    }
+
+    /** JMX on member i (admin/secret). */
     ControllerJmx jmx(int i) throws Exception {
         return ControllerJmx.connect(jmxPorts.get(i), "admin", "secret", VDB);
     }

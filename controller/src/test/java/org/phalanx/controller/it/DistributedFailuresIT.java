@@ -136,6 +136,9 @@ class DistributedFailuresIT {
         group.startAll();
         int primary = group.primary(60);
         assertTrue(primary >= 0 && primary < 2, "a data member is primary" + group.outputs());
+        // the witness's vote is what lets the other data member take over: it must have joined first
+        // (under CI load it once had not, 7 s after the data members formed the group)
+        group.awaitConnected(primary, 3);
         GroupBank.create(group.url());
         GroupBank bank = new GroupBank(group.url(), 8);
         bank.start();

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.TabularData;
 import org.junit.jupiter.api.AfterEach;
@@ -56,7 +55,7 @@ class DistributedMembershipIT {
                     assertTrue(indexes.containsKey(new Object[] {group.name(primary)}), indexes.toString());
                 }
             }
-            awaitConnected(joiner, 4);
+            group.awaitConnected(joiner, 4);
             Thread.sleep(3_000);
             try (ControllerJmx jmx = group.jmx(primary)) {
                 jmx.stepDown();
@@ -76,18 +75,5 @@ class DistributedMembershipIT {
             assertTrue((Long) view.get("logPosition") > 0, "the joiner holds the log");
         }
         System.out.println("membership: " + bank.summary());
-    }
-
-    private void awaitConnected(int member, int count) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        try (ControllerJmx jmx = group.jmx(member)) {
-            while (System.nanoTime() < end) {
-                if (((String[]) jmx.group().get("connected")).length == count) {
-                    return;
-                }
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError(group.name(member) + " did not join" + group.outputs());
     }
 }
