@@ -537,6 +537,7 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
     }
 
     private static final String UUID_CLASS = java.util.UUID.class.getName();
+    private static final String BIG_INTEGER_CLASS = java.math.BigInteger.class.getName();
 
     @Override
     public Object getObject(int column) throws SQLException {
@@ -563,6 +564,9 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         }
         if (v instanceof Integer year && isYear(column)) {
             return yearAsDate(year);
+        }
+        if (v instanceof BigDecimal d && BIG_INTEGER_CLASS.equals(columns.get(column - 1).className())) {
+            return d.toBigInteger(); // MariaDB's BIGINT UNSIGNED, sent as a decimal: Connector/J's BigInteger
         }
         return Conversions.toNatural(v);
     }

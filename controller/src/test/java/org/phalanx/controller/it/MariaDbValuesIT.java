@@ -16,7 +16,8 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * MariaDB values that a type alone would misread, through the Phalanx driver as through
  * Connector/J reading a replica directly: a {@code BIT(8)} (it came back as {@code true}, its
  * bits lost), a {@code TINYINT(1)} holding 2 (read as a boolean, it came back as 1 and "true"), a
- * {@code YEAR} (a date to Connector/J: getInt failed) (an outside tester's findings).
+ * {@code YEAR} (a date to Connector/J: getInt failed), a {@code BIGINT UNSIGNED} from 2^63 on (it came
+ * back negative) (an outside tester's findings).
  */
 class MariaDbValuesIT extends WithEngineCluster {
 
@@ -25,9 +26,10 @@ class MariaDbValuesIT extends WithEngineCluster {
         cluster = new EngineCluster(dir, Kind.MARIADB, 2, "phalanx_mariadb_values", "");
         try (Connection c = cluster.connect(); Statement s = c.createStatement()) {
             s.executeUpdate("CREATE TABLE v (id INT PRIMARY KEY, b1 BIT(1), b8 BIT(8), t1 TINYINT(1), bo BOOLEAN,"
-                    + " y YEAR)");
-            s.executeUpdate("INSERT INTO v VALUES (1, b'1', b'10100101', 2, TRUE, 2155), (2, b'0', b'00000001', -1,"
-                    + " FALSE, 1999), (3, b'1', b'11111111', 1, TRUE, 2024), (4, NULL, NULL, NULL, NULL, NULL)");
+                    + " y YEAR, u BIGINT UNSIGNED)");
+            s.executeUpdate("INSERT INTO v VALUES (1, b'1', b'10100101', 2, TRUE, 2155, 18446744073709551615),"
+                    + " (2, b'0', b'00000001', -1, FALSE, 1999, 9223372036854775808), (3, b'1', b'11111111', 1, TRUE,"
+                    + " 2024, 5), (4, NULL, NULL, NULL, NULL, NULL, NULL)");
         }
         List<String> phalanx;
         try (Connection c = cluster.connect()) {
@@ -50,11 +52,16 @@ class MariaDbValuesIT extends WithEngineCluster {
                         + " " + rs.getBoolean("t1")
                         + "; bo " + rs.getObject("bo") + " " + rs.getInt("bo") + " " + rs.getString("bo")
                         + "; y " + rs.getObject("y") + " " + rs.getInt("y") + " " + rs.getString("y")
-                        + " " + rs.getDate("y"));
+                        + " " + rs.getDate("y")
+                        + "; u " + typed(rs.getObject("u")) + " " + rs.getString("u") + " " + rs.getBigDecimal("u"));
                 byte[] bytes = rs.getBytes("b8");
                 assertArrayEquals((byte[]) b8, bytes);
             }
         }
         return seen;
+    }
+
+    private static String typed(Object v) {
+        return v == null ? "null" : v.getClass().getSimpleName() + " " + v;
     }
 }

@@ -61,7 +61,9 @@ public final class RowReader {
      *   <li>a column MariaDB's Connector/J calls {@code BOOLEAN} ({@code TINYINT(1)}, which holds -128..127)
      *       as its number where that is not 0 or 1 ({@link #NUMBERED_BOOLEAN}; the client's driver still
      *       answers getObject with a Boolean, as Connector/J);</li>
-     *   <li>MariaDB's {@code YEAR} (a DATE to Connector/J) as its number.</li>
+     *   <li>MariaDB's {@code YEAR} (a DATE to Connector/J) as its number;</li>
+     *   <li>MariaDB's {@code BIGINT UNSIGNED} as a decimal: a long turned values from 2^63 on negative
+     *       (the client's driver answers getObject with a BigInteger, as Connector/J).</li>
      * </ul>
      */
     public static int readAs(int jdbcType, String typeName, int precision) {
@@ -76,6 +78,9 @@ public final class RowReader {
         }
         if (jdbcType == Types.DATE && "YEAR".equals(typeName)) {
             return Types.SMALLINT;
+        }
+        if (jdbcType == Types.BIGINT && "BIGINT UNSIGNED".equals(typeName)) {
+            return Types.DECIMAL;
         }
         return jdbcType;
     }
