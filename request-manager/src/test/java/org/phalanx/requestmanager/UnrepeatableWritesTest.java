@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.phalanx.testing.Sessions.update;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.phalanx.requestmanager.api.Request;
+import org.phalanx.requestmanager.api.Result;
 import org.phalanx.requestmanager.api.Session;
 import org.phalanx.testing.EngineReplicas;
 
@@ -107,13 +110,34 @@ class UnrepeatableWritesTest {
             assertEquals(1, update(s, "INSERT INTO arch (src) SELECT 4"), "one row: nothing to order");
             assertEquals(3, update(s, pg ? "WITH s AS (SELECT id, v FROM src) INSERT INTO arch (v, src) SELECT v, id + 10 FROM s"
                     : "INSERT INTO arch (v, src) WITH s AS (SELECT id, v FROM src) SELECT v, id + 10 FROM s"));
+            // with RETURNING the order goes before it (it was refused), and the rows come back
+            assertEquals(List.of("21", "22", "23"), firstColumn(s, "INSERT INTO arch (v, src) SELECT v, id + 20 FROM src"
+                    + " RETURNING src"));
             SQLFeatureNotSupportedException refused = assertThrows(SQLFeatureNotSupportedException.class,
                     () -> update(s, pg ? "INSERT INTO arch (src) SELECT id FROM src ON CONFLICT DO NOTHING"
                             : "INSERT INTO arch (src) SELECT id FROM src ON DUPLICATE KEY UPDATE v = 0"));
             assertEquals("0A000", refused.getSQLState(), refused.getMessage());
-            assertEquals(List.of("1:1 2:2 3:3 4:4 5:11 6:12 7:13 ", "1:1 2:2 3:3 4:4 5:11 6:12 7:13 "),
+            assertEquals(List.of("1:1 2:2 3:3 4:4 5:11 6:12 7:13 8:21 9:22 10:23 ",
+                            "1:1 2:2 3:3 4:4 5:11 6:12 7:13 8:21 9:22 10:23 "),
                     perReplica(servers, "SELECT " + (pg ? "id || ':' || src" : "CONCAT(id, ':', src)") + " FROM arch ORDER BY id"));
         }
+    }
+
+    /** The first column of every row a statement returns, as text. */
+    private static List<String> firstColumn(Session s, String sql) throws SQLException {
+        List<String> values = new java.util.ArrayList<>();
+        try (Result r = s.execute(Request.of(sql))) {
+            if (r instanceof Result.Cached cached) {
+                cached.rows().forEach(row -> values.add(String.valueOf(row[0])));
+            } else {
+                Result.Rows rows = (Result.Rows) r;
+                rows.prefix().forEach(row -> values.add(String.valueOf(row[0])));
+                while (rows.resultSet().next()) {
+                    values.add(rows.resultSet().getString(1));
+                }
+            }
+        }
+        return values;
     }
 
     /**

@@ -41,6 +41,17 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
         if (!SqlLexer.firstWord(sql).equals("with")) {
             return sql;
         }
+        int insert = topLevelWord(sql, InsertText::mayBe);
+        return insert < 0 ? sql : sql.substring(insert);
+    }
+
+    /** Where the statement's own {@code RETURNING} clause starts (outside parentheses); -1 if it has none. */
+    public static int returningAt(String insert) {
+        return topLevelWord(insert, w -> w.equalsIgnoreCase("returning"));
+    }
+
+    /** Where the first word outside parentheses, strings and comments that {@code wanted} accepts starts; -1 if none does. */
+    private static int topLevelWord(String sql, java.util.function.Predicate<String> wanted) {
         int i = 0;
         while (i < sql.length()) {
             int skipped = SqlLexer.skipNonCode(sql, i);
@@ -49,20 +60,20 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
             } else if (sql.charAt(i) == '(') {
                 int close = SqlLexer.closing(sql, i);
                 if (close < 0) {
-                    return sql;
+                    return -1;
                 }
                 i = close + 1;
             } else if (SqlLexer.isWordStart(sql.charAt(i))) {
                 int end = SqlLexer.wordEnd(sql, i);
-                if (mayBe(sql.substring(i, end))) {
-                    return sql.substring(i);
+                if (wanted.test(sql.substring(i, end))) {
+                    return i;
                 }
                 i = end;
             } else {
                 i++;
             }
         }
-        return sql;
+        return -1;
     }
 
     /** Whether the statement starts as an INSERT (or MariaDB's REPLACE) does: a check cheap enough for every write. */
@@ -161,13 +172,13 @@ public record InsertText(String sql, Set<String> columns, int columnsEnd, List<I
         return close < 0 ? -1 : topLevelCommas(sql, open + 1, close) + 1;
     }
 
-    /** The table an INSERT names (normalized), read from its text; null if it does not start as one. */
     /** An INSERT (or REPLACE) taking its rows from a query of a table (not one row of values) with no ORDER BY anywhere. */
     public static boolean selectsWithoutOrder(String sql) {
         return mayBe(sql) && SqlLexer.containsWord(sql, "select") && SqlLexer.containsWord(sql, "from")
                 && !SqlLexer.containsWord(sql, "order");
     }
 
+    /** The table an INSERT names (normalized), read from its text; null if it does not start as one. */
     public static String table(String sql) {
         Matcher m = TABLE.matcher(sql);
         return m.lookingAt() ? SqlAnalyzer.normalize(m.group(1)) : null;

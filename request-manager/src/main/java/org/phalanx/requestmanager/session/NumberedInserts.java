@@ -22,14 +22,15 @@ import org.phalanx.requestmanager.hetero.ControllerKeys;
  * replica to replica (measured: the row numbered 1000 copied source row 1478 on one replica, 526 on
  * the other). The query is given {@code ORDER BY 1, 2, ..., n} over all its columns, so every replica
  * numbers the rows in one order (rows alike in every column are alike whatever number each gets);
- * where that cannot be appended (RETURNING, ON CONFLICT, FOR UPDATE...) it is refused, as is
+ * (before the INSERT's RETURNING clause, if it has one); where it cannot be added (ON CONFLICT,
+ * FOR UPDATE, LIMIT...) the statement is refused, as is
  * {@code nextval()} in such a query. The tables' key columns are read from a backend's metadata
  * once, and again after DDL. The INSERT may follow common tables ({@code WITH src AS (...) INSERT ...}).
  */
 final class NumberedInserts {
     private static final Set<String> NEXTVAL = Set.of("nextval");
     /** Words after which, or in place of which, an ORDER BY cannot simply be appended. */
-    private static final List<String> NOT_APPENDABLE = List.of("returning", "conflict", "duplicate", "for", "limit",
+    private static final List<String> NOT_APPENDABLE = List.of("conflict", "duplicate", "for", "limit",
             "offset", "fetch");
     /** By table, as written in the INSERT: its engine-numbered key column, if it has one. */
     private final Map<String, Optional<String>> keyColumns = new ConcurrentHashMap<>();
@@ -59,22 +60,27 @@ final class NumberedInserts {
         if (key.isEmpty() || listed.contains(SqlAnalyzer.normalize(key.get()))) {
             return sql;
         }
-        for (String word : NOT_APPENDABLE) {
-            if (SqlLexer.containsWord(insert, word)) {
-                throw refused("INSERT ... SELECT without ORDER BY into " + table + ", whose key " + key.get() + " the"
-                        + " engine numbers: each replica would number the rows in the order of its own scan; add an ORDER BY"
-                        + " on a unique key to the query");
-            }
+        int returning = InsertText.returningAt(insert);
+        String query = returning < 0 ? insert : insert.substring(0, returning);
+        if (NOT_APPENDABLE.stream().anyMatch(word -> SqlLexer.containsWord(query, word))
+                || returning < 0 && SqlLexer.containsWord(insert, "returning")) { // a RETURNING inside parentheses
+            throw refused("INSERT ... SELECT without ORDER BY into " + table + ", whose key " + key.get() + " the"
+                    + " engine numbers: each replica would number the rows in the order of its own scan; add an ORDER BY"
+                    + " on a unique key to the query");
+        }
+        StringBuilder order = new StringBuilder(" ORDER BY 1");
+        for (int i = 2; i <= listed.size(); i++) {
+            order.append(", ").append(i);
+        }
+        if (returning >= 0) { // INSERT ... SELECT ... ORDER BY 1, 2 RETURNING id
+            int at = sql.length() - insert.length() + returning;
+            return sql.substring(0, at).stripTrailing() + order + " " + sql.substring(at);
         }
         StringBuilder ordered = new StringBuilder(sql.strip());
         while (ordered.charAt(ordered.length() - 1) == ';') {
             ordered.setLength(ordered.length() - 1);
         }
-        ordered.append(" ORDER BY 1");
-        for (int i = 2; i <= listed.size(); i++) {
-            ordered.append(", ").append(i);
-        }
-        return ordered.toString();
+        return ordered.append(order).toString();
     }
 
     private static SQLFeatureNotSupportedException refused(String message) {
