@@ -16,14 +16,17 @@ import java.util.Set;
  *                      cache; null when unknown (the cache then works per table)
  * @param engineDependent its result may differ from one engine to another: a division (integer
  *                      division, division by zero) or interval arithmetic
+ * @param sharedLocks   a locking read that takes shared row locks ({@code FOR SHARE}, {@code FOR KEY
+ *                      SHARE}, MariaDB's {@code LOCK IN SHARE MODE}): it runs where a write does, but
+ *                      conflicts only with writes, not with other such reads
  */
 public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
                           boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl, Footprint footprint,
-                          boolean engineDependent) {
+                          boolean engineDependent, boolean sharedLocks) {
 
     public SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
                        boolean allTables, boolean parsed, boolean hasMacros, DdlEffect ddl, Footprint footprint) {
-        this(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, footprint, false);
+        this(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, footprint, false, false);
     }
 
     public SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String> writtenTables,
@@ -38,18 +41,27 @@ public record SqlAnalysis(StatementKind kind, Set<String> readTables, Set<String
 
     /** The statement taken as a write that may touch any table: run on every backend, in the total order, never cached. */
     public SqlAnalysis asUnboundedWrite() {
-        return new SqlAnalysis(StatementKind.WRITE, readTables, Set.of(), true, parsed, hasMacros, null, null, engineDependent);
+        return new SqlAnalysis(StatementKind.WRITE, readTables, Set.of(), true, parsed, hasMacros, null, null, engineDependent,
+                false);
     }
 
     SqlAnalysis withMacros() {
-        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, true, ddl, footprint, engineDependent);
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, true, ddl, footprint, engineDependent,
+                sharedLocks);
     }
 
     SqlAnalysis withFootprint(Footprint f) {
-        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, f, engineDependent);
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, f, engineDependent,
+                sharedLocks);
     }
 
     SqlAnalysis asEngineDependent() {
-        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, footprint, true);
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, footprint, true,
+                sharedLocks);
+    }
+
+    SqlAnalysis withSharedLocks() {
+        return new SqlAnalysis(kind, readTables, writtenTables, allTables, parsed, hasMacros, ddl, footprint, engineDependent,
+                true);
     }
 }

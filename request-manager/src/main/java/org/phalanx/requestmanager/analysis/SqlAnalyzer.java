@@ -23,6 +23,7 @@ import net.sf.jsqlparser.statement.UnsupportedStatement;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.ForMode;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.update.Update;
@@ -169,7 +170,7 @@ public final class SqlAnalyzer {
         boolean ddl = DDL_WORDS.contains(first);
         Statement statement;
         try {
-            statement = CCJSqlParserUtil.parse(sql, PARSE_POOL, parser -> parser.withTimeOut(2000));
+            statement = CCJSqlParserUtil.parse(asParsed(sql), PARSE_POOL, parser -> parser.withTimeOut(2000));
         } catch (JSQLParserException | RuntimeException e) {
             // DDL the parser cannot read still runs (everywhere): it is not counted as unparsed SQL
             return ddl ? ddlAnalysis(sql, null) : unparsed(macros);
@@ -271,6 +272,22 @@ public final class SqlAnalyzer {
         return m.lookingAt() ? normalize(m.group(1)) : null;
     }
 
+    /** MariaDB's {@code LOCK IN SHARE MODE}, which the parser does not read, at a query's end. */
+    private static final Pattern LOCK_IN_SHARE_MODE = Pattern.compile(
+            "(?is)\\block\\s+in\\s+share\\s+mode(\\s+(?:nowait|wait\\s+\\d+))?\\s*;?\\s*$");
+
+    /**
+     * The text the parser is given: {@code sql}, with MariaDB's {@code LOCK IN SHARE MODE} read as
+     * the {@code FOR SHARE} it means (unread, the query counted as a write of every table).
+     */
+    private static String asParsed(String sql) {
+        if (!SqlLexer.containsIgnoreCase(sql, "share") || !SqlLexer.firstWord(sql).equals("select")) {
+            return sql;
+        }
+        Matcher m = LOCK_IN_SHARE_MODE.matcher(sql);
+        return m.find() ? sql.substring(0, m.start()) + "FOR SHARE" + (m.group(1) == null ? "" : m.group(1)) : sql;
+    }
+
     private SqlAnalysis unparsed(boolean macros) {
         unparsed.increment();
         return new SqlAnalysis(StatementKind.WRITE, Set.of(), Set.of(), true, false, macros);
@@ -310,7 +327,12 @@ public final class SqlAnalyzer {
             // SELECT ... FOR UPDATE takes row locks and SELECT INTO creates data: both are writes. A
             // locking read's footprint names the rows it locks (key-level conflicts); it changes nothing.
             SqlAnalysis write = new SqlAnalysis(StatementKind.WRITE, all, all, false, true, macros);
-            return into ? write : write.withFootprint(Footprints.read(statement));
+            if (into) {
+                return write;
+            }
+            write = write.withFootprint(Footprints.read(statement));
+            ForMode mode = select.getForMode();
+            return mode == ForMode.SHARE || mode == ForMode.KEY_SHARE ? write.withSharedLocks() : write;
         }
         Table target = null;
         if (statement instanceof Insert insert) {

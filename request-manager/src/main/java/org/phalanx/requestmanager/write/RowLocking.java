@@ -103,9 +103,22 @@ final class RowLocking {
 
     /**
      * The write's access: at row level where it qualifies; otherwise {@code tableLevel} with the
-     * foreign-key relatives of its tables.
+     * foreign-key relatives of its tables. A locking read that takes shared locks ({@code FOR SHARE})
+     * holds the same resources shared: such reads of one row run side by side, as on the engines,
+     * and a write of it waits for them.
      */
     Access refine(Access tableLevel, SqlAnalysis a, String sql, List<Object> params, List<Backend> backends, String user) {
+        Access access = refineWrite(tableLevel, a, sql, params, backends, user);
+        if (!a.sharedLocks() || access.writesAll()) {
+            return access;
+        }
+        Set<String> resources = new HashSet<>(access.reads());
+        resources.addAll(access.writes());
+        return Access.reading(resources);
+    }
+
+    private Access refineWrite(Access tableLevel, SqlAnalysis a, String sql, List<Object> params, List<Backend> backends,
+                               String user) {
         if (!locksRows(tableLevel, backends)) {
             return tableLevel;
         }

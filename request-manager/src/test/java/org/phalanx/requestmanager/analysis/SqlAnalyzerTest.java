@@ -34,6 +34,22 @@ class SqlAnalyzerTest {
         assertEquals(StatementKind.WRITE, analyzer.analyze("SELECT * FROM t WHERE id = 1 FOR UPDATE").kind());
     }
 
+    /** Shared locking reads run where writes do, their locks held shared; MariaDB's spelling is read too. */
+    @Test
+    void shareLockingReadsAreWritesWithSharedLocks() {
+        assertFalse(analyzer.analyze("SELECT * FROM t WHERE id = 1 FOR UPDATE").sharedLocks());
+        assertFalse(analyzer.analyze("SELECT * FROM t WHERE id = 1 FOR NO KEY UPDATE").sharedLocks());
+        for (String sql : List.of("SELECT * FROM t WHERE id = 1 FOR SHARE", "SELECT * FROM t WHERE id = ? FOR KEY SHARE",
+                "SELECT * FROM t WHERE id = 1 LOCK IN SHARE MODE", "select * from t where id = 1 lock in share mode;",
+                "SELECT * FROM t WHERE id = 1 LOCK IN SHARE MODE NOWAIT")) {
+            SqlAnalysis a = analyzer.analyze(sql);
+            assertEquals(StatementKind.WRITE, a.kind(), sql);
+            assertTrue(a.parsed() && a.sharedLocks(), sql);
+            assertEquals(Set.of("t"), a.writtenTables(), sql);
+            assertEquals(1, a.footprint().tables().get(0).keys().size(), sql + ": bounded by its key");
+        }
+    }
+
     @Test
     void writesKnowTheirTargetAndWhatTheyRead() {
         SqlAnalysis a = analyzer.analyze("INSERT INTO archive SELECT * FROM orders WHERE ts < ?");
