@@ -65,6 +65,22 @@ public final class LastInsertId {
     }
 
     /**
+     * {@link #after(long, long)} for the statement {@code sql} that counted {@code count} rows: an
+     * {@code INSERT ... VALUES ... ON DUPLICATE KEY UPDATE} that updated every row it gave (MariaDB
+     * counts 2 per updated row) inserted none, though MariaDB reports the updated row's id: the
+     * session keeps {@code last}, unless the statement sets the value ({@code id = LAST_INSERT_ID(id)}).
+     */
+    public long after(String sql, long count, long reported, long last) {
+        if (inGeneratedKeys && count > 0 && !mentioned(sql) && InsertText.onDuplicateKeyUpdate(sql) != null) {
+            InsertText insert = InsertText.of(sql);
+            if (insert != null && count == 2L * insert.rowEnds().size()) {
+                return last;
+            }
+        }
+        return after(reported, last);
+    }
+
+    /**
      * The session's value after an INSERT whose keys the controller chose: MariaDB's is the first
      * of a multi-row INSERT's ids, SQLite's the last. (The backends, given the keys, would report
      * what they make of explicit values: MariaDB the last.)

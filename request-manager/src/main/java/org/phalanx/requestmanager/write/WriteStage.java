@@ -336,7 +336,7 @@ public final class WriteStage {
                 LastInsertId function = p.backends().lastInsertId();
                 long reported = keyPlan != null && chosenKeys[0].length > 0
                         ? function.ofChosenKeys(chosenKeys[0]) : outcome.lastInsertId();
-                s.lastInsertId(function.after(reported, s.lastInsertId()));
+                s.lastInsertId(function.after(sql, outcome.count(), reported, s.lastInsertId()));
             }
             Result result = keyPlan != null && r.wantsKeys()
                     ? new Result.UpdateCount(outcome.count(), ControllerKeys.keysResult(keyPlan.column(), keyPlan.columnType(), chosenKeys[0]))

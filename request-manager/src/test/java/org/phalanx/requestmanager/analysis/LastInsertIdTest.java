@@ -41,4 +41,14 @@ class LastInsertIdTest {
         assertEquals(6, MARIADB.after(6, 5));
         assertEquals(0, SQLITE.after(0, 5));
     }
+
+    @Test
+    void aMariadbUpsertThatUpdatedEveryRowKeepsTheLastUnlessItSetsIt() {
+        String upsert = "INSERT INTO t (id, v) VALUES (1, 2), (3, 4) ON DUPLICATE KEY UPDATE v = VALUES(v)";
+        assertEquals(5, MARIADB.after(upsert, 4, 1, 5), "both rows updated: the id reported is an updated row's");
+        assertEquals(1, MARIADB.after(upsert, 3, 1, 5), "one inserted");
+        assertEquals(1, MARIADB.after("INSERT INTO t (id, v) VALUES (1, 2) ON DUPLICATE KEY UPDATE id = LAST_INSERT_ID(id)",
+                2, 1, 5), "the idiom sets it");
+        assertEquals(1, MARIADB.after("INSERT INTO t (id, v) VALUES (1, 2)", 2, 1, 5));
+    }
 }
