@@ -20,9 +20,9 @@ import org.phalanx.requestmanager.hetero.ControllerKeys;
  * numbers (a serial or identity column, AUTO_INCREMENT) and which the insert leaves out: each replica
  * numbers the rows in the order its own scan returns them, and PostgreSQL's scan order differs from
  * replica to replica (measured: the row numbered 1000 copied source row 1478 on one replica, 526 on
- * the other). The query is given {@code ORDER BY 1, 2, ..., n} over all its columns, so every replica
- * numbers the rows in one order (rows alike in every column are alike whatever number each gets);
- * (before the INSERT's RETURNING clause, if it has one); where it cannot be added (ON CONFLICT,
+ * the other). The query is given {@code ORDER BY 1, 2, ..., n} over all its columns (before the
+ * INSERT's RETURNING clause, if it has one), so every replica numbers the rows in one order (rows
+ * alike in every column are alike whatever number each gets); where it cannot be added (ON CONFLICT,
  * FOR UPDATE, LIMIT...) the statement is refused, as is
  * {@code nextval()} in such a query. The tables' key columns are read from a backend's metadata
  * once, and again after DDL. The INSERT may follow common tables ({@code WITH src AS (...) INSERT ...}).
