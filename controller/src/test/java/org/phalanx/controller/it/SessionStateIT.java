@@ -307,6 +307,13 @@ class SessionStateIT extends WithEngineCluster {
             update(other, "INSERT INTO parent (name) VALUES ('another client')");
             assertEquals("1", column(a, "SELECT currval('parent_id_seq')"));
             assertEquals("2", column(other, "SELECT currval('public.parent_id_seq'::regclass)"));
+            try (Statement s = a.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT currval('parent_id_seq'), lastval() AS l, currval('parent_id_seq') + 1")) {
+                rs.next(); // named and typed as PostgreSQL answers: bigint columns currval, l and ?column?
+                assertEquals(List.of("currval", "l", "?column?"), List.of(rs.getMetaData().getColumnLabel(1),
+                        rs.getMetaData().getColumnLabel(2), rs.getMetaData().getColumnLabel(3)));
+                assertEquals(List.of(1L, 1L, 2L), List.of(rs.getObject(1), rs.getObject(2), rs.getObject(3)));
+            }
 
             a.setAutoCommit(false);
             update(a, "INSERT INTO parent (name) VALUES ('in a transaction')");

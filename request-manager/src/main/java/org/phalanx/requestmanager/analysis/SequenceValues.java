@@ -35,8 +35,14 @@ public final class SequenceValues {
         }
     }
 
-    /** {@code sql} with the calls this session's keys answer replaced by their values; {@code sql} itself if none. */
-    public String substitute(String sql) {
+    /**
+     * {@code sql} with the calls this session's keys answer replaced by their values; {@code sql}
+     * itself if none. {@code asBigint}: where every backend is PostgreSQL, a value is written as the
+     * bigint the functions return, and a call that is a whole column of the select list keeps its
+     * name ({@code SELECT currval('s')} gives a column {@code currval}, as on PostgreSQL, not an
+     * integer named {@code ?column?}).
+     */
+    public String substitute(String sql, boolean asBigint) {
         if (lastval == null || !SqlLexer.mayCall(sql, CALLS)) {
             return sql;
         }
@@ -49,17 +55,56 @@ public final class SequenceValues {
             String word = text.substring(start, end).toLowerCase(Locale.ROOT);
             if (word.equals("lastval")) {
                 int call = SqlLexer.emptyParensEnd(text, end);
-                return call > 0 ? new SqlLexer.Replacement(Long.toString(lastval), call) : null;
+                return call > 0 ? replacement(text, start, call, word, lastval, asBigint) : null;
             }
             if (word.equals("currval")) {
                 Matcher m = CURRVAL_ARGUMENT.matcher(text);
                 if (m.find(end)) {
                     Long value = last.get(name(m.group(1)));
-                    return value == null ? null : new SqlLexer.Replacement(Long.toString(value), m.end());
+                    return value == null ? null : replacement(text, start, m.end(), word, value, asBigint);
                 }
             }
             return null;
         });
+    }
+
+    /** Words that end a select list's column (or the list). */
+    private static final Set<String> AFTER_COLUMN = Set.of("from", "where", "union", "except", "intersect", "order",
+            "limit", "offset", "fetch", "group", "having", "window", "into", "for");
+
+    private static SqlLexer.Replacement replacement(String text, int start, int end, String function, long value,
+                                                    boolean asBigint) {
+        if (!asBigint) {
+            return new SqlLexer.Replacement(Long.toString(value), end);
+        }
+        String typed = "CAST(" + value + " AS bigint)";
+        return new SqlLexer.Replacement(wholeColumn(text, start, end) ? typed + " AS " + function : typed, end);
+    }
+
+    /** Whether text[start, end) is a whole, unnamed column of a select list: after SELECT or a comma, before a comma or the list's end. */
+    private static boolean wholeColumn(String text, int start, int end) {
+        int before = start - 1;
+        while (before >= 0 && Character.isWhitespace(text.charAt(before))) {
+            before--;
+        }
+        boolean opens = before >= 0 && (text.charAt(before) == ','
+                || before >= 5 && text.regionMatches(true, before - 5, "select", 0, 6)
+                && (before == 5 || !Character.isLetterOrDigit(text.charAt(before - 6))));
+        int after = end;
+        while (after < text.length() && Character.isWhitespace(text.charAt(after))) {
+            after++;
+        }
+        if (!opens) {
+            return false;
+        }
+        if (after == text.length() || text.charAt(after) == ',' || text.charAt(after) == ';') {
+            return true;
+        }
+        int wordEnd = after;
+        while (wordEnd < text.length() && Character.isLetter(text.charAt(wordEnd))) {
+            wordEnd++;
+        }
+        return AFTER_COLUMN.contains(text.substring(after, wordEnd).toLowerCase(Locale.ROOT));
     }
 
     /** A sequence name as PostgreSQL resolves it: folded to lower case unless quoted, without the default schema. */

@@ -163,7 +163,8 @@ final class VirtualSession implements Session {
         if (lastInsertId != null && lastInsertId.mentioned(r.sql())) {
             r = r.withSql(lastInsertId.substitute(r.sql(), state.lastInsertId())); // this session's, not a pooled connection's
         }
-        String known = state.sequenceValues().substitute(r.sql()); // the keys the controller chose for this session
+        // the keys the controller chose for this session
+        String known = state.sequenceValues().substitute(r.sql(), p.backends().allSpeak(Engine.POSTGRESQL));
         if (!known.equals(r.sql())) {
             r = r.withSql(known);
         }
