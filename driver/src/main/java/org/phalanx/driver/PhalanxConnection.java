@@ -545,12 +545,27 @@ public final class PhalanxConnection implements Connection {
 
     @Override
     public void rollback(Savepoint savepoint) throws SQLException {
-        runSavepointStatement("ROLLBACK TO SAVEPOINT " + PhalanxSavepoint.of(savepoint).identifier());
+        runSavepointStatement("ROLLBACK TO SAVEPOINT " + stillHeld(savepoint).identifier());
     }
 
     @Override
     public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-        runSavepointStatement("RELEASE SAVEPOINT " + PhalanxSavepoint.of(savepoint).identifier());
+        PhalanxSavepoint released = stillHeld(savepoint);
+        runSavepointStatement("RELEASE SAVEPOINT " + released.identifier());
+        released.released();
+    }
+
+    /**
+     * The savepoint, refused once released where pgjdbc refuses it (3B000, before anything is sent):
+     * PostgreSQL would abort the transaction for the unknown savepoint, and its commit would then
+     * silently keep nothing. Elsewhere the backend answers, as Connector/J lets it.
+     */
+    private PhalanxSavepoint stillHeld(Savepoint savepoint) throws SQLException {
+        PhalanxSavepoint s = PhalanxSavepoint.of(savepoint);
+        if (s.isReleased() && isPostgreSql()) {
+            throw new SQLException("Cannot reference a savepoint after it has been released.", "3B000");
+        }
+        return s;
     }
 
     /** A savepoint statement, inside a transaction only (as the JDBC contract says). */

@@ -480,8 +480,13 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
 
     @Override
     public Timestamp getTimestamp(int column, Calendar cal) throws SQLException {
-        Object v = value(column);
+        Object v = yearAsDay(column, value(column));
         return v == null ? null : Conversions.toSqlTimestamp(v, zone(cal));
+    }
+
+    /** A MariaDB YEAR's number as the day Connector/J makes of it (its first of January), for date and time getters. */
+    private Object yearAsDay(int column, Object v) {
+        return v instanceof Integer year && isYear(column) ? java.time.LocalDate.of(year, 1, 1) : v;
     }
 
     @Override
@@ -587,7 +592,13 @@ public final class PhalanxResultSet extends ReadOnlyResultSet {
         if (type == Array.class) {
             return type.cast(getArray(column));
         }
+        if (type == Object.class) {
+            return type.cast(getObject(column)); // as the backends' drivers: what getObject(column) gives
+        }
         Object v = value(column);
+        if (!Number.class.isAssignableFrom(type) && type != String.class && type != Boolean.class) {
+            v = yearAsDay(column, v);
+        }
         return v == null ? null : Conversions.toClass(v, type);
     }
 

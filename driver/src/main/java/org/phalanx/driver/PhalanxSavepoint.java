@@ -11,6 +11,7 @@ import java.sql.Savepoint;
 final class PhalanxSavepoint implements Savepoint {
     private final String name;
     private final int id;
+    private volatile boolean released;
 
     private PhalanxSavepoint(String name, int id) {
         this.name = name;
@@ -33,6 +34,15 @@ final class PhalanxSavepoint implements Savepoint {
             return s;
         }
         throw new SQLException("not a savepoint of this driver: " + savepoint, "3B001");
+    }
+
+    /** Released by its connection: no longer to be rolled back to. */
+    void released() {
+        released = true;
+    }
+
+    boolean isReleased() {
+        return released;
     }
 
     /** The name the backends know it by. */

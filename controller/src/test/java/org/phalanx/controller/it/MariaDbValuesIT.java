@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,8 +18,9 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * MariaDB values that a type alone would misread, through the Phalanx driver as through
  * Connector/J reading a replica directly: a {@code BIT(8)} (it came back as {@code true}, its
  * bits lost), a {@code TINYINT(1)} holding 2 (read as a boolean, it came back as 1 and "true"), a
- * {@code YEAR} (a date to Connector/J: getInt failed), a {@code BIGINT UNSIGNED} from 2^63 on (it came
- * back negative) (an outside tester's findings).
+ * {@code YEAR} (a date to Connector/J: getInt failed; getTimestamp and getObject(LocalDate.class) took
+ * its number for milliseconds), a {@code BIGINT UNSIGNED} from 2^63 on (it came back negative)
+ * (an outside tester's findings).
  */
 class MariaDbValuesIT extends WithEngineCluster {
 
@@ -52,8 +55,10 @@ class MariaDbValuesIT extends WithEngineCluster {
                         + " " + rs.getBoolean("t1")
                         + "; bo " + rs.getObject("bo") + " " + rs.getInt("bo") + " " + rs.getString("bo")
                         + "; y " + rs.getObject("y") + " " + rs.getInt("y") + " " + rs.getString("y")
-                        + " " + rs.getDate("y")
-                        + "; u " + typed(rs.getObject("u")) + " " + rs.getString("u") + " " + rs.getBigDecimal("u"));
+                        + " " + rs.getDate("y") + " " + rs.getTimestamp("y") + " " + rs.getObject("y", LocalDate.class)
+                        + " " + rs.getObject("y", LocalDateTime.class) + " " + typed(rs.getObject("y", Object.class))
+                        + "; u " + typed(rs.getObject("u")) + " " + rs.getString("u") + " " + rs.getBigDecimal("u")
+                        + " " + typed(rs.getObject("u", Object.class)));
                 byte[] bytes = rs.getBytes("b8");
                 assertArrayEquals((byte[]) b8, bytes);
             }

@@ -18,6 +18,8 @@ import org.phalanx.controller.it.EngineCluster.Kind;
  * them, a savepoint taken before the transaction wrote anything still exists on each backend it
  * writes later, and after a failed statement a rollback to a savepoint lets the transaction go on
  * (PostgreSQL's way out of an aborted transaction). Outside a transaction a savepoint is refused.
+ * On PostgreSQL a released savepoint is refused before anything is sent, as pgjdbc refuses it: sent,
+ * it aborted the transaction, whose commit then silently kept nothing (an outside tester's finding).
  */
 class SavepointsIT extends WithEngineCluster {
     @ParameterizedTest
@@ -39,6 +41,10 @@ class SavepointsIT extends WithEngineCluster {
             Savepoint named = c.setSavepoint("keep_four");
             update(c, "INSERT INTO t VALUES (4)");
             c.releaseSavepoint(named);
+            if (kind == Kind.POSTGRESQL) { // refused before it is sent, as pgjdbc: the transaction goes on
+                SQLException released = assertThrows(SQLException.class, () -> c.rollback(named));
+                assertEquals("3B000", released.getSQLState(), released.getMessage());
+            }
             s.execute("SAVEPOINT in_sql");
             update(c, "INSERT INTO t VALUES (5)");
             s.execute("ROLLBACK TO SAVEPOINT in_sql");
