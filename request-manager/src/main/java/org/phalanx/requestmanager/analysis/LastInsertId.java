@@ -71,7 +71,7 @@ public final class LastInsertId {
      * session keeps {@code last}, unless the statement sets the value ({@code id = LAST_INSERT_ID(id)}).
      */
     public long after(String sql, long count, long reported, long last) {
-        if (inGeneratedKeys && count > 0 && !mentioned(sql) && InsertText.onDuplicateKeyUpdate(sql) != null) {
+        if (inGeneratedKeys && count >= 2 && !mentioned(sql) && InsertText.onDuplicateKeyUpdate(sql) != null) {
             InsertText insert = InsertText.of(sql);
             if (insert != null && count == 2L * insert.rowEnds().size()) {
                 return last;

@@ -100,11 +100,7 @@ public final class SequenceValues {
         if (after == text.length() || text.charAt(after) == ',' || text.charAt(after) == ';') {
             return true;
         }
-        int wordEnd = after;
-        while (wordEnd < text.length() && Character.isLetter(text.charAt(wordEnd))) {
-            wordEnd++;
-        }
-        return AFTER_COLUMN.contains(text.substring(after, wordEnd).toLowerCase(Locale.ROOT));
+        return AFTER_COLUMN.contains(text.substring(after, SqlLexer.wordEnd(text, after)).toLowerCase(Locale.ROOT));
     }
 
     /** A sequence name as PostgreSQL resolves it: folded to lower case unless quoted, without the default schema. */

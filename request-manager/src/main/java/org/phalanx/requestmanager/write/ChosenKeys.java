@@ -148,10 +148,11 @@ public interface ChosenKeys {
             }
             // its schema kept: tables of one name in two schemas have counters (and sequences) of their own
             String tableKey = SqlAnalyzer.normalize(insert.table());
-            if (keys.counter(tableKey) == null) {
-                keys.learned(tableKey, FirstAnswering.read(backends, b -> learn(b, s, access, insert.table())));
-            }
             ControllerKeys.TableKeys counter = keys.counter(tableKey);
+            if (counter == null) {
+                keys.learned(tableKey, FirstAnswering.read(backends, b -> learn(b, s, access, insert.table())));
+                counter = keys.counter(tableKey);
+            }
             String column = counter == null ? null : counter.learnt().column().orElse(null);
             if (column == null) {
                 return null; // no generated key (or forgotten at once: the engines choose this one)
